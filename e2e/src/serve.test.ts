@@ -1,0 +1,119 @@
+import http from "node:http";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServerProcess, type ServerProcess } from "./server-process.js";
+
+const ADMIN = "e2e-admin-token-0123456789abcdef";
+const running: ServerProcess[] = [];
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-e2e-"));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess(env);
+  running.push(server);
+  return server;
+}
+
+afterEach(async () => {
+  for (const server of running.splice(0)) {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    await server.exited;
+  }
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("tidings serve (the embedded default)", () => {
+  it("starts on an empty data folder within seconds, prints where to look, and serves the demo config", async () => {
+    const dataDir = tempDir();
+    const started = Date.now();
+    const server = await start({ DATA_DIR: dataDir });
+    const res = await fetch(`${server.url}/api/v1/public/config/app_demo`);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { appKey: string }).appKey).toBe("app_demo");
+    expect(server.output()).toContain(`API base URL:   ${server.url}/api/v1`);
+    expect(server.output()).toContain("Demo app key:   app_demo");
+    expect(server.output()).toContain(`${server.url}/docs`);
+    expect(fs.existsSync(path.join(dataDir, "tidings.db"))).toBe(true);
+  });
+
+  it("does not seed the demo with TIDINGS_DEMO=0", async () => {
+    const server = await start({ DATA_DIR: tempDir(), TIDINGS_DEMO: "0" });
+    expect((await fetch(`${server.url}/api/v1/public/config/app_demo`)).status).toBe(404);
+    expect(server.output()).not.toContain("Demo app key");
+  });
+
+  it("refuses to start with a bad variable and names it", async () => {
+    await expect(start({ DATA_DIR: tempDir(), PORT: "http" })).rejects.toThrow(/PORT/);
+  });
+
+  it("keeps every acknowledged write after the process is killed", async () => {
+    const dataDir = tempDir();
+    const first = await start({ DATA_DIR: dataDir, TIDINGS_ADMIN_TOKEN: ADMIN });
+    const auth = { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" };
+    const ws = await fetch(`${first.url}/api/v1/console/workspaces`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Durable", slug: "durable" }),
+    });
+    expect(ws.status).toBe(201);
+    const wsId = ((await ws.json()) as { workspace: { id: string } }).workspace.id;
+    const app = await fetch(`${first.url}/api/v1/console/workspaces/${wsId}/apps`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Durable app" }),
+    });
+    expect(app.status).toBe(201);
+    const { appKey } = (await app.json()) as { appKey: string };
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    const second = await start({ DATA_DIR: dataDir, TIDINGS_ADMIN_TOKEN: ADMIN });
+    const config = await fetch(`${second.url}/api/v1/public/config/${appKey}`);
+    expect(config.status).toBe(200);
+    expect(((await config.json()) as { name: string }).name).toBe("Durable app");
+  });
+
+  it("finishes an in-flight request on SIGTERM, then exits 0", async () => {
+    const server = await start({ DATA_DIR: tempDir(), TIDINGS_ADMIN_TOKEN: ADMIN });
+    const body = JSON.stringify({ name: "In flight", slug: "in-flight" });
+    const { port } = new URL(server.url);
+    // Send half the body, signal the server, then send the rest: the request must still succeed.
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: Number(port),
+          method: "POST",
+          path: "/api/v1/console/workspaces",
+          headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => (text += d.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.child.kill("SIGTERM");
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 300);
+    });
+    const answer = await response;
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body).workspace.slug).toBe("in-flight");
+    const started = Date.now();
+    expect(await server.exited).toBe(0);
+    // "Connection: close" on answers during shutdown lets it end without waiting for idle sockets.
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

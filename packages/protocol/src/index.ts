@@ -1,0 +1,5 @@
+export * from "./errors.js";
+export * from "./common.js";
+export * from "./config.js";
+export * from "./roadmap.js";
+export * from "./console.js";

@@ -1,0 +1,161 @@
+import type { Writable } from "node:stream";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify from "fastify";
+import { appConsoleRoutes } from "./apps/console-routes.js";
+import { publicConfigRoutes } from "./apps/public-routes.js";
+import { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { Config } from "./config.js";
+import { authenticate } from "./console/auth.js";
+import { consoleRoutes } from "./console/routes.js";
+import type { Context } from "./context.js";
+import { migrateToLatest, openDatabase, type Db } from "./db/database.js";
+import { seedDemo } from "./demo/seed-demo.js";
+import { registerPublicCors } from "./http/cors.js";
+import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
+import { healthRoutes } from "./http/health.js";
+import { registerResponseHeaders } from "./http/security-headers.js";
+import { requestId } from "./http/request-id.js";
+import { CONSOLE_BODY_LIMIT, PUBLIC_BODY_LIMIT, type App } from "./http/types.js";
+import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
+import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
+
+/** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
+export interface BuildOptions {
+  /** An open, migrated database; when absent one is opened from `config.databaseUrl` and migrated. */
+  db?: Db;
+  clock?: Clock;
+  cache?: SharedCache;
+  /** `false` silences logs (tests). */
+  logger?: boolean;
+  /** Where JSON log lines go instead of stdout (tests read them). */
+  logStream?: Writable;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Everything routes are given. */
+    ctx: Context;
+  }
+}
+
+/**
+ * Builds the configured, not-listening server. Opens and migrates the database unless one is
+ * given, and seeds the demo app into an empty database when `config.demo` is on.
+ *
+ * @example
+ * ```ts
+ * const app = await buildApp(loadConfig());
+ * const res = await app.inject({ url: "/api/v1/public/config/app_demo" });
+ * ```
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const ownsDb = options.db === undefined;
+  const db = options.db ?? openDatabase(config.databaseUrl);
+  if (ownsDb) await migrateToLatest(db);
+  const demoSeeded = config.demo ? await seedDemo(db.kysely, clock) : false;
+  const ctx: Context = { config, db, clock, cache: options.cache ?? new MemoryCache(clock) };
+
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...(options.logStream === undefined ? {} : { stream: options.logStream }) },
+    genReqId: requestId,
+    // A hop count trusts that many proxies nearest to us, as proxy-addr reads a number.
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
+        : config.trustProxy,
+    bodyLimit: PUBLIC_BODY_LIMIT,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 1000 },
+    frameworkErrors: frameworkErrorHandler,
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: "array", useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate("ctx", ctx);
+  app.decorateRequest("principal", null);
+  let closing = false;
+  app.addHook("onClose", async () => {
+    if (ownsDb) await db.destroy();
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  // While shutting down, ask keep-alive clients to hang up after the answer they are waiting for.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (closing) void reply.header("Connection", "close");
+    done(null, payload);
+  });
+  registerResponseHeaders(app, config.publicUrl);
+  if (demoSeeded) app.log.info({ appKey: "app_demo" }, "seeded the demo workspace");
+
+  installErrorHandlers(app);
+  // Only JSON bodies are accepted (multipart arrives with the upload routes). Fastify's own
+  // parser (prototype-poisoning safe) does the work; NUL characters are refused up front
+  // because PostgreSQL cannot store them and SQLite would, so both engines answer alike.
+  app.removeContentTypeParser(["text/plain", "application/json"]);
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.includes("\\u0000")) {
+      done(new ApiError("invalid_text"), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Tidings API",
+        version: "0.1.0",
+        description: "Feedback, feature requests, roadmap and changelog. Errors: `{error, code?, details?}` (see docs/errors.md).",
+      },
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Console API token or TIDINGS_ADMIN_TOKEN" } },
+      },
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    staticCSP: true,
+    // Self-hosted instances often run on plain http inside a LAN: do not force https sub-requests.
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ""),
+  });
+
+  // Public scope: CORS for any origin. The console scope below has none.
+  await app.register(async (scope) => {
+    const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
+    await registerPublicCors(scope);
+    typed.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+    healthRoutes(typed, db, () => closing);
+    publicConfigRoutes(typed, ctx);
+    roadmapPublicRoutes(typed, ctx);
+  });
+
+  await app.register(
+    async (scope) => {
+      const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
+      scope.addHook("onRoute", (route) => {
+        route.schema = { ...route.schema, security: [{ bearer: [] }] };
+        route.bodyLimit = CONSOLE_BODY_LIMIT;
+      });
+      scope.addHook("onRequest", async (request) => {
+        request.principal = await authenticate(ctx, request);
+      });
+      consoleRoutes(typed, ctx);
+      appConsoleRoutes(typed, ctx);
+      roadmapConsoleRoutes(typed, ctx);
+    },
+    { prefix: "/api/v1/console" },
+  );
+
+  return app;
+}

@@ -1,0 +1,32 @@
+import { appTag, type Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { findAppByKey, type AppRow } from "./apps.js";
+
+/** How long public answers may be served from the shared cache (and by HTTP caches). */
+export const PUBLIC_CACHE_SECONDS = 30;
+
+/**
+ * The app behind a public app key, looked up through the shared cache (dropped by any console
+ * write to the app). Undefined for unknown keys.
+ */
+export async function lookupPublicApp(ctx: Context, appKey: string): Promise<{ app: AppRow; workspaceSlug: string } | undefined> {
+  const key = `app-by-key:${appKey}`;
+  const cached = await ctx.cache.get<{ app: AppRow; workspaceSlug: string }>(key);
+  if (cached !== undefined) return cached;
+  const found = await findAppByKey(ctx.db.kysely, appKey);
+  if (found !== undefined) {
+    await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.app.id)] });
+  }
+  return found;
+}
+
+/**
+ * The app for a public data endpoint other than config: 404 `app_not_found` when unknown,
+ * 403 `public_access_disabled` when private.
+ */
+export async function requirePublicApp(ctx: Context, appKey: string): Promise<{ app: AppRow; workspaceSlug: string }> {
+  const found = await lookupPublicApp(ctx, appKey);
+  if (found === undefined) throw new ApiError("app_not_found");
+  if (found.app.allowPublic !== 1) throw new ApiError("public_access_disabled");
+  return found;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { FakeClock } from "../testing/fake-clock.js";
+import { MemoryCache } from "./shared-cache.js";
+
+describe("MemoryCache", () => {
+  it("expires entries after their TTL on the injected clock", async () => {
+    const clock = new FakeClock();
+    const cache = new MemoryCache(clock);
+    await cache.set("k", 1, { ttlMs: 1000, tags: [] });
+    clock.advance(999);
+    expect(await cache.get("k")).toBe(1);
+    clock.advance(1);
+    expect(await cache.get("k")).toBeUndefined();
+  });
+
+  it("drops every entry of a tag at once and keeps the others", async () => {
+    const cache = new MemoryCache(new FakeClock());
+    await cache.set("a", 1, { ttlMs: 1000, tags: ["app:1"] });
+    await cache.set("b", 2, { ttlMs: 1000, tags: ["app:1", "x"] });
+    await cache.set("c", 3, { ttlMs: 1000, tags: ["app:2"] });
+    await cache.invalidateTag("app:1");
+    expect(await cache.get("a")).toBeUndefined();
+    expect(await cache.get("b")).toBeUndefined();
+    expect(await cache.get("c")).toBe(3);
+  });
+
+  it("evicts the oldest entry when full", async () => {
+    const cache = new MemoryCache(new FakeClock(), 2);
+    await cache.set("a", 1, { ttlMs: 1000, tags: [] });
+    await cache.set("b", 2, { ttlMs: 1000, tags: [] });
+    await cache.set("c", 3, { ttlMs: 1000, tags: [] });
+    expect(await cache.get("a")).toBeUndefined();
+    expect(await cache.get("c")).toBe(3);
+  });
+});

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+import { loadConfig, ConfigError, type Config } from "./config.js";
+import { migrateToLatest, openDatabase } from "./db/database.js";
+import { findAppByKey } from "./apps/apps.js";
+import { DEMO_APP_KEY } from "./demo/seed-demo.js";
+import { banner, startServer } from "./serve.js";
+
+const USAGE = `Usage: tidings <command>
+
+Commands:
+  serve     Run migrations and start the HTTP server (default)
+  migrate   Run pending database migrations and exit
+
+Configuration comes from environment variables; see the README.`;
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const hasDemo = (await findAppByKey(server.app.ctx.db.kysely, DEMO_APP_KEY)) !== undefined;
+  process.stdout.write(`${banner(config, server.url, hasDemo)}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      server.app.log.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+async function migrate(config: Config): Promise<void> {
+  const db = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(db);
+    process.stdout.write(applied.length === 0 ? "Database is up to date.\n" : `Applied: ${applied.join(", ")}\n`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? "serve";
+  if (command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (command === "serve") return serve(config);
+  if (command === "migrate") return migrate(config);
+  process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

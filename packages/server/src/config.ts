@@ -1,0 +1,134 @@
+import path from "node:path";
+
+/** Validated server configuration. Build it with {@link loadConfig} or by hand in tests. */
+export interface Config {
+  /** TCP port. @default 8787 */
+  port: number;
+  /** Interface to bind. @default "0.0.0.0" */
+  host: string;
+  /** Folder for the SQLite file and uploads. @default "./data" */
+  dataDir: string;
+  /** `sqlite:<file>` (default: DATA_DIR/tidings.db) or a `postgres://` URL. */
+  databaseUrl: string;
+  /** Public origin used in links and the startup banner, without a trailing slash. */
+  publicUrl: string | null;
+  /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. @default false */
+  trustProxy: boolean | number | string[];
+  /** Pino level. @default "info" */
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Seed a demo workspace (app key `app_demo`) into an empty database. @default true */
+  demo: boolean;
+  /** Bootstrap owner token accepted by the console API. @default null */
+  adminToken: string | null;
+}
+
+/** A configuration problem that names the variable at fault. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function parseBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(name, `expected true/false (or 1/0), got "${env[name]}"`);
+}
+
+function parsePort(env: Env): number {
+  const raw = env.PORT?.trim();
+  if (raw === undefined || raw === "") return 8787;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError("PORT", `expected a port number 0-65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseTrustProxy(env: Env): Config["trustProxy"] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === "" || ["false", "0", "no", "off"].includes(raw.toLowerCase())) return false;
+  if (["true", "yes", "on"].includes(raw.toLowerCase())) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const parts = raw.split(",").map((p) => p.trim()).filter(Boolean);
+  const addressLike = /^(?:[0-9.]+|[0-9a-fA-F:]+)(?:\/\d{1,3})?$|^(?:loopback|linklocal|uniquelocal)$/;
+  const bad = parts.find((p) => !addressLike.test(p));
+  if (bad !== undefined || parts.length === 0) {
+    throw new ConfigError(
+      "TRUST_PROXY",
+      `expected true, false, a hop count, or comma-separated addresses/CIDRs; "${bad ?? raw}" is none of these`,
+    );
+  }
+  return parts;
+}
+
+function parseUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(name, `expected an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+function parseDatabaseUrl(env: Env, dataDir: string): string {
+  const raw = env.DATABASE_URL?.trim();
+  if (raw === undefined || raw === "") return `sqlite:${path.join(dataDir, "tidings.db")}`;
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError("DATABASE_URL", "is not a valid postgres:// URL");
+    }
+    return raw;
+  }
+  if (raw.startsWith("sqlite:")) return raw;
+  throw new ConfigError("DATABASE_URL", "expected a postgres:// URL, sqlite:<file>, or unset for SQLite in DATA_DIR");
+}
+
+/**
+ * Reads and validates the configuration from environment variables.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig(process.env); // throws ConfigError naming the bad variable
+ * ```
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || "./data");
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || "info") as Config["logLevel"];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError("LOG_LEVEL", `expected one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
+  }
+  const adminToken = env.TIDINGS_ADMIN_TOKEN?.trim() || null;
+  if (adminToken !== null && adminToken.length < 24) {
+    throw new ConfigError("TIDINGS_ADMIN_TOKEN", "must be at least 24 characters long");
+  }
+  const host = env.HOST?.trim() || "0.0.0.0";
+  return {
+    port: parsePort(env),
+    host,
+    dataDir,
+    databaseUrl: parseDatabaseUrl(env, dataDir),
+    publicUrl: parseUrl(env, "PUBLIC_URL"),
+    trustProxy: parseTrustProxy(env),
+    logLevel,
+    demo: parseBool(env, "TIDINGS_DEMO", true),
+    adminToken,
+  };
+}

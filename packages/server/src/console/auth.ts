@@ -1,0 +1,69 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Role } from "@tidings/protocol";
+import type { FastifyRequest } from "fastify";
+import { isoNow } from "../clock.js";
+import type { Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import type { WorkspaceRow } from "../workspaces/workspaces.js";
+import { membershipOf } from "../workspaces/workspaces.js";
+import { findUserByApiToken } from "./tokens.js";
+
+/** Who is calling the console API. */
+export type Principal =
+  | { kind: "admin" }
+  | { kind: "user"; userId: string; email: string; displayName: string | null };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // Hash first so the comparison is constant-time whatever the lengths.
+  const ha = createHash("sha256").update(a).digest();
+  const hb = createHash("sha256").update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Resolves `Authorization: Bearer …` to a principal, or throws 401 `unauthorized`. */
+export async function authenticate(ctx: Context, request: FastifyRequest): Promise<Principal> {
+  const header = request.headers.authorization;
+  const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  const token = match?.[1];
+  if (token === undefined) throw new ApiError("unauthorized");
+  if (ctx.config.adminToken !== null && sameSecret(token, ctx.config.adminToken)) return { kind: "admin" };
+  const found = await findUserByApiToken(ctx.db.kysely, token);
+  if (found === undefined) throw new ApiError("unauthorized", { message: "Invalid or revoked API token" });
+  const now = ctx.clock.now();
+  if (found.lastUsedAt === null || now.getTime() - Date.parse(found.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
+    await ctx.db.kysely.updateTable("apiTokens").set({ lastUsedAt: isoNow(ctx.clock) }).where("id", "=", found.tokenId).execute();
+  }
+  return { kind: "user", userId: found.userId, email: found.email, displayName: found.displayName };
+}
+
+/** The principal of a console request (set by the console auth hook). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw new ApiError("unauthorized");
+  return request.principal;
+}
+
+/**
+ * The workspace and the caller's role in it. The bootstrap admin acts as owner everywhere;
+ * a non-member gets the same 404 as for a workspace that does not exist.
+ */
+export async function workspaceAccess(
+  ctx: Context,
+  request: FastifyRequest,
+  workspaceId: string,
+): Promise<{ workspace: WorkspaceRow; role: Role }> {
+  const principal = principalOf(request);
+  const workspace = await ctx.db.kysely.selectFrom("workspaces").selectAll().where("id", "=", workspaceId).executeTakeFirst();
+  if (workspace === undefined) throw new ApiError("workspace_not_found");
+  if (principal.kind === "admin") return { workspace, role: "owner" };
+  const membership = await membershipOf(ctx.db.kysely, workspaceId, principal.userId);
+  if (membership === undefined) throw new ApiError("workspace_not_found");
+  return { workspace, role: membership.role };
+}

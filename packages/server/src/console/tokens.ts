@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import type { Kysely, Selectable } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { ApiTokensTable, Database } from "../db/schema.js";
+import { newId, randomToken } from "../ids.js";
+
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+
+const TOKEN_PREFIX = "tdg_";
+
+/** SHA-256 of an API token: tokens are 240-bit random, so a fast hash is enough to store them. */
+export function hashApiToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function toApiToken(row: ApiTokenRow) {
+  return { id: row.id, name: row.name, prefix: row.prefix, userId: row.userId, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt };
+}
+
+/**
+ * Mints a console API token for a user; only its hash is stored, so the answer is the one time
+ * the secret is shown.
+ */
+export async function createApiToken(
+  db: Kysely<Database>,
+  clock: Clock,
+  userId: string,
+  name: string,
+): Promise<{ row: ApiTokenRow; token: string }> {
+  const token = `${TOKEN_PREFIX}${randomToken(40)}`;
+  const row: ApiTokenRow = {
+    id: newId("tok", clock.now()),
+    userId,
+    name,
+    tokenHash: hashApiToken(token),
+    prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+    createdAt: isoNow(clock),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await db.insertInto("apiTokens").values(row).execute();
+  return { row, token };
+}
+
+/** The live token with this secret and its user, or undefined. */
+export async function findUserByApiToken(db: Kysely<Database>, token: string) {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return undefined;
+  return db
+    .selectFrom("apiTokens")
+    .innerJoin("consoleUsers", "consoleUsers.id", "apiTokens.userId")
+    .select([
+      "apiTokens.id as tokenId",
+      "apiTokens.lastUsedAt",
+      "consoleUsers.id as userId",
+      "consoleUsers.email",
+      "consoleUsers.displayName",
+    ])
+    .where("apiTokens.tokenHash", "=", hashApiToken(token))
+    .where("apiTokens.revokedAt", "is", null)
+    .executeTakeFirst();
+}

@@ -1,0 +1,17 @@
+import type { SharedCache } from "./cache/shared-cache.js";
+import type { Clock } from "./clock.js";
+import type { Config } from "./config.js";
+import type { Db } from "./db/database.js";
+
+/** What every route and service is given: configuration, database, clock and cache. */
+export interface Context {
+  readonly config: Config;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly cache: SharedCache;
+}
+
+/** The cache tag that groups every cached answer derived from one app. */
+export function appTag(appId: string): string {
+  return `app:${appId}`;
+}

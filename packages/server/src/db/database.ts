@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { migrations } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+
+/** Which SQL engine a database runs on. */
+export type DialectName = "sqlite" | "postgres";
+
+/** An open database: the Kysely handle plus what callers need to know about it. */
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly dialect: DialectName;
+  /** Closes every connection. */
+  destroy(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: the schema to use (tests isolate themselves this way). */
+  schema?: string;
+}
+
+const INT8_OID = 20;
+
+/**
+ * Opens `sqlite:<file>` (WAL, synchronous=FULL, foreign keys on) or a `postgres://` URL.
+ *
+ * @example
+ * ```ts
+ * const db = openDatabase("sqlite:./data/tidings.db");
+ * await migrateToLatest(db);
+ * ```
+ */
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
+  if (url.startsWith("sqlite:")) {
+    const file = url.slice("sqlite:".length);
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma("journal_mode = WAL");
+    // FULL makes every acknowledged commit survive a power loss, not just a process crash.
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: sqlite }),
+      plugins: [new CamelCasePlugin()],
+    });
+    return { kysely, dialect: "sqlite", destroy: () => kysely.destroy() };
+  }
+  const searchPath = options.schema === undefined ? undefined : `-c search_path=${options.schema}`;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(searchPath === undefined ? {} : { options: searchPath }),
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
+    },
+  });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { kysely, dialect: "postgres", destroy: () => kysely.destroy() };
+}
+
+/**
+ * Runs every pending migration. Safe to call on every start.
+ *
+ * @example
+ * ```ts
+ * const applied = await migrateToLatest(db); // ["0001-initial"] on a new database
+ * ```
+ */
+export async function migrateToLatest(db: Db, options: OpenOptions = {}): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely.withoutPlugins() as Kysely<unknown>,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Answers true when the database accepts a trivial query. */
+export async function ping(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db.kysely);
+    return true;
+  } catch {
+    return false;
+  }
+}

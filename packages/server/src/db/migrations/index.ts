@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import * as m0001 from "./0001-initial.js";
+
+/** Every migration, in order. Names are frozen once released. */
+export const migrations: Record<string, Migration> = {
+  "0001-initial": m0001,
+};

@@ -1,0 +1,154 @@
+import type { BoardColumn, ColumnKind } from "@tidings/protocol";
+import type { Kysely, Selectable } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { BoardColumnsTable, Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { newId } from "../ids.js";
+import { slugify, uniqueSlug } from "../slug.js";
+
+export type ColumnRow = Selectable<BoardColumnsTable>;
+
+/** The columns every new app starts with; the first and last are system columns. */
+export const DEFAULT_COLUMNS: ReadonlyArray<{ name: string; slug: string; kind: ColumnKind; system: boolean; color: string }> = [
+  { name: "Under review", slug: "under-review", kind: "pending_review", system: true, color: "#8b8fa3" },
+  { name: "Planned", slug: "planned", kind: "normal", system: false, color: "#3b82f6" },
+  { name: "In progress", slug: "in-progress", kind: "normal", system: false, color: "#f59e0b" },
+  { name: "Shipped", slug: "shipped", kind: "done", system: true, color: "#22c55e" },
+];
+
+/** Public/console shape of a column row. */
+export function toColumn(row: ColumnRow): BoardColumn {
+  return {
+    id: row.id,
+    appId: row.appId,
+    name: row.name,
+    slug: row.slug,
+    position: row.position,
+    isVisible: row.isVisible === 1,
+    isSystem: row.isSystem === 1,
+    kind: row.kind as ColumnKind,
+    color: row.color,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function createDefaultColumns(trx: Kysely<Database>, clock: Clock, appId: string): Promise<void> {
+  const now = isoNow(clock);
+  await trx
+    .insertInto("boardColumns")
+    .values(
+      DEFAULT_COLUMNS.map((c, position) => ({
+        id: newId("col", clock.now()),
+        appId,
+        name: c.name,
+        slug: c.slug,
+        position,
+        isVisible: 1 as const,
+        isSystem: c.system ? (1 as const) : (0 as const),
+        kind: c.kind,
+        color: c.color,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .execute();
+}
+
+/** Every column of an app, by position. */
+export function listColumns(db: Kysely<Database>, appId: string): Promise<ColumnRow[]> {
+  return db.selectFrom("boardColumns").selectAll().where("appId", "=", appId).orderBy("position").orderBy("id").execute();
+}
+
+/** A column together with the app it belongs to, scoped to a workspace; 404 otherwise. */
+export async function findColumnInWorkspace(db: Kysely<Database>, workspaceId: string, columnId: string): Promise<ColumnRow> {
+  const row = await db
+    .selectFrom("boardColumns")
+    .innerJoin("apps", "apps.id", "boardColumns.appId")
+    .selectAll("boardColumns")
+    .where("boardColumns.id", "=", columnId)
+    .where("apps.workspaceId", "=", workspaceId)
+    .executeTakeFirst();
+  if (row === undefined) throw new ApiError("column_not_found");
+  return row;
+}
+
+export async function createColumn(
+  trx: Kysely<Database>,
+  clock: Clock,
+  appId: string,
+  input: { name: string; slug?: string; kind?: ColumnKind; color?: string | null; isVisible?: boolean },
+): Promise<ColumnRow> {
+  const existing = await listColumns(trx, appId);
+  const taken = new Set(existing.map((c) => c.slug));
+  if (input.slug !== undefined && taken.has(input.slug)) throw new ApiError("slug_taken");
+  const now = isoNow(clock);
+  const row: ColumnRow = {
+    id: newId("col", clock.now()),
+    appId,
+    name: input.name,
+    slug: input.slug ?? uniqueSlug(slugify(input.name, "column"), taken),
+    position: existing.reduce((max, c) => Math.max(max, c.position + 1), 0),
+    isVisible: input.isVisible === false ? 0 : 1,
+    isSystem: 0,
+    kind: input.kind === "pending_review" ? "normal" : (input.kind ?? "normal"),
+    color: input.color ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await trx.insertInto("boardColumns").values(row).execute();
+  return row;
+}
+
+export async function updateColumn(
+  trx: Kysely<Database>,
+  clock: Clock,
+  workspaceId: string,
+  columnId: string,
+  patch: { name?: string; color?: string | null; isVisible?: boolean; position?: number },
+): Promise<ColumnRow> {
+  const current = await findColumnInWorkspace(trx, workspaceId, columnId);
+  const changes: Partial<ColumnRow> = { updatedAt: isoNow(clock) };
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.color !== undefined) changes.color = patch.color;
+  if (patch.isVisible !== undefined) changes.isVisible = patch.isVisible ? 1 : 0;
+  await trx.updateTable("boardColumns").set(changes).where("id", "=", columnId).execute();
+  if (patch.position !== undefined) {
+    const ids = (await listColumns(trx, current.appId)).map((c) => c.id).filter((id) => id !== columnId);
+    ids.splice(Math.min(patch.position, ids.length), 0, columnId);
+    await writeOrder(trx, ids);
+  }
+  return (await findColumnInWorkspace(trx, workspaceId, columnId));
+}
+
+async function writeOrder(trx: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  for (const [position, id] of ids.entries()) {
+    await trx.updateTable("boardColumns").set({ position }).where("id", "=", id).execute();
+  }
+}
+
+/** Sets the order of an app's columns; `columnIds` must list each of them exactly once. */
+export async function reorderColumns(trx: Kysely<Database>, clock: Clock, appId: string, columnIds: readonly string[]): Promise<ColumnRow[]> {
+  const existing = new Set((await listColumns(trx, appId)).map((c) => c.id));
+  const given = new Set(columnIds);
+  if (given.size !== columnIds.length || given.size !== existing.size || [...given].some((id) => !existing.has(id))) {
+    throw new ApiError("invalid_column_order");
+  }
+  await writeOrder(trx, columnIds);
+  await trx.updateTable("boardColumns").set({ updatedAt: isoNow(clock) }).where("appId", "=", appId).execute();
+  return listColumns(trx, appId);
+}
+
+/**
+ * Deletes a non-system column and closes the gap in the positions. Rows that live in columns
+ * (feature requests, once their tables exist) must be moved to the app's review column in this
+ * same transaction.
+ */
+export async function deleteColumn(trx: Kysely<Database>, workspaceId: string, columnId: string): Promise<ColumnRow> {
+  const column = await findColumnInWorkspace(trx, workspaceId, columnId);
+  if (column.isSystem === 1) throw new ApiError("system_column");
+  await trx.deleteFrom("boardColumns").where("id", "=", columnId).execute();
+  const rest = (await listColumns(trx, column.appId)).map((c) => c.id);
+  await writeOrder(trx, rest);
+  return column;
+}

@@ -1,0 +1,39 @@
+import type { App } from "../http/types.js";
+
+/**
+ * Small helpers over `app.inject` for console calls, so tests read as the flows they check.
+ */
+export function consoleClient(app: App, authorization: string) {
+  const call = async (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) => {
+    const res = await app.inject({
+      method,
+      url: `/api/v1/console${url}`,
+      headers: { authorization },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+    return { status: res.statusCode, body: res.body.length > 0 ? res.json() : undefined, headers: res.headers };
+  };
+  return {
+    get: (url: string) => call("GET", url),
+    post: (url: string, payload?: unknown) => call("POST", url, payload ?? {}),
+    put: (url: string, payload: unknown) => call("PUT", url, payload),
+    delete: (url: string) => call("DELETE", url),
+  };
+}
+
+/** Creates a workspace and an app through the console API; answers their ids, key and secret. */
+export async function createWorkspaceWithApp(app: App, authorization: string, slug = "acme") {
+  const c = consoleClient(app, authorization);
+  const ws = await c.post("/workspaces", { name: "Acme", slug });
+  if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
+  const wsId: string = ws.body.workspace.id;
+  const created = await c.post(`/workspaces/${wsId}/apps`, { name: "Acme Notes" });
+  if (created.status !== 201) throw new Error(`app: ${created.status} ${JSON.stringify(created.body)}`);
+  return {
+    wsId,
+    appId: created.body.appId as string,
+    appKey: created.body.appKey as string,
+    signingSecret: created.body.signingSecret as string,
+    console: c,
+  };
+}

@@ -1,0 +1,53 @@
+import type { Writable } from "node:stream";
+import { buildApp } from "../app.js";
+import { loadConfig, type Config } from "../config.js";
+import type { DialectName } from "../db/database.js";
+import type { App } from "../http/types.js";
+import { FakeClock } from "./fake-clock.js";
+import { openTestDatabase, type TestDatabase } from "./test-database.js";
+
+/** The bootstrap admin token every test app accepts. */
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+export interface TestApp {
+  app: App;
+  clock: FakeClock;
+  database: TestDatabase;
+  /** `Authorization` header of the bootstrap admin. */
+  admin: { authorization: string };
+  close(): Promise<void>;
+}
+
+/**
+ * A ready app on a fresh database of `dialect`, with a fake clock and the demo app seeded
+ * unless `config.demo` is false.
+ */
+export async function createTestApp(
+  dialect: DialectName,
+  overrides: Partial<Config> = {},
+  options: { logStream?: Writable } = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase(dialect);
+  const clock = new FakeClock();
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: "/nonexistent-test-data", LOG_LEVEL: "silent" }),
+    adminToken: TEST_ADMIN_TOKEN,
+    ...overrides,
+  };
+  const app = await buildApp(config, {
+    db: database.db,
+    clock,
+    ...(options.logStream === undefined ? { logger: false } : { logStream: options.logStream }),
+  });
+  await app.ready();
+  return {
+    app,
+    clock,
+    database,
+    admin: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    close: async () => {
+      await app.close();
+      await database.cleanup();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Kysely } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { newId } from "../ids.js";
+
+/** Who is calling a public endpoint, as far as the headers tell. */
+export interface EndUserIdentity {
+  /** The opaque client token, or null when none was sent. */
+  token: string | null;
+  /** True when `X-User-Hash` proved the host app vouches for the token. */
+  identified: boolean;
+}
+
+const PRINTABLE = /^[\x21-\x7e]{1,256}$/;
+const HEX_64 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * The identity hash a host backend computes: hex HMAC-SHA256(app signing secret, token).
+ *
+ * @example
+ * ```ts
+ * userHash("tsk_secret…", "user-42"); // "5f1c…" (64 hex)
+ * ```
+ */
+export function userHash(signingSecret: string, token: string): string {
+  return createHmac("sha256", signingSecret).update(token, "utf8").digest("hex");
+}
+
+/**
+ * Reads `X-User-Token` and `X-User-Hash`. A malformed token is 400 `invalid_user_token`; a hash
+ * that does not match is 401 `invalid_user_hash` (compared in constant time).
+ */
+export function resolveIdentity(
+  headers: Record<string, string | string[] | undefined>,
+  signingSecret: string,
+): EndUserIdentity {
+  const rawToken = headers["x-user-token"];
+  const rawHash = headers["x-user-hash"];
+  if (rawToken === undefined) {
+    if (rawHash !== undefined) throw new ApiError("invalid_user_hash");
+    return { token: null, identified: false };
+  }
+  const token = typeof rawToken === "string" ? rawToken.trim() : "";
+  if (!PRINTABLE.test(token)) throw new ApiError("invalid_user_token");
+  if (rawHash === undefined) return { token, identified: false };
+  if (typeof rawHash !== "string" || !HEX_64.test(rawHash.trim())) throw new ApiError("invalid_user_hash");
+  const expected = Buffer.from(userHash(signingSecret, token), "hex");
+  const given = Buffer.from(rawHash.trim().toLowerCase(), "hex");
+  if (!timingSafeEqual(expected, given)) throw new ApiError("invalid_user_hash");
+  return { token, identified: true };
+}
+
+function tokenHash(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** A public end-user id: `u_` + 32 random hex characters, unrelated to the token. */
+export function newPublicUserId(): string {
+  return `u_${randomBytes(16).toString("hex")}`;
+}
+
+/**
+ * The end user of `appId` behind `token`, minted on first sight. Only a hash of the token is
+ * stored; the public id never reveals it and differs between apps.
+ */
+export async function ensureEndUser(
+  db: Kysely<Database>,
+  clock: Clock,
+  appId: string,
+  token: string,
+): Promise<{ id: string; publicId: string; created: boolean }> {
+  const hash = tokenHash(token);
+  const now = isoNow(clock);
+  const inserted = await db
+    .insertInto("endUsers")
+    .values({ id: newId("eu", clock.now()), appId, tokenHash: hash, publicId: newPublicUserId(), createdAt: now, lastSeenAt: now })
+    .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
+    .returning(["id", "publicId"])
+    .executeTakeFirst();
+  if (inserted !== undefined) return { ...inserted, created: true };
+  const row = await db
+    .selectFrom("endUsers")
+    .select(["id", "publicId"])
+    .where("appId", "=", appId)
+    .where("tokenHash", "=", hash)
+    .executeTakeFirstOrThrow();
+  return { ...row, created: false };
+}
