@@ -13,12 +13,19 @@ import { consoleRoutes } from "./console/routes.js";
 import type { Context } from "./context.js";
 import { migrateToLatest, openDatabase, type Db } from "./db/database.js";
 import { seedDemo } from "./demo/seed-demo.js";
+import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
+import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { registerPublicCors } from "./http/cors.js";
 import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
 import { healthRoutes } from "./http/health.js";
+import { installValidators } from "./http/validation.js";
 import { registerResponseHeaders } from "./http/security-headers.js";
 import { requestId } from "./http/request-id.js";
 import { CONSOLE_BODY_LIMIT, PUBLIC_BODY_LIMIT, type App } from "./http/types.js";
+import { intakeConsoleRoutes } from "./intake/console-routes.js";
+import { intakePublicRoutes } from "./intake/public-routes.js";
+import { openRateLimiter } from "./rate-limit/open-rate-limiter.js";
+import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
 
@@ -28,6 +35,8 @@ export interface BuildOptions {
   db?: Db;
   clock?: Clock;
   cache?: SharedCache;
+  /** Replaces the limiter `config.redisUrl` selects; the caller keeps ownership (it is not closed with the app). */
+  rateLimiter?: RateLimiter;
   /** `false` silences logs (tests). */
   logger?: boolean;
   /** Where JSON log lines go instead of stdout (tests read them). */
@@ -56,8 +65,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownsDb = options.db === undefined;
   const db = options.db ?? openDatabase(config.databaseUrl);
   if (ownsDb) await migrateToLatest(db);
-  const demoSeeded = config.demo ? await seedDemo(db.kysely, clock) : false;
-  const ctx: Context = { config, db, clock, cache: options.cache ?? new MemoryCache(clock) };
+  const demoSeeded = config.demo ? await seedDemo(db.kysely, clock, db.dialect) : false;
+  const limiter =
+    options.rateLimiter === undefined
+      ? await openRateLimiter(config.redisUrl, clock)
+      : { limiter: options.rateLimiter, close: () => Promise.resolve() };
+  const ctx: Context = { config, db, clock, cache: options.cache ?? new MemoryCache(clock), rateLimiter: limiter.limiter };
 
   const app = Fastify({
     logger:
@@ -74,7 +87,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: true,
     routerOptions: { maxParamLength: 1000 },
     frameworkErrors: frameworkErrorHandler,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: "array", useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate("ctx", ctx);
@@ -83,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     if (ownsDb) await db.destroy();
   });
+  app.addHook("onClose", () => limiter.close());
   app.addHook("preClose", async () => {
     closing = true;
   });
@@ -95,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (demoSeeded) app.log.info({ appKey: "app_demo" }, "seeded the demo workspace");
 
   installErrorHandlers(app);
+  installValidators(app);
   // Only JSON bodies are accepted (multipart arrives with the upload routes). Fastify's own
   // parser (prototype-poisoning safe) does the work; NUL characters are refused up front
   // because PostgreSQL cannot store them and SQLite would, so both engines answer alike.
@@ -138,6 +152,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     healthRoutes(typed, db, () => closing);
     publicConfigRoutes(typed, ctx);
     roadmapPublicRoutes(typed, ctx);
+    intakePublicRoutes(typed, ctx);
+    featureRequestPublicRoutes(typed, ctx);
   });
 
   await app.register(
@@ -153,6 +169,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       consoleRoutes(typed, ctx);
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
+      featureRequestConsoleRoutes(typed, ctx);
+      intakeConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },
   );

@@ -52,6 +52,14 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
     ["TIDINGS_DEMO", "maybe"],
     ["TIDINGS_ADMIN_TOKEN", "short"],
+    ["REDIS_URL", "http://cache:6379"],
+    ["REDIS_URL", "not a url"],
+    ["TIDINGS_RATE_LIMIT_SEARCH", "30"],
+    ["TIDINGS_RATE_LIMIT_SEARCH", "thirty/60"],
+    ["TIDINGS_RATE_LIMIT_VOTE", "0/60"],
+    ["TIDINGS_RATE_LIMIT_CONFIG", "60/0"],
+    ["TIDINGS_RATE_LIMIT_PUBLIC_READ", "60/86401"],
+    ["TIDINGS_RATE_LIMIT_USER", "99999999999999999999/60"],
   ])("names %s when it is %j", (variable, value) => {
     let error: unknown;
     try {
@@ -62,5 +70,40 @@ describe("loadConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message).toContain(variable);
+  });
+
+  it("keeps rate limits in memory with the wire contract's per-IP limits by default", () => {
+    const config = loadConfig({});
+    expect(config.redisUrl).toBeNull();
+    expect(config.rateLimits).toEqual({
+      search: { limit: 30, windowSeconds: 60 },
+      list: { limit: 60, windowSeconds: 60 },
+      vote: { limit: 20, windowSeconds: 60 },
+      public_read: { limit: 60, windowSeconds: 60 },
+      public_write: { limit: 10, windowSeconds: 60 },
+      config: { limit: 60, windowSeconds: 60 },
+      user: { limit: 60, windowSeconds: 60 },
+      upload: { limit: 30, windowSeconds: 60 },
+      feedback: { limit: 10, windowSeconds: 60 },
+    });
+  });
+
+  it("reads REDIS_URL and one TIDINGS_RATE_LIMIT_<BUCKET> per bucket", () => {
+    const config = loadConfig({
+      REDIS_URL: "rediss://:pw@cache.internal:6380/2",
+      TIDINGS_RATE_LIMIT_SEARCH: "10/30",
+      TIDINGS_RATE_LIMIT_PUBLIC_WRITE: " 5 / 3600 ",
+      TIDINGS_RATE_LIMIT_CONFIG: "1000000000/60",
+    });
+    expect(config.redisUrl).toBe("rediss://:pw@cache.internal:6380/2");
+    expect(config.rateLimits.search).toEqual({ limit: 10, windowSeconds: 30 });
+    expect(config.rateLimits.public_write).toEqual({ limit: 5, windowSeconds: 3600 });
+    expect(config.rateLimits.config).toEqual({ limit: 1_000_000_000, windowSeconds: 60 });
+    expect(config.rateLimits.vote).toEqual({ limit: 20, windowSeconds: 60 });
+  });
+
+  it("does not echo a bad REDIS_URL, which may carry a password", () => {
+    expect(() => loadConfig({ REDIS_URL: "http://:hunter2@cache:6379" })).toThrow(ConfigError);
+    expect(() => loadConfig({ REDIS_URL: "http://:hunter2@cache:6379" })).not.toThrow(/hunter2/);
   });
 });

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_BUCKETS, rateLimitVariable, type RateLimitRules } from "./rate-limit/buckets.js";
 
 /** Validated server configuration. Build it with {@link loadConfig} or by hand in tests. */
 export interface Config {
@@ -20,6 +21,24 @@ export interface Config {
   demo: boolean;
   /** Bootstrap owner token accepted by the console API. @default null */
   adminToken: string | null;
+  /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits through; null keeps them in memory. @default null */
+  redisUrl: string | null;
+  /** Per-IP rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`). @default DEFAULT_RATE_LIMITS */
+  rateLimits: RateLimitRules;
+  /** `NODE_ENV=production`: intake then requires human verification (built-in altcha) unless an app is exempt. @default false */
+  production: boolean;
+  /** Cloudflare Turnstile siteverify URL. @default "https://challenges.cloudflare.com/turnstile/v0/siteverify" */
+  turnstileVerifyUrl: string;
+  /** hCaptcha siteverify URL. @default "https://api.hcaptcha.com/siteverify" */
+  hcaptchaVerifyUrl: string;
+  /** Google reCAPTCHA siteverify URL. @default "https://www.google.com/recaptcha/api/siteverify" */
+  recaptchaVerifyUrl: string;
+  /** How long a verification vendor may take before the token is refused. @default 5000 */
+  verificationTimeoutMs: number;
+  /** Built-in altcha: PBKDF2 iterations per attempt. @default 2000 */
+  altchaCost: number;
+  /** Built-in altcha: the secret counter is drawn from [max/2, max]; the client's work grows with it. @default 5000 */
+  altchaMaxCounter: number;
 }
 
 /** A configuration problem that names the variable at fault. */
@@ -71,6 +90,15 @@ function parseTrustProxy(env: Env): Config["trustProxy"] {
   return parts;
 }
 
+function parseInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `expected an integer ${min}-${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 function parseUrl(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return null;
@@ -99,6 +127,42 @@ function parseDatabaseUrl(env: Env, dataDir: string): string {
   }
   if (raw.startsWith("sqlite:")) return raw;
   throw new ConfigError("DATABASE_URL", "expected a postgres:// URL, sqlite:<file>, or unset for SQLite in DATA_DIR");
+}
+
+function parseRedisUrl(env: Env): string | null {
+  const raw = env.REDIS_URL?.trim();
+  if (raw === undefined || raw === "") return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // The value is not echoed: it may carry a password.
+  if (url === undefined || (url.protocol !== "redis:" && url.protocol !== "rediss:") || url.hostname === "") {
+    throw new ConfigError("REDIS_URL", "expected a redis:// or rediss:// URL with a host, or unset to keep rate limits in memory");
+  }
+  return raw;
+}
+
+function parseRateLimits(env: Env): RateLimitRules {
+  const rules = {} as RateLimitRules;
+  for (const bucket of RATE_LIMIT_BUCKETS) {
+    const name = rateLimitVariable(bucket);
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") {
+      rules[bucket] = { ...DEFAULT_RATE_LIMITS[bucket] };
+      continue;
+    }
+    const match = /^(\d+)\s*\/\s*(\d+)$/.exec(raw);
+    const limit = Number(match?.[1]);
+    const windowSeconds = Number(match?.[2]);
+    if (match === null || !Number.isSafeInteger(limit) || limit < 1 || windowSeconds < 1 || windowSeconds > 86_400) {
+      throw new ConfigError(name, `expected <requests>/<seconds> such as "30/60" (requests ≥ 1, seconds 1-86400), got "${raw}"`);
+    }
+    rules[bucket] = { limit, windowSeconds };
+  }
+  return rules;
 }
 
 /**
@@ -130,5 +194,14 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     demo: parseBool(env, "TIDINGS_DEMO", true),
     adminToken,
+    redisUrl: parseRedisUrl(env),
+    rateLimits: parseRateLimits(env),
+    production: env.NODE_ENV?.trim() === "production",
+    turnstileVerifyUrl: parseUrl(env, "TURNSTILE_VERIFY_URL") ?? "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+    hcaptchaVerifyUrl: parseUrl(env, "HCAPTCHA_VERIFY_URL") ?? "https://api.hcaptcha.com/siteverify",
+    recaptchaVerifyUrl: parseUrl(env, "RECAPTCHA_VERIFY_URL") ?? "https://www.google.com/recaptcha/api/siteverify",
+    verificationTimeoutMs: parseInteger(env, "VERIFICATION_TIMEOUT_MS", 5000, 100, 60_000),
+    altchaCost: parseInteger(env, "ALTCHA_COST", 2000, 1, 1_000_000),
+    altchaMaxCounter: parseInteger(env, "ALTCHA_MAX_COUNTER", 5000, 2, 1_000_000),
   };
 }

@@ -2,13 +2,15 @@ import type { SharedCache } from "./cache/shared-cache.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
+import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 
-/** What every route and service is given: configuration, database, clock and cache. */
+/** What every route and service is given: configuration, database, clock, cache and rate limiter. */
 export interface Context {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;
   readonly cache: SharedCache;
+  readonly rateLimiter: RateLimiter;
 }
 
 /** The cache tag that groups every cached answer derived from one app. */

@@ -11,6 +11,7 @@ import type { AppsTable, Database, Flag } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
 import { slugify, uniqueSlug } from "../slug.js";
+import { requiredProvider } from "../intake/verification.js";
 import { createDefaultColumns } from "../roadmap/columns.js";
 
 export type AppRow = Selectable<AppsTable>;
@@ -104,9 +105,13 @@ export function toAppSettings(row: AppRow) {
   };
 }
 
-/** The public configuration of a public app. */
-export function toPublicConfig(row: AppRow, workspaceSlug: string): PublicAppConfig {
+/**
+ * The public configuration of a public app. `production` matters because production enforces
+ * human verification (the built-in altcha) on apps that configured no provider.
+ */
+export function toPublicConfig(row: AppRow, workspaceSlug: string, production: boolean): PublicAppConfig {
   const r = toAppRecord(row);
+  const provider = requiredProvider(row, production);
   const config: PublicAppConfig = {
     appId: r.appId,
     appKey: r.appKey,
@@ -128,9 +133,9 @@ export function toPublicConfig(row: AppRow, workspaceSlug: string): PublicAppCon
     allowAnonymousFeedback: r.allowAnonymousFeedback,
     allowAnonymousChangelog: r.allowAnonymousChangelog,
     verification: {
-      provider: r.verification.provider,
-      siteKey: r.verification.siteKey,
-      required: r.verification.provider !== "none" && !r.verification.exempt,
+      provider: provider ?? r.verification.provider,
+      siteKey: provider === "altcha" ? null : r.verification.siteKey,
+      required: provider !== null,
     },
     sdk: r.sdk,
   };
@@ -297,6 +302,11 @@ export async function findAppInWorkspace(db: Kysely<Database>, workspaceId: stri
     .executeTakeFirst();
   if (row === undefined) throw new ApiError("app_not_found");
   return row;
+}
+
+/** An app by id with its workspace's slug, or undefined. */
+export async function findAppById(db: Kysely<Database>, appId: string): Promise<AppRow | undefined> {
+  return db.selectFrom("apps").selectAll().where("id", "=", appId).executeTakeFirst();
 }
 
 /** What any app key looks like (`app_demo`, `app_` + random URL-safe characters). */

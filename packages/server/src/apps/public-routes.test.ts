@@ -91,3 +91,27 @@ describe.each(testDialects())("public config on %s", (dialect) => {
     expect(second.body).toBe("");
   });
 });
+
+describe("public config in production", () => {
+  it("tells clients that the built-in altcha is required unless the app is exempt", async () => {
+    const t = await createTestApp("sqlite", { production: true });
+    try {
+      const config = (await t.app.inject({ url: "/api/v1/public/config/app_demo" })).json();
+      expect(config.verification).toEqual({ provider: "altcha", siteKey: null, required: true });
+      const me = (await t.app.inject({ url: "/api/v1/console/me", headers: t.admin })).json();
+      const wsId = me.workspaces[0].workspace.id;
+      const apps = (await t.app.inject({ url: `/api/v1/console/workspaces/${wsId}/apps`, headers: t.admin })).json();
+      await t.app.inject({
+        method: "PUT",
+        url: `/api/v1/console/workspaces/${wsId}/apps/${apps.apps[0].appId}/settings`,
+        headers: t.admin,
+        payload: { verification: { exempt: true } },
+      });
+      const exempt = (await t.app.inject({ url: "/api/v1/public/config/app_demo" })).json();
+      expect(exempt.verification.required).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});
+

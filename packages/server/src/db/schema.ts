@@ -110,6 +110,175 @@ export interface EndUsersTable {
   publicId: string;
   createdAt: string;
   lastSeenAt: string;
+  isPaying: Flag | null;
+  plan: string | null;
+  mrrCents: number | null;
+  currency: string | null;
+  displayName: string | null;
+  attributesUpdatedAt: string | null;
+}
+
+/** Moderation state of a feature request. */
+export type Moderation = "pending" | "approved" | "declined";
+
+export interface FeatureRequestsTable {
+  id: string;
+  appId: string;
+  title: string;
+  description: string;
+  columnId: string | null;
+  versionId: string | null;
+  moderation: Moderation;
+  approvedAt: string | null;
+  mergedIntoId: string | null;
+  requesterEndUserId: string | null;
+  requesterName: string | null;
+  requesterEmail: string | null;
+  createdByAdmin: Flag;
+  /** Stored votes plus imported ones; kept equal to them in the same transaction as every vote. */
+  voteCount: number;
+  importedVotes: number;
+  /** Visible (not hidden) comments. */
+  commentCount: number;
+  /** Lower-cased, accent-stripped copies that the full-text index reads. */
+  searchTitle: string;
+  searchBody: string;
+  searchExtra: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FeatureRequestVotesTable {
+  id: string;
+  featureRequestId: string;
+  endUserId: string;
+  shipNotifyEmail: string | null;
+  createdAt: string;
+}
+
+export interface FeatureRequestCommentsTable {
+  id: string;
+  featureRequestId: string;
+  endUserId: string | null;
+  teamUserId: string | null;
+  authorName: string | null;
+  authorEmail: string | null;
+  body: string;
+  parentId: string | null;
+  replyToAuthorName: string | null;
+  isTeam: Flag;
+  isHidden: Flag;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FeatureRequestEventsTable {
+  id: string;
+  featureRequestId: string;
+  appId: string;
+  /** created, approved, declined, moved, version_changed, merged, shipped, edited, deleted */
+  type: string;
+  /** JSON object with the event's details (from/to column, merge target, …). */
+  data: string;
+  /** `user:<id>`, `admin`, `end_user:<id>` or null for the system. */
+  actor: string | null;
+  createdAt: string;
+}
+
+export interface VerificationTokensUsedTable {
+  tokenHash: string;
+  appId: string;
+  expiresAt: string;
+}
+
+export interface WorkspaceUsageTable {
+  workspaceId: string;
+  /** UTC calendar month, `YYYY-MM`. */
+  month: string;
+  submissions: number;
+}
+
+/** Instance-wide settings, such as the secret that signs download links. */
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+  createdAt: string;
+}
+
+/** Triage state of a feedback submission in the console inbox. */
+export type TriageStatus = "open" | "in_progress" | "resolved" | "archived";
+
+export interface SubmissionsTable {
+  id: string;
+  appId: string;
+  workspaceId: string;
+  endUserId: string | null;
+  title: string;
+  description: string;
+  reporterName: string | null;
+  reporterEmail: string | null;
+  platform: string;
+  appVersion: string | null;
+  buildNumber: string | null;
+  /** Sanitised metadata, a JSON object. */
+  metadata: string;
+  /** Lower-cased title, description and reporter for the inbox's text filter. */
+  searchText: string;
+  triageStatus: TriageStatus;
+  /** `!`, `!!`, `!!!` or null. */
+  priority: string | null;
+  /** Console user id of the assignee. */
+  assignedTo: string | null;
+  internalNote: string | null;
+  firstTriagedAt: string | null;
+  resolvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UploadSessionsTable {
+  id: string;
+  appId: string;
+  /** SHA-256 of the session token (`cpt_up_…`). */
+  tokenHash: string;
+  /** SHA-256 of the uploader's X-User-Token, when one was sent. */
+  uploaderTokenHash: string | null;
+  purpose: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** `pending`: a session slot waiting for its bytes; `uploaded`: stored. */
+export type UploadStatus = "pending" | "uploaded";
+
+export interface UploadsTable {
+  id: string;
+  appId: string;
+  sessionId: string | null;
+  /** Set once the upload is attached to a feedback submission; unattached uploads are swept after 24 h. */
+  submissionId: string | null;
+  /** `image` or `object`. */
+  kind: string;
+  status: UploadStatus;
+  storageKey: string;
+  clientFileId: string | null;
+  filename: string;
+  mimeType: string;
+  maxBytes: number;
+  size: number | null;
+  sha256: string | null;
+  uploaderTokenHash: string | null;
+  createdAt: string;
+  uploadedAt: string | null;
+  attachedAt: string | null;
+}
+
+/** SQLite only: the FTS5 index of feature requests. */
+export interface FeatureRequestsFtsTable {
+  featureRequestId: string;
+  title: string;
+  body: string;
+  extra: string;
 }
 
 /** The whole database as Kysely sees it. */
@@ -122,4 +291,15 @@ export interface Database {
   boardColumns: BoardColumnsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
+  featureRequests: FeatureRequestsTable;
+  featureRequestVotes: FeatureRequestVotesTable;
+  featureRequestComments: FeatureRequestCommentsTable;
+  featureRequestEvents: FeatureRequestEventsTable;
+  verificationTokensUsed: VerificationTokensUsedTable;
+  workspaceUsage: WorkspaceUsageTable;
+  featureRequestsFts: FeatureRequestsFtsTable;
+  serverSettings: ServerSettingsTable;
+  submissions: SubmissionsTable;
+  uploadSessions: UploadSessionsTable;
+  uploads: UploadsTable;
 }

@@ -4,6 +4,8 @@ import type { Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { createVersion } from "../roadmap/versions.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
+import type { DialectName } from "../db/database.js";
+import { seedDemoRequests } from "./demo-requests.js";
 
 /** The fixed app key of the demo app. */
 export const DEMO_APP_KEY = "app_demo";
@@ -12,7 +14,7 @@ export const DEMO_APP_KEY = "app_demo";
  * Seeds a demo workspace and app (key `app_demo`) when the database has no workspace at all.
  * Answers whether it seeded anything.
  */
-export async function seedDemo(db: Kysely<Database>, clock: Clock): Promise<boolean> {
+export async function seedDemo(db: Kysely<Database>, clock: Clock, dialect: DialectName): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const any = await trx.selectFrom("workspaces").select("id").limit(1).executeTakeFirst();
     if (any !== undefined) return false;
@@ -26,6 +28,7 @@ export async function seedDemo(db: Kysely<Database>, clock: Clock): Promise<bool
     );
     await createVersion(trx, clock, row.id, { label: "1.0", released: true, description: "First public release" });
     await createVersion(trx, clock, row.id, { label: "1.1", released: false, description: "Next release" });
+    await seedDemoRequests(trx, clock, dialect, row.id);
     return true;
   });
 }

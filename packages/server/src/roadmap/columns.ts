@@ -140,15 +140,28 @@ export async function reorderColumns(trx: Kysely<Database>, clock: Clock, appId:
 }
 
 /**
- * Deletes a non-system column and closes the gap in the positions. Rows that live in columns
- * (feature requests, once their tables exist) must be moved to the app's review column in this
- * same transaction.
+ * Deletes a non-system column and closes the gap in the positions; its feature requests go back
+ * to the app's review column in the same transaction. (Their search text still names the old
+ * column until reindexed: the caller reindexes them.)
  */
-export async function deleteColumn(trx: Kysely<Database>, workspaceId: string, columnId: string): Promise<ColumnRow> {
+export async function deleteColumn(trx: Kysely<Database>, workspaceId: string, columnId: string): Promise<ColumnRow & { movedRequestIds: string[] }> {
   const column = await findColumnInWorkspace(trx, workspaceId, columnId);
   if (column.isSystem === 1) throw new ApiError("system_column");
+  const review = await trx
+    .selectFrom("boardColumns")
+    .select("id")
+    .where("appId", "=", column.appId)
+    .where("kind", "=", "pending_review")
+    .orderBy("position")
+    .executeTakeFirstOrThrow();
+  const moved = await trx
+    .updateTable("featureRequests")
+    .set({ columnId: review.id })
+    .where("columnId", "=", columnId)
+    .returning("id")
+    .execute();
   await trx.deleteFrom("boardColumns").where("id", "=", columnId).execute();
   const rest = (await listColumns(trx, column.appId)).map((c) => c.id);
   await writeOrder(trx, rest);
-  return column;
+  return { ...column, movedRequestIds: moved.map((m) => m.id) };
 }

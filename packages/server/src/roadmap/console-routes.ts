@@ -19,6 +19,7 @@ import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import type { App } from "../http/types.js";
+import { reindex } from "../feature-requests/feature-requests.js";
 import { createColumn, deleteColumn, listColumns, reorderColumns, toColumn, updateColumn } from "./columns.js";
 import { createVersion, deleteVersion, listVersions, toVersion, updateVersion } from "./versions.js";
 
@@ -100,7 +101,11 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
-      await write((trx) => deleteColumn(trx, request.params.wsId, request.params.columnId));
+      await write(async (trx) => {
+        const deleted = await deleteColumn(trx, request.params.wsId, request.params.columnId);
+        for (const id of deleted.movedRequestIds) await reindex(trx, ctx.db.dialect, id);
+        return deleted;
+      });
       return { success: true };
     },
   );

@@ -6,16 +6,17 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { resolveIdentity } from "../users/identity.js";
 import { listColumns, toColumn } from "./columns.js";
 import { listVersions, toVersion } from "./versions.js";
 
 const Params = Type.Object({ appKey: Type.String() });
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };
 
 /** Public roadmap reads: columns (hidden ones flagged) and released versions. */
 export function roadmapPublicRoutes(app: App, ctx: Context): void {
-  /** Gate, then serve the body for this app from the shared cache. */
+  /** Rate-limit, gate, then serve the body for this app from the shared cache. */
   const serve = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -23,6 +24,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
     name: string,
     load: (appId: string) => Promise<unknown>,
   ) => {
+    await enforceRateLimit(ctx, request, "public_read");
     const { app: appRow } = await requirePublicApp(ctx, appKey);
     const identity = resolveIdentity(request.headers, appRow.signingSecret);
     if (appRow.allowAnonymousRoadmap !== 1 && !identity.identified) {

@@ -4,7 +4,7 @@ import type { App } from "../http/types.js";
  * Small helpers over `app.inject` for console calls, so tests read as the flows they check.
  */
 export function consoleClient(app: App, authorization: string) {
-  const call = async (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) => {
+  const call = async (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, payload?: unknown) => {
     const res = await app.inject({
       method,
       url: `/api/v1/console${url}`,
@@ -17,6 +17,7 @@ export function consoleClient(app: App, authorization: string) {
     get: (url: string) => call("GET", url),
     post: (url: string, payload?: unknown) => call("POST", url, payload ?? {}),
     put: (url: string, payload: unknown) => call("PUT", url, payload),
+    patch: (url: string, payload: unknown) => call("PATCH", url, payload),
     delete: (url: string) => call("DELETE", url),
   };
 }

@@ -3,8 +3,14 @@ import { buildApp } from "../app.js";
 import { loadConfig, type Config } from "../config.js";
 import type { DialectName } from "../db/database.js";
 import type { App } from "../http/types.js";
+import { RATE_LIMIT_BUCKETS } from "../rate-limit/buckets.js";
 import { FakeClock } from "./fake-clock.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
+
+/** Limits no test reaches, for suites that make many requests from one address. */
+export const GENEROUS_RATE_LIMITS: Config["rateLimits"] = Object.fromEntries(
+  RATE_LIMIT_BUCKETS.map((bucket) => [bucket, { limit: 1_000_000, windowSeconds: 60 }]),
+) as Config["rateLimits"];
 
 /** The bootstrap admin token every test app accepts. */
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";

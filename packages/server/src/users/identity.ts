@@ -29,14 +29,16 @@ export function userHash(signingSecret: string, token: string): string {
 }
 
 /**
- * Reads `X-User-Token` and `X-User-Hash`. A malformed token is 400 `invalid_user_token`; a hash
+ * Reads `X-User-Token` (or, when that header is absent, `fallbackToken` from the body or query
+ * of legacy clients) and `X-User-Hash`. A malformed token is 400 `invalid_user_token`; a hash
  * that does not match is 401 `invalid_user_hash` (compared in constant time).
  */
 export function resolveIdentity(
   headers: Record<string, string | string[] | undefined>,
   signingSecret: string,
+  fallbackToken?: string,
 ): EndUserIdentity {
-  const rawToken = headers["x-user-token"];
+  const rawToken = headers["x-user-token"] ?? fallbackToken;
   const rawHash = headers["x-user-hash"];
   if (rawToken === undefined) {
     if (rawHash !== undefined) throw new ApiError("invalid_user_hash");
@@ -50,6 +52,16 @@ export function resolveIdentity(
   const given = Buffer.from(rawHash.trim().toLowerCase(), "hex");
   if (!timingSafeEqual(expected, given)) throw new ApiError("invalid_user_hash");
   return { token, identified: true };
+}
+
+/** The end user of `appId` behind `token` if one was ever minted; reads never mint. */
+export async function findEndUser(db: Kysely<Database>, appId: string, token: string): Promise<{ id: string; publicId: string } | undefined> {
+  return db
+    .selectFrom("endUsers")
+    .select(["id", "publicId"])
+    .where("appId", "=", appId)
+    .where("tokenHash", "=", tokenHash(token))
+    .executeTakeFirst();
 }
 
 function tokenHash(token: string): string {
@@ -72,6 +84,14 @@ export async function ensureEndUser(
   token: string,
 ): Promise<{ id: string; publicId: string; created: boolean }> {
   const hash = tokenHash(token);
+  // Returning users are the common case: look first, insert only when new.
+  const existing = await db
+    .selectFrom("endUsers")
+    .select(["id", "publicId"])
+    .where("appId", "=", appId)
+    .where("tokenHash", "=", hash)
+    .executeTakeFirst();
+  if (existing !== undefined) return { ...existing, created: false };
   const now = isoNow(clock);
   const inserted = await db
     .insertInto("endUsers")

@@ -1,0 +1,131 @@
+/**
+ * Feature requests at scale: 100k requests in one app. Compares a personalised page of 50 with a
+ * bare Fastify route serving the same JSON, measures search latency (p95) and vote throughput
+ * on SQLite, all in one run.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildApp, data, loadConfig, systemClock } from "@tidings/server";
+import Fastify from "fastify";
+import { CONNECTIONS, load } from "./load.js";
+
+const HOST = "127.0.0.1";
+const COUNT = Number(process.env.BENCH_REQUESTS ?? 100_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 6);
+const WORDS = ["dark", "mode", "export", "sync", "offline", "widget", "calendar", "share", "import", "theme", "search", "filter", "reminder", "backup", "watch"];
+
+const dataDir = await mkdtemp(path.join(tmpdir(), "tidings-bench-fr-"));
+// One IP sends everything: lift the per-IP budgets so the limiter is consulted but never refuses.
+const unlimited = "1000000000/60";
+const config = {
+  ...loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    TIDINGS_DEMO: "0",
+    TIDINGS_RATE_LIMIT_SEARCH: unlimited,
+    TIDINGS_RATE_LIMIT_LIST: unlimited,
+    TIDINGS_RATE_LIMIT_VOTE: unlimited,
+  }),
+  port: 0,
+  host: HOST,
+};
+const tidings = await buildApp(config, { logger: false });
+const bare = Fastify({ logger: false });
+
+/** Percentile of sorted samples. */
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+try {
+  const db = tidings.ctx.db.kysely;
+  const started = Date.now();
+  const { appId, appKey, firstIds } = await db.transaction().execute(async (trx) => {
+    const { workspace } = await data.createWorkspace(trx, systemClock, { name: "Bench", slug: "bench" }, null);
+    const { row } = await data.createApp(trx, systemClock, workspace.id, { name: "Bench app", moderationPolicy: "none" });
+    const ids: string[] = [];
+    for (let i = 0; i < COUNT; i++) {
+      const title = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`;
+      const fr = await data.createFeatureRequest(trx, systemClock, tidings.ctx.db.dialect, {
+        appId: row.id,
+        title,
+        description: `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`,
+        approved: true,
+        requesterEndUserId: null,
+        requesterName: null,
+        requesterEmail: null,
+        createdByAdmin: false,
+        actor: null,
+      });
+      if (i >= COUNT - 100) ids.push(fr.id);
+    }
+    return { appId: row.id, appKey: row.appKey, firstIds: ids };
+  });
+  console.log(`seeded ${COUNT} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const base = await tidings.listen({ port: 0, host: HOST });
+  const token = "bench-user";
+  // The viewer has voted on a few requests of the first page, so the page is really personalised.
+  for (const id of firstIds.slice(-5)) {
+    await fetch(`${base}/api/v1/feature-requests/${id}/vote`, { method: "POST", headers: { "x-user-token": token, "content-type": "application/json" }, body: "{}" });
+  }
+  const listUrl = `${base}/api/v1/feature-requests?appKey=${appKey}&limit=50`;
+  const page = await (await fetch(listUrl, { headers: { "x-user-token": token } })).json();
+  bare.get("/page", async () => page);
+  const bareUrl = `${await bare.listen({ port: 0, host: HOST })}/page`;
+
+  await load(listUrl, 1, { headers: { "x-user-token": token } });
+  await load(bareUrl, 1);
+  const list = await load(listUrl, seconds, { headers: { "x-user-token": token } });
+  const plain = await load(bareUrl, seconds);
+
+  // Search latency: sequential personalised searches (no shared cache), timed one by one.
+  const queries = ["dark mo", "export", "offline sync", "calendar rem", "widget", "theme back"];
+  const samples: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const q = encodeURIComponent(queries[i % queries.length]!);
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/v1/feature-requests?appKey=${appKey}&q=${q}&limit=50`, { headers: { "x-user-token": `searcher-${i % 20}` } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`search answered ${res.status}`);
+    if (i >= 20) samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+
+  // Vote toggles: each request from a random user on one of the newest requests.
+  const voteTargets = firstIds;
+  const votes = await load(`${base}/api/v1/feature-requests/${voteTargets[0]}/vote`, seconds, {
+    method: "POST",
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/v1/feature-requests/${voteTargets[Math.floor(Math.random() * voteTargets.length)]}/vote`,
+          headers: { "content-type": "application/json", "x-user-token": `voter-${Math.floor(Math.random() * 5000)}` },
+          body: "{}",
+        }),
+      },
+    ],
+  });
+  const stored = await db
+    .selectFrom("featureRequests")
+    .select((eb) => eb.fn.sum<number>("voteCount").as("n"))
+    .where("appId", "=", appId)
+    .executeTakeFirstOrThrow();
+
+  const ratio = list.requests.average / plain.requests.average;
+  console.log(`${CONNECTIONS} connections, ${seconds}s measured per load, loopback, SQLite, ${COUNT} requests in the app`);
+  console.log(`${"measure".padEnd(40)} ${"value".padStart(10)}  target`);
+  console.log(`${"personalised page of 50 (req/s)".padEnd(40)} ${list.requests.average.toFixed(0).padStart(10)}`);
+  console.log(`${"bare route, same JSON (req/s)".padEnd(40)} ${plain.requests.average.toFixed(0).padStart(10)}`);
+  console.log(`${"ratio list/bare".padEnd(40)} ${ratio.toFixed(2).padStart(10)}  >= 0.30x ${ratio >= 0.3 ? "PASS" : "BELOW"}`);
+  const p95 = percentile(samples, 95);
+  console.log(`${"search p50 / p95 (ms)".padEnd(40)} ${`${percentile(samples, 50).toFixed(1)} / ${p95.toFixed(1)}`.padStart(10)}  p95 < 10 ms ${p95 < 10 ? "PASS" : "BELOW"}`);
+  console.log(`${"vote toggles (req/s)".padEnd(40)} ${votes.requests.average.toFixed(0).padStart(10)}  >= 3000/s ${votes.requests.average >= 3000 ? "PASS" : "BELOW"}`);
+  console.log(`(votes stored after the run: ${Number(stored.n)})`);
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await Promise.all([tidings.close(), bare.close()]);
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,263 @@
+import Type, { type Static } from "typebox";
+import { StringEnum, Timestamp } from "./common.js";
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** Sort orders of the public listing. */
+export const FEATURE_REQUEST_SORTS = ["newest", "top", "trending"] as const;
+export type FeatureRequestSort = (typeof FEATURE_REQUEST_SORTS)[number];
+
+/** A feature request as the public listing shows it (wire-contract §7.4). */
+export const FeatureRequestItemSchema = Type.Object({
+  id: Type.String(),
+  appId: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  /** The column's slug (display only; group by the column fields). */
+  status: Type.String(),
+  approved: Type.Boolean(),
+  voteCount: Type.Integer(),
+  importedVotes: Type.Integer(),
+  commentCount: Type.Integer(),
+  hasVoted: Type.Boolean(),
+  isOwnRequest: Type.Boolean(),
+  columnId: NullableString,
+  columnSlug: NullableString,
+  columnName: NullableString,
+  columnColor: NullableString,
+  versionId: NullableString,
+  versionLabel: NullableString,
+  /** The version's label once that version is released, else null. */
+  releasedVersion: NullableString,
+  requesterName: NullableString,
+  requesterAvatarUrl: NullableString,
+  /** The requester's public id (`u_…`), never their token. */
+  requesterClerkId: NullableString,
+  recentCommenters: Type.Array(
+    Type.Object({ authorName: NullableString, clerkUserId: NullableString, avatarUrl: NullableString }),
+  ),
+  hasMoreCommenters: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type FeatureRequestItem = Static<typeof FeatureRequestItemSchema>;
+
+export const FeatureRequestListQuerySchema = Type.Object({
+  appKey: Type.Optional(Type.String({ maxLength: 128 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  cursor: Type.Optional(Type.String({ maxLength: 1000 })),
+  versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  sort: Type.Optional(StringEnum(FEATURE_REQUEST_SORTS)),
+  /** Deprecated: send the X-User-Token header instead. */
+  userToken: Type.Optional(Type.String({ maxLength: 256 })),
+});
+
+export const FeatureRequestListSchema = Type.Object({
+  requests: Type.Array(FeatureRequestItemSchema),
+  total: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextCursor: NullableString,
+});
+
+/** `POST /api/v1/feature-requests` body: the SDKs' names and the spec's are both accepted. */
+export const ProposeFeatureRequestBodySchema = Type.Object({
+  appKey: Type.String({ minLength: 1, maxLength: 128 }),
+  title: Type.String({ minLength: 1, maxLength: 400 }),
+  description: Type.Optional(Type.String({ maxLength: 20_000 })),
+  details: Type.Optional(Type.String({ maxLength: 20_000 })),
+  requesterName: Type.Optional(Type.String({ maxLength: 100 })),
+  requesterEmail: Type.Optional(Type.String({ maxLength: 254 })),
+  requesterToken: Type.Optional(Type.String({ maxLength: 256 })),
+  verificationToken: Type.Optional(Type.String({ maxLength: 4096 })),
+  turnstileToken: Type.Optional(Type.String({ maxLength: 4096 })),
+});
+export const ProposeFeatureRequestResultSchema = Type.Object({
+  featureRequestId: Type.String(),
+  pending: Type.Boolean(),
+});
+
+export const VoteBodySchema = Type.Object({
+  appKey: Type.Optional(Type.String({ maxLength: 128 })),
+  userToken: Type.Optional(Type.String({ maxLength: 256 })),
+  shipNotifyEmail: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
+});
+export const VoteResultSchema = Type.Object({ voted: Type.Boolean(), voteCount: Type.Integer() });
+
+/** A comment or reply (wire-contract §7.5). */
+export const CommentSchema = Type.Object({
+  id: Type.String(),
+  featureRequestId: Type.String(),
+  authorName: NullableString,
+  authorAvatarUrl: NullableString,
+  /** The author's public id (`u_…`), or null for team replies. */
+  authorClerkId: NullableString,
+  body: Type.String(),
+  parentId: NullableString,
+  replyToClerkId: NullableString,
+  replyToAuthorName: NullableString,
+  isTeam: Type.Boolean(),
+  isHidden: Type.Boolean(),
+  createdAt: Timestamp,
+});
+export type Comment = Static<typeof CommentSchema>;
+
+export const CommentListQuerySchema = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  cursor: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+export const CommentListSchema = Type.Object({
+  comments: Type.Array(CommentSchema),
+  total: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextCursor: NullableString,
+});
+
+export const PostCommentBodySchema = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: 5000 }),
+  authorName: Type.Optional(Type.String({ maxLength: 100 })),
+  authorEmail: Type.Optional(Type.String({ maxLength: 254 })),
+  authorAvatarUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  parentId: Type.Optional(Type.String({ maxLength: 64 })),
+  replyToClerkId: Type.Optional(Type.String({ maxLength: 64 })),
+  replyToAuthorName: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Console triage (wire-contract §7.4 admin record, §11.4 feature-request endpoints)
+
+export const MODERATION_STATES = ["pending", "approved", "declined"] as const;
+/** Where a request stands in moderation; only approved ones are public. */
+export type ModerationState = (typeof MODERATION_STATES)[number];
+export const ModerationStateSchema = StringEnum(MODERATION_STATES);
+
+/** Sort orders of the console list; ties fall back to newest first. */
+export const ADMIN_FEATURE_REQUEST_SORTS = ["newest", "votes", "revenue", "paying_voters"] as const;
+export type AdminFeatureRequestSort = (typeof ADMIN_FEATURE_REQUEST_SORTS)[number];
+
+/**
+ * A feature request as the console sees it: every public field (`hasVoted` and `isOwnRequest`
+ * are always false here) plus moderation and payment facts. `revenueTotal` is the sum of the
+ * paying voters' monthly revenue in currency units, whatever their currencies.
+ */
+export const AdminFeatureRequestSchema = Type.Object({
+  ...FeatureRequestItemSchema.properties,
+  moderation: ModerationStateSchema,
+  requesterEmail: NullableString,
+  approvedAt: Type.Union([Timestamp, Type.Null()]),
+  createdByAdmin: Type.Boolean(),
+  /** The request this one was merged into; merged duplicates are hidden from the public. */
+  mergedIntoId: NullableString,
+  revenueTotal: Type.Number(),
+  payingVoters: Type.Integer(),
+  submitterIsPaying: Type.Boolean(),
+});
+export type AdminFeatureRequest = Static<typeof AdminFeatureRequestSchema>;
+
+export const AdminFeatureRequestListQuerySchema = Type.Object({
+  appId: Type.Optional(Type.String({ maxLength: 64 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  /** Case- and accent-insensitive substring of the title or description. */
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  columnId: Type.Optional(Type.String({ maxLength: 64 })),
+  versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  moderation: Type.Optional(ModerationStateSchema),
+  sort: Type.Optional(StringEnum(ADMIN_FEATURE_REQUEST_SORTS)),
+  /** `only`: requests with at least one paying voter or a paying submitter. */
+  payer: Type.Optional(StringEnum(["only"] as const)),
+  includeMerged: Type.Optional(Type.Boolean()),
+});
+
+export const AdminFeatureRequestListSchema = Type.Object({
+  requests: Type.Array(AdminFeatureRequestSchema),
+  /** Requests matching every filter. */
+  total: Type.Integer(),
+  /** Requests waiting for moderation in the same app scope, whatever the other filters. */
+  pendingTotal: Type.Integer(),
+});
+
+/** One entry of a request's history. */
+export const FeatureRequestEventSchema = Type.Object({
+  id: Type.String(),
+  /** created, approved, declined, moved, version_changed, merged, shipped, edited, deleted */
+  type: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  /** `user:<id>`, `admin`, `end_user:<publicId>` or null for the system. */
+  actor: NullableString,
+  createdAt: Timestamp,
+});
+
+/** A voter as the console sees them: the public id and the attributes the host app reported. */
+export const FeatureRequestVoterSchema = Type.Object({
+  publicId: Type.String(),
+  isPaying: Type.Boolean(),
+  plan: NullableString,
+  /** Monthly revenue in currency units, or null when unknown. */
+  mrr: Type.Union([Type.Number(), Type.Null()]),
+  currency: NullableString,
+  votedAt: Timestamp,
+});
+
+export const AdminFeatureRequestDetailSchema = Type.Object({
+  ...AdminFeatureRequestSchema.properties,
+  /** Newest first. */
+  events: Type.Array(FeatureRequestEventSchema),
+  /** The 500 most recent voters, newest first (`voteCount` has the total). */
+  voters: Type.Array(FeatureRequestVoterSchema),
+});
+
+const TriageTitle = Type.String({ minLength: 1, maxLength: 200 });
+const TriageDescription = Type.String({ maxLength: 20_000 });
+const ColumnRef = {
+  columnId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Alternative to `columnId`; send one of the two. */
+  columnSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+};
+
+export const CreateAdminFeatureRequestBodySchema = Type.Object({
+  appId: Type.String({ maxLength: 64 }),
+  title: TriageTitle,
+  description: Type.Optional(TriageDescription),
+  ...ColumnRef,
+  versionId: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+export const UpdateAdminFeatureRequestBodySchema = Type.Object({
+  title: Type.Optional(TriageTitle),
+  description: Type.Optional(TriageDescription),
+  ...ColumnRef,
+  /**
+   * null detaches the request from its version. Null comes first: with ajv's type coercion a
+   * string branch tried first would turn null into "".
+   */
+  versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+  /** true approves (like POST …/approve), false declines (like POST …/decline). */
+  approved: Type.Optional(Type.Boolean()),
+});
+
+export const BULK_MODERATE_ACTIONS = ["approve", "decline"] as const;
+export const BulkModerateBodySchema = Type.Object({
+  ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100 }),
+  action: StringEnum(BULK_MODERATE_ACTIONS),
+});
+export const BulkModerateResultSchema = Type.Object({
+  /** How many requests changed state (those already in it are not counted). */
+  updatedCount: Type.Integer(),
+  updatedIds: Type.Array(Type.String()),
+});
+
+export const MergeFeatureRequestBodySchema = Type.Object({ intoId: Type.String({ maxLength: 64 }) });
+export const MergeFeatureRequestResultSchema = Type.Object({
+  duplicate: AdminFeatureRequestSchema,
+  target: AdminFeatureRequestSchema,
+});
+
+export const HideCommentBodySchema = Type.Object({ isHidden: Type.Boolean() });
+
+/** A team reply posted from the console. */
+export const TeamCommentBodySchema = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: 5000 }),
+  parentId: Type.Optional(Type.String({ maxLength: 64 })),
+});

@@ -1,0 +1,8 @@
+/**
+ * Data-layer functions for embedding and tooling (importers, benchmarks). Each runs inside the
+ * Kysely transaction you pass.
+ */
+export { createWorkspace } from "./workspaces/workspaces.js";
+export { createApp } from "./apps/apps.js";
+export { createFeatureRequest, recountVotes } from "./feature-requests/feature-requests.js";
+export { ensureEndUser } from "./users/identity.js";

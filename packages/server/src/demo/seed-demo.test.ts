@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { testDialects } from "../testing/test-database.js";
+
+describe.each(testDialects())("demo workspace on %s", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it("gives the demo app a realistic board of requests, votes and comments", async () => {
+    const res = await t.app.inject({ url: "/api/v1/feature-requests?appKey=app_demo&sort=top&limit=200" });
+    expect(res.statusCode).toBe(200);
+    const { requests, total } = res.json();
+    expect(total).toBe(11); // one more waits for approval
+    expect(requests[0]).toMatchObject({ title: "Dark mode", voteCount: 42, status: "shipped", commentCount: 2 });
+    expect(new Set(requests.map((r: { status: string }) => r.status))).toEqual(new Set(["under-review", "planned", "in-progress", "shipped"]));
+    const search = await t.app.inject({ url: "/api/v1/feature-requests?appKey=app_demo&q=cafe" });
+    expect(search.json().requests.map((r: { title: string }) => r.title)).toEqual(["Café mode: larger buttons"]);
+  });
+
+  it("seeds only into an empty database", async () => {
+    const { seedDemo } = await import("./seed-demo.js");
+    expect(await seedDemo(t.database.db.kysely, t.clock, t.database.db.dialect)).toBe(false);
+  });
+});

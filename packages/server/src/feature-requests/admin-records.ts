@@ -1,0 +1,179 @@
+import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, ModerationState } from "@tidings/protocol";
+import { recentCommenters } from "./commenters.js";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { searchText } from "./search-text.js";
+
+// Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,
+// filter and sort; identifiers are snake_case as stored.
+const PAYING_VOTERS = sql<number>`(select count(*) from feature_request_votes pv join end_users pu on pu.id = pv.end_user_id where pv.feature_request_id = fr.id and pu.is_paying = 1)`;
+const REVENUE_CENTS = sql<number>`(select coalesce(sum(pu.mrr_cents), 0) from feature_request_votes pv join end_users pu on pu.id = pv.end_user_id where pv.feature_request_id = fr.id and pu.is_paying = 1)`;
+const SUBMITTER_PAYING = sql<number>`(select count(*) from end_users ru where ru.id = fr.requester_end_user_id and ru.is_paying = 1)`;
+
+/** Requests of one workspace (`fr`, joined to their app `a`). */
+function inWorkspace(db: Kysely<Database>, workspaceId: string) {
+  return db.selectFrom("featureRequests as fr").innerJoin("apps as a", "a.id", "fr.appId").where("a.workspaceId", "=", workspaceId);
+}
+
+function recordQuery(db: Kysely<Database>, workspaceId: string) {
+  return inWorkspace(db, workspaceId)
+    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+    .leftJoin("appVersions as v", "v.id", "fr.versionId")
+    .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+    .selectAll("fr")
+    .select([
+      "c.slug as columnSlug",
+      "c.name as columnName",
+      "c.color as columnColor",
+      "v.label as versionLabel",
+      "v.released as versionReleased",
+      "requester.publicId as requesterPublicId",
+      PAYING_VOTERS.as("payingVoters"),
+      REVENUE_CENTS.as("revenueCents"),
+      SUBMITTER_PAYING.as("submitterPaying"),
+    ]);
+}
+
+type RecordRow = Awaited<ReturnType<ReturnType<typeof recordQuery>["executeTakeFirstOrThrow"]>>;
+
+function toAdminFeatureRequest(r: RecordRow, commenters: FeatureRequestItem["recentCommenters"]): AdminFeatureRequest {
+  return {
+    id: r.id,
+    appId: r.appId,
+    title: r.title,
+    description: r.description,
+    status: r.columnSlug ?? "open",
+    approved: r.moderation === "approved",
+    voteCount: r.voteCount,
+    importedVotes: r.importedVotes,
+    commentCount: r.commentCount,
+    hasVoted: false,
+    isOwnRequest: false,
+    columnId: r.columnId,
+    columnSlug: r.columnSlug,
+    columnName: r.columnName,
+    columnColor: r.columnColor,
+    versionId: r.versionId,
+    versionLabel: r.versionLabel,
+    releasedVersion: r.versionReleased === 1 ? r.versionLabel : null,
+    requesterName: r.requesterName,
+    requesterAvatarUrl: null,
+    requesterClerkId: r.requesterPublicId,
+    recentCommenters: commenters.slice(0, 3),
+    hasMoreCommenters: commenters.length > 3,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    moderation: r.moderation,
+    requesterEmail: r.requesterEmail,
+    approvedAt: r.approvedAt,
+    createdByAdmin: r.createdByAdmin === 1,
+    mergedIntoId: r.mergedIntoId,
+    revenueTotal: Number(r.revenueCents) / 100,
+    payingVoters: Number(r.payingVoters),
+    submitterIsPaying: Number(r.submitterPaying) > 0,
+  };
+}
+
+/** Filters and order of the console list. */
+export interface AdminListQuery {
+  workspaceId: string;
+  /** Already checked to be an app of the workspace. */
+  appId: string | undefined;
+  limit: number;
+  offset: number;
+  q: string | undefined;
+  columnId: string | undefined;
+  versionId: string | undefined;
+  moderation: ModerationState | undefined;
+  sort: AdminFeatureRequestSort;
+  payerOnly: boolean;
+  includeMerged: boolean;
+}
+
+/**
+ * One page of a workspace's requests for triage. `total` counts every filter; `pendingTotal`
+ * counts the requests awaiting moderation in the same app scope, whatever the other filters.
+ */
+export async function listAdminFeatureRequests(
+  db: Kysely<Database>,
+  query: AdminListQuery,
+): Promise<{ requests: AdminFeatureRequest[]; total: number; pendingTotal: number }> {
+  let scope = inWorkspace(db, query.workspaceId);
+  if (query.appId !== undefined) scope = scope.where("fr.appId", "=", query.appId);
+  if (!query.includeMerged) scope = scope.where("fr.mergedIntoId", "is", null);
+
+  let filtered = scope;
+  if (query.moderation !== undefined) filtered = filtered.where("fr.moderation", "=", query.moderation);
+  if (query.columnId !== undefined) filtered = filtered.where("fr.columnId", "=", query.columnId);
+  if (query.versionId !== undefined) filtered = filtered.where("fr.versionId", "=", query.versionId);
+  // The search columns are already lower-cased, accent-free and hold only letters, digits and
+  // spaces, so the needle needs no LIKE escaping and both engines compare alike.
+  const needle = searchText(query.q ?? "");
+  if (needle !== "") {
+    filtered = filtered.where((eb) => eb.or([eb("fr.searchTitle", "like", `%${needle}%`), eb("fr.searchBody", "like", `%${needle}%`)]));
+  }
+  if (query.payerOnly) filtered = filtered.where((eb) => eb.or([eb(PAYING_VOTERS, ">", 0), eb(SUBMITTER_PAYING, ">", 0)]));
+
+  const count = (q: typeof scope) => q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const [{ n: total }, { n: pendingTotal }] = await Promise.all([count(filtered), count(scope.where("fr.moderation", "=", "pending"))]);
+
+  const ids = filtered.select("fr.id");
+  let page = recordQuery(db, query.workspaceId).where("fr.id", "in", ids);
+  if (query.sort === "votes") page = page.orderBy("fr.voteCount", "desc");
+  if (query.sort === "revenue") page = page.orderBy(REVENUE_CENTS, "desc").orderBy("fr.voteCount", "desc");
+  if (query.sort === "paying_voters") page = page.orderBy(PAYING_VOTERS, "desc").orderBy("fr.voteCount", "desc");
+  const rows = await page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(query.limit).offset(query.offset).execute();
+  const commenters = await recentCommenters(db, rows.map((r) => r.id));
+  return {
+    requests: rows.map((r) => toAdminFeatureRequest(r, commenters.get(r.id) ?? [])),
+    total: Number(total),
+    pendingTotal: Number(pendingTotal),
+  };
+}
+
+/** One request of the workspace as the console sees it, or 404 `feature_request_not_found`. */
+export async function getAdminFeatureRequest(db: Kysely<Database>, workspaceId: string, id: string): Promise<AdminFeatureRequest> {
+  const row = await recordQuery(db, workspaceId).where("fr.id", "=", id).executeTakeFirst();
+  if (row === undefined) throw new ApiError("feature_request_not_found");
+  const commenters = await recentCommenters(db, [id]);
+  return toAdminFeatureRequest(row, commenters.get(id) ?? []);
+}
+
+/** How many voters the detail view lists. */
+export const DETAIL_VOTER_LIMIT = 500;
+
+/** A request with its history (newest first) and its most recent voters. */
+export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspaceId: string, id: string) {
+  const record = await getAdminFeatureRequest(db, workspaceId, id);
+  const [events, voters] = await Promise.all([
+    db
+      .selectFrom("featureRequestEvents")
+      .select(["id", "type", "data", "actor", "createdAt"])
+      .where("featureRequestId", "=", id)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .execute(),
+    db
+      .selectFrom("featureRequestVotes as vt")
+      .innerJoin("endUsers as eu", "eu.id", "vt.endUserId")
+      .select(["eu.publicId", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt"])
+      .where("vt.featureRequestId", "=", id)
+      .orderBy("vt.createdAt", "desc")
+      .orderBy("vt.id", "desc")
+      .limit(DETAIL_VOTER_LIMIT)
+      .execute(),
+  ]);
+  return {
+    ...record,
+    events: events.map((e) => ({ ...e, data: JSON.parse(e.data) as Record<string, unknown> })),
+    voters: voters.map((v) => ({
+      publicId: v.publicId,
+      isPaying: v.isPaying === 1,
+      plan: v.plan,
+      mrr: v.mrrCents === null ? null : v.mrrCents / 100,
+      currency: v.currency,
+      votedAt: v.createdAt,
+    })),
+  };
+}

@@ -1,0 +1,123 @@
+import type { Comment } from "@tidings/protocol";
+import type { Kysely } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { newId } from "../ids.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import { recountComments } from "./feature-requests.js";
+
+function commentQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom("featureRequestComments as cm")
+    .leftJoin("endUsers as author", "author.id", "cm.endUserId")
+    .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
+    .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
+    .selectAll("cm")
+    .select(["author.publicId as authorPublicId", "parentAuthor.publicId as parentPublicId"]);
+}
+
+type CommentRow = Awaited<ReturnType<ReturnType<typeof commentQuery>["executeTakeFirstOrThrow"]>>;
+
+/** The public shape of a comment; the author's email never leaves the server. */
+export function toComment(row: CommentRow): Comment {
+  return {
+    id: row.id,
+    featureRequestId: row.featureRequestId,
+    authorName: row.authorName,
+    authorAvatarUrl: null,
+    authorClerkId: row.authorPublicId,
+    body: row.body,
+    parentId: row.parentId,
+    replyToClerkId: row.parentPublicId,
+    replyToAuthorName: row.replyToAuthorName,
+    isTeam: row.isTeam === 1,
+    isHidden: row.isHidden === 1,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Visible comments of a request, oldest first, paged by a keyset cursor. */
+export async function listComments(
+  db: Kysely<Database>,
+  featureRequestId: string,
+  page: { limit: number; cursor: string | undefined; includeHidden?: boolean },
+) {
+  let query = commentQuery(db).where("cm.featureRequestId", "=", featureRequestId);
+  let counted = db.selectFrom("featureRequestComments").where("featureRequestId", "=", featureRequestId);
+  if (page.includeHidden !== true) {
+    query = query.where("cm.isHidden", "=", 0);
+    counted = counted.where("isHidden", "=", 0);
+  }
+  if (page.cursor !== undefined) {
+    const c = decodeCursor<{ c: string; i: string; r: string }>(page.cursor, { c: "string", i: "string", r: "string" }, { r: featureRequestId });
+    query = query.where((eb) => eb.or([eb("cm.createdAt", ">", c.c), eb.and([eb("cm.createdAt", "=", c.c), eb("cm.id", ">", c.i)])]));
+  }
+  const [rows, { total }] = await Promise.all([
+    query.orderBy("cm.createdAt", "asc").orderBy("cm.id", "asc").limit(page.limit + 1).execute(),
+    counted.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+  ]);
+  const hasMore = rows.length > page.limit;
+  const pageRows = rows.slice(0, page.limit);
+  const last = pageRows.at(-1);
+  return {
+    comments: pageRows.map(toComment),
+    total: Number(total),
+    hasMore,
+    nextCursor: hasMore && last !== undefined ? encodeCursor({ c: last.createdAt, i: last.id, r: featureRequestId }) : null,
+  };
+}
+
+export interface NewComment {
+  featureRequestId: string;
+  body: string;
+  authorName: string | null;
+  authorEmail: string | null;
+  endUserId: string | null;
+  teamUserId: string | null;
+  isTeam: boolean;
+  parentId: string | null;
+}
+
+/**
+ * Stores a comment in the caller's transaction. A reply's parent must be a visible comment of
+ * the same request (else 400 `invalid_parent`); the @-mention name is taken from the parent,
+ * never from the client.
+ */
+export async function addComment(trx: Kysely<Database>, clock: Clock, input: NewComment): Promise<Comment> {
+  let replyToAuthorName: string | null = null;
+  if (input.parentId !== null) {
+    const parent = await trx
+      .selectFrom("featureRequestComments")
+      .select(["authorName", "isTeam"])
+      .where("id", "=", input.parentId)
+      .where("featureRequestId", "=", input.featureRequestId)
+      .where("isHidden", "=", 0)
+      .executeTakeFirst();
+    if (parent === undefined) throw new ApiError("invalid_parent");
+    replyToAuthorName = parent.authorName ?? (parent.isTeam === 1 ? "Team" : null);
+  }
+  const now = isoNow(clock);
+  const id = newId("cmt", clock.now());
+  await trx
+    .insertInto("featureRequestComments")
+    .values({
+      id,
+      featureRequestId: input.featureRequestId,
+      endUserId: input.endUserId,
+      teamUserId: input.teamUserId,
+      authorName: input.authorName,
+      authorEmail: input.authorEmail,
+      body: input.body,
+      parentId: input.parentId,
+      replyToAuthorName,
+      isTeam: input.isTeam ? 1 : 0,
+      isHidden: 0,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  await recountComments(trx, input.featureRequestId);
+  await trx.updateTable("featureRequests").set({ updatedAt: now }).where("id", "=", input.featureRequestId).execute();
+  return toComment(await commentQuery(trx).where("cm.id", "=", id).executeTakeFirstOrThrow());
+}

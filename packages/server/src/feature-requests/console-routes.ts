@@ -1,0 +1,341 @@
+import {
+  AdminFeatureRequestDetailSchema,
+  AdminFeatureRequestListQuerySchema,
+  AdminFeatureRequestListSchema,
+  AdminFeatureRequestSchema,
+  BulkModerateBodySchema,
+  BulkModerateResultSchema,
+  CommentListQuerySchema,
+  CommentListSchema,
+  CommentSchema,
+  CreateAdminFeatureRequestBodySchema,
+  HideCommentBodySchema,
+  IdParam,
+  MergeFeatureRequestBodySchema,
+  MergeFeatureRequestResultSchema,
+  TeamCommentBodySchema,
+  UpdateAdminFeatureRequestBodySchema,
+} from "@tidings/protocol";
+import type { FastifyRequest } from "fastify";
+import Type from "typebox";
+import { findAppInWorkspace } from "../apps/apps.js";
+import { principalOf, workspaceAccess, type Principal } from "../console/auth.js";
+import { requireCapability, type Capability } from "../console/capabilities.js";
+import { WorkspaceParams } from "../console/routes.js";
+import { appTag, type Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import type { App } from "../http/types.js";
+import { getAdminFeatureRequest, getAdminFeatureRequestDetail, listAdminFeatureRequests } from "./admin-records.js";
+import { addComment, listComments } from "./comments.js";
+import {
+  createTeamRequest,
+  deleteComment,
+  deleteRequest,
+  findRequestInWorkspace,
+  mergeRequests,
+  moderate,
+  moderateMany,
+  setCommentHidden,
+  updateRequest,
+  type Triage,
+} from "./triage.js";
+
+const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
+const CommentParams = Type.Object({ wsId: IdParam("ws"), commentId: IdParam("cmt") });
+const Success = Type.Object({ success: Type.Boolean() });
+const tags = ["console: feature requests"];
+
+/** The event log's name for the caller. */
+function actorOf(principal: Principal): string {
+  return principal.kind === "admin" ? "admin" : `user:${principal.userId}`;
+}
+
+/** How a team reply is signed: the user's display name, their email's local part, or "Team". */
+function teamAuthorName(principal: Principal): string {
+  if (principal.kind === "admin") return "Team";
+  return principal.displayName ?? (principal.email.split("@")[0] || "Team");
+}
+
+/**
+ * Triage of feature requests: list, create, edit, moderate, merge, delete, and comment
+ * moderation with team replies. Reads need membership; writes need `triage` (moderation,
+ * moving, merging) or `content.manage` (text, comments); deleting a request needs
+ * `app.configure`. Every write runs in one transaction, then drops the app's cached public
+ * answers.
+ */
+export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
+  const db = ctx.db.kysely;
+
+  /** Checks access and capabilities, runs `work` in one transaction, then invalidates the apps it names. */
+  const command = async <T extends { appIds: readonly string[] }>(
+    request: FastifyRequest,
+    wsId: string,
+    capabilities: readonly Capability[],
+    work: (t: Triage, principal: Principal) => Promise<T>,
+  ): Promise<T> => {
+    const { role } = await workspaceAccess(ctx, request, wsId);
+    for (const capability of capabilities) requireCapability(role, capability);
+    const principal = principalOf(request);
+    const result = await db
+      .transaction()
+      .execute((trx) => work({ trx, clock: ctx.clock, dialect: ctx.db.dialect, workspaceId: wsId, actor: actorOf(principal) }, principal));
+    for (const appId of result.appIds) await ctx.cache.invalidateTag(appTag(appId));
+    return result;
+  };
+
+  app.get(
+    "/workspaces/:wsId/feature-requests",
+    {
+      schema: {
+        tags,
+        summary: "List the workspace's feature requests for triage",
+        description:
+          "Pending and declined requests included; merged duplicates only with `includeMerged=true`. `q` is a case- and accent-insensitive substring of title or description. `payer=only` keeps requests with a paying voter or a paying submitter.",
+        params: WorkspaceParams,
+        querystring: AdminFeatureRequestListQuerySchema,
+        response: { 200: AdminFeatureRequestListSchema },
+      },
+    },
+    async (request) => {
+      const { wsId } = request.params;
+      await workspaceAccess(ctx, request, wsId);
+      const query = request.query;
+      if (query.appId !== undefined) await findAppInWorkspace(db, wsId, query.appId);
+      return listAdminFeatureRequests(db, {
+        workspaceId: wsId,
+        appId: query.appId,
+        limit: query.limit ?? 50,
+        offset: query.offset ?? 0,
+        q: query.q,
+        columnId: query.columnId,
+        versionId: query.versionId,
+        moderation: query.moderation,
+        sort: query.sort ?? "newest",
+        payerOnly: query.payer === "only",
+        includeMerged: query.includeMerged === true,
+      });
+    },
+  );
+
+  app.post(
+    "/workspaces/:wsId/feature-requests",
+    {
+      schema: {
+        tags,
+        summary: "Create an approved request on behalf of the team",
+        description: "Goes to the review column unless `columnId` or `columnSlug` names a column of the app.",
+        params: WorkspaceParams,
+        body: CreateAdminFeatureRequestBodySchema,
+        response: { 201: AdminFeatureRequestSchema },
+      },
+    },
+    async (request, reply) => {
+      const { wsId } = request.params;
+      const { appId, ...input } = request.body;
+      const { id } = await command(request, wsId, ["content.manage"], async (t) => {
+        await findAppInWorkspace(t.trx, wsId, appId);
+        const row = await createTeamRequest(t, appId, input);
+        return { id: row.id, appIds: [appId] };
+      });
+      return reply.code(201).send(await getAdminFeatureRequest(db, wsId, id));
+    },
+  );
+
+  app.post(
+    "/workspaces/:wsId/feature-requests/bulk-moderate",
+    {
+      schema: {
+        tags,
+        summary: "Approve or decline up to 100 requests in one transaction",
+        description: "Every id must be a request of the workspace, else 404 and nothing changes. Requests already in the state are not counted.",
+        params: WorkspaceParams,
+        body: BulkModerateBodySchema,
+        response: { 200: BulkModerateResultSchema },
+      },
+    },
+    async (request) => {
+      const state = request.body.action === "approve" ? "approved" : "declined";
+      const { updatedIds } = await command(request, request.params.wsId, ["triage"], (t) => moderateMany(t, request.body.ids, state));
+      return { updatedCount: updatedIds.length, updatedIds };
+    },
+  );
+
+  app.get(
+    "/workspaces/:wsId/feature-requests/:id",
+    {
+      schema: {
+        tags,
+        summary: "A request with its history and voters",
+        params: RequestParams,
+        response: { 200: AdminFeatureRequestDetailSchema },
+      },
+    },
+    async (request) => {
+      await workspaceAccess(ctx, request, request.params.wsId);
+      return getAdminFeatureRequestDetail(db, request.params.wsId, request.params.id);
+    },
+  );
+
+  app.put(
+    "/workspaces/:wsId/feature-requests/:id",
+    {
+      schema: {
+        tags,
+        summary: "Edit, move, re-version, approve or decline a request",
+        description:
+          "A column or version must belong to the request's app (else 404 `column_not_found` / `version_not_found`). Entering a done column logs `shipped` once per request. `approved: false` declines.",
+        params: RequestParams,
+        body: UpdateAdminFeatureRequestBodySchema,
+        response: { 200: AdminFeatureRequestSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, id } = request.params;
+      const body = request.body;
+      const capabilities: Capability[] = [];
+      if (body.title !== undefined || body.description !== undefined) capabilities.push("content.manage");
+      if (body.columnId !== undefined || body.columnSlug !== undefined || body.versionId !== undefined || body.approved !== undefined) {
+        capabilities.push("triage");
+      }
+      await command(request, wsId, capabilities, async (t) => ({ appIds: [(await updateRequest(t, id, body)).appId] }));
+      return getAdminFeatureRequest(db, wsId, id);
+    },
+  );
+
+  for (const [action, state] of [
+    ["approve", "approved"],
+    ["decline", "declined"],
+  ] as const) {
+    app.post(
+      `/workspaces/:wsId/feature-requests/:id/${action}`,
+      {
+        schema: {
+          tags,
+          summary: action === "approve" ? "Approve a request: it becomes public" : "Decline a request: it stays hidden from the public",
+          params: RequestParams,
+          response: { 200: AdminFeatureRequestSchema },
+        },
+      },
+      async (request) => {
+        const { wsId, id } = request.params;
+        await command(request, wsId, ["triage"], async (t) => ({ appIds: [(await moderate(t, id, state)).appId] }));
+        return getAdminFeatureRequest(db, wsId, id);
+      },
+    );
+  }
+
+  app.post(
+    "/workspaces/:wsId/feature-requests/:id/merge",
+    {
+      schema: {
+        tags,
+        summary: "Merge a duplicate into another request of the same app",
+        description:
+          "Votes move (once per end user), comments move, and the duplicate keeps `mergedIntoId` and disappears from public listing, search and GETs. Refused with 400 `validation_failed` for the request itself, another app's request, or a merged request.",
+        params: RequestParams,
+        body: MergeFeatureRequestBodySchema,
+        response: { 200: MergeFeatureRequestResultSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, id } = request.params;
+      const { intoId } = request.body;
+      await command(request, wsId, ["triage"], async (t) => ({ appIds: [(await mergeRequests(t, id, intoId)).appId] }));
+      const [duplicate, target] = await Promise.all([getAdminFeatureRequest(db, wsId, id), getAdminFeatureRequest(db, wsId, intoId)]);
+      return { duplicate, target };
+    },
+  );
+
+  app.delete(
+    "/workspaces/:wsId/feature-requests/:id",
+    {
+      schema: { tags, summary: "Delete a request with its votes and comments", params: RequestParams, response: { 200: Success } },
+    },
+    async (request) => {
+      const { wsId, id } = request.params;
+      await command(request, wsId, ["app.configure"], async (t) => ({ appIds: [(await deleteRequest(t, id)).appId] }));
+      return { success: true };
+    },
+  );
+
+  app.get(
+    "/workspaces/:wsId/feature-requests/:id/comments",
+    {
+      schema: {
+        tags,
+        summary: "Comments of a request, oldest first, hidden ones included",
+        params: RequestParams,
+        querystring: CommentListQuerySchema,
+        response: { 200: CommentListSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, id } = request.params;
+      await workspaceAccess(ctx, request, wsId);
+      const row = await findRequestInWorkspace(db, wsId, id);
+      return listComments(db, row.id, { limit: request.query.limit ?? 200, cursor: request.query.cursor, includeHidden: true });
+    },
+  );
+
+  app.post(
+    "/workspaces/:wsId/feature-requests/:id/comments",
+    {
+      schema: {
+        tags,
+        summary: "Reply as the team",
+        description: "Marked `isTeam`; signed with the user's display name, their email's local part, or \"Team\".",
+        params: RequestParams,
+        body: TeamCommentBodySchema,
+        response: { 201: CommentSchema },
+      },
+    },
+    async (request, reply) => {
+      const { wsId, id } = request.params;
+      const { comment } = await command(request, wsId, ["content.manage"], async (t, principal) => {
+        const text = request.body.body.trim();
+        if (text === "") {
+          throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { body: ["Required"] } } });
+        }
+        const row = await findRequestInWorkspace(t.trx, wsId, id);
+        const comment = await addComment(t.trx, t.clock, {
+          featureRequestId: row.id,
+          body: text,
+          authorName: teamAuthorName(principal),
+          authorEmail: null,
+          endUserId: null,
+          teamUserId: principal.kind === "user" ? principal.userId : null,
+          isTeam: true,
+          parentId: request.body.parentId ?? null,
+        });
+        return { comment, appIds: [row.appId] };
+      });
+      return reply.code(201).send(comment);
+    },
+  );
+
+  app.patch(
+    "/workspaces/:wsId/comments/:commentId/hide",
+    {
+      schema: { tags, summary: "Hide or show a comment", params: CommentParams, body: HideCommentBodySchema, response: { 200: Success } },
+    },
+    async (request) => {
+      const { wsId, commentId } = request.params;
+      await command(request, wsId, ["content.manage"], async (t) => ({
+        appIds: [(await setCommentHidden(t, commentId, request.body.isHidden)).appId],
+      }));
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    "/workspaces/:wsId/comments/:commentId",
+    {
+      schema: { tags, summary: "Delete a comment (its replies stay)", params: CommentParams, response: { 200: Success } },
+    },
+    async (request) => {
+      const { wsId, commentId } = request.params;
+      await command(request, wsId, ["content.manage"], async (t) => ({ appIds: [(await deleteComment(t, commentId)).appId] }));
+      return { success: true };
+    },
+  );
+}

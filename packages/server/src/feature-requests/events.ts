@@ -1,0 +1,36 @@
+import type { Kysely } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { Database } from "../db/schema.js";
+import { newId } from "../ids.js";
+
+/** What happened to a feature request; the changelog notifies voters from `shipped`. */
+export type FeatureRequestEventType =
+  | "created"
+  | "approved"
+  | "declined"
+  | "moved"
+  | "version_changed"
+  | "merged"
+  | "shipped"
+  | "edited"
+  | "deleted";
+
+/** Records an event inside the caller's transaction. */
+export async function recordEvent(
+  trx: Kysely<Database>,
+  clock: Clock,
+  event: { featureRequestId: string; appId: string; type: FeatureRequestEventType; actor: string | null; data?: Record<string, unknown> },
+): Promise<void> {
+  await trx
+    .insertInto("featureRequestEvents")
+    .values({
+      id: newId("evt", clock.now()),
+      featureRequestId: event.featureRequestId,
+      appId: event.appId,
+      type: event.type,
+      data: JSON.stringify(event.data ?? {}),
+      actor: event.actor,
+      createdAt: isoNow(clock),
+    })
+    .execute();
+}

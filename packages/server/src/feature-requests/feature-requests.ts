@@ -1,0 +1,167 @@
+import type { Kysely, Selectable } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { DialectName } from "../db/database.js";
+import type { Database, FeatureRequestsTable } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { newId } from "../ids.js";
+import { recordEvent } from "./events.js";
+import { searchText } from "./search-text.js";
+
+export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
+
+/**
+ * Refreshes a request's search columns (title, description, and its column's and version's
+ * names) and, on SQLite, its FTS5 row. Runs in the caller's transaction after every change.
+ */
+export async function reindex(trx: Kysely<Database>, dialect: DialectName, featureRequestId: string): Promise<void> {
+  const row = await trx
+    .selectFrom("featureRequests as fr")
+    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+    .leftJoin("appVersions as v", "v.id", "fr.versionId")
+    .select(["fr.title", "fr.description", "c.name as columnName", "v.label as versionLabel"])
+    .where("fr.id", "=", featureRequestId)
+    .executeTakeFirst();
+  if (row === undefined) return;
+  const fields = {
+    searchTitle: searchText(row.title),
+    searchBody: searchText(row.description),
+    searchExtra: searchText(`${row.columnName ?? ""} ${row.versionLabel ?? ""}`),
+  };
+  await trx.updateTable("featureRequests").set(fields).where("id", "=", featureRequestId).execute();
+  if (dialect === "sqlite") {
+    await trx.deleteFrom("featureRequestsFts").where("featureRequestId", "=", featureRequestId).execute();
+    await trx
+      .insertInto("featureRequestsFts")
+      .values({ featureRequestId, title: fields.searchTitle, body: fields.searchBody, extra: fields.searchExtra })
+      .execute();
+  }
+}
+
+/** Reindexes every request of an app (after a column or version is renamed). */
+export async function reindexApp(trx: Kysely<Database>, dialect: DialectName, appId: string): Promise<void> {
+  const ids = await trx.selectFrom("featureRequests").select("id").where("appId", "=", appId).execute();
+  for (const { id } of ids) await reindex(trx, dialect, id);
+}
+
+/** Drops a request's FTS5 row (SQLite keeps it in a separate table). */
+export async function unindex(trx: Kysely<Database>, dialect: DialectName, featureRequestId: string): Promise<void> {
+  if (dialect === "sqlite") await trx.deleteFrom("featureRequestsFts").where("featureRequestId", "=", featureRequestId).execute();
+}
+
+/** The app's review column (every app has exactly one, a system column). */
+export async function reviewColumnId(db: Kysely<Database>, appId: string): Promise<string> {
+  const row = await db
+    .selectFrom("boardColumns")
+    .select("id")
+    .where("appId", "=", appId)
+    .where("kind", "=", "pending_review")
+    .orderBy("position")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface NewFeatureRequest {
+  appId: string;
+  title: string;
+  description: string;
+  approved: boolean;
+  requesterEndUserId: string | null;
+  requesterName: string | null;
+  requesterEmail: string | null;
+  createdByAdmin: boolean;
+  columnId?: string;
+  versionId?: string | null;
+  /** Who did it, for the event log. */
+  actor: string | null;
+}
+
+/** Creates a request (in the review column unless told otherwise), indexes it, logs `created`. */
+export async function createFeatureRequest(
+  trx: Kysely<Database>,
+  clock: Clock,
+  dialect: DialectName,
+  input: NewFeatureRequest,
+): Promise<FeatureRequestRow> {
+  const now = isoNow(clock);
+  const row: FeatureRequestRow = {
+    id: newId("fr", clock.now()),
+    appId: input.appId,
+    title: input.title,
+    description: input.description,
+    columnId: input.columnId ?? (await reviewColumnId(trx, input.appId)),
+    versionId: input.versionId ?? null,
+    moderation: input.approved ? "approved" : "pending",
+    approvedAt: input.approved ? now : null,
+    mergedIntoId: null,
+    requesterEndUserId: input.requesterEndUserId,
+    requesterName: input.requesterName,
+    requesterEmail: input.requesterEmail,
+    createdByAdmin: input.createdByAdmin ? 1 : 0,
+    voteCount: 0,
+    importedVotes: 0,
+    commentCount: 0,
+    searchTitle: "",
+    searchBody: "",
+    searchExtra: "",
+    createdAt: now,
+    updatedAt: now,
+  };
+  await trx.insertInto("featureRequests").values(row).execute();
+  await reindex(trx, dialect, row.id);
+  await recordEvent(trx, clock, {
+    featureRequestId: row.id,
+    appId: row.appId,
+    type: "created",
+    actor: input.actor,
+    data: { approved: input.approved },
+  });
+  return row;
+}
+
+/**
+ * A request the public may see: approved and not merged (or, for `viewerEndUserId`, their own
+ * pending one when `allowOwnPending`). Anything else is 404 `feature_request_not_found`, so the
+ * answer never reveals that an unapproved request exists.
+ */
+export async function findPublicRequest(
+  db: Kysely<Database>,
+  id: string,
+  options: { viewerEndUserId?: string | null; allowOwnPending?: boolean } = {},
+): Promise<FeatureRequestRow> {
+  const row = await db.selectFrom("featureRequests").selectAll().where("id", "=", id).executeTakeFirst();
+  const visible =
+    row !== undefined &&
+    row.mergedIntoId === null &&
+    (row.moderation === "approved" ||
+      (options.allowOwnPending === true &&
+        row.moderation === "pending" &&
+        row.requesterEndUserId !== null &&
+        row.requesterEndUserId === options.viewerEndUserId));
+  if (!visible) throw new ApiError("feature_request_not_found");
+  return row;
+}
+
+/** Sets `vote_count` to the stored votes plus imported ones. */
+export async function recountVotes(trx: Kysely<Database>, featureRequestId: string): Promise<number> {
+  const { count } = await trx
+    .selectFrom("featureRequestVotes")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("featureRequestId", "=", featureRequestId)
+    .executeTakeFirstOrThrow();
+  const row = await trx.selectFrom("featureRequests").select("importedVotes").where("id", "=", featureRequestId).executeTakeFirstOrThrow();
+  const voteCount = Number(count) + row.importedVotes;
+  await trx.updateTable("featureRequests").set({ voteCount }).where("id", "=", featureRequestId).execute();
+  return voteCount;
+}
+
+/** Sets `comment_count` to the visible comments. */
+export async function recountComments(trx: Kysely<Database>, featureRequestId: string): Promise<number> {
+  const { count } = await trx
+    .selectFrom("featureRequestComments")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("featureRequestId", "=", featureRequestId)
+    .where("isHidden", "=", 0)
+    .executeTakeFirstOrThrow();
+  await trx.updateTable("featureRequests").set({ commentCount: Number(count) }).where("id", "=", featureRequestId).execute();
+  return Number(count);
+}

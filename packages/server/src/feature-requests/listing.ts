@@ -1,0 +1,292 @@
+import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/protocol";
+import { sql, type Kysely, type SqlBool } from "kysely";
+import type { SharedCache } from "../cache/shared-cache.js";
+import type { Clock } from "../clock.js";
+import type { DialectName } from "../db/database.js";
+import type { Database } from "../db/schema.js";
+import { recentCommenters } from "./commenters.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import { searchTerms } from "./search-text.js";
+
+/** How far back `trending` counts votes. */
+export const TRENDING_WINDOW_DAYS = 7;
+/** Offsets past this are clamped (deep paging is what cursors are for). */
+export const MAX_OFFSET = 10_000;
+
+export interface ListQuery {
+  appId: string;
+  /** The viewer's end-user id: personalises `hasVoted`/`isOwnRequest` and shows their pending requests. */
+  viewerEndUserId: string | null;
+  limit: number;
+  offset: number;
+  cursor: string | undefined;
+  versionId: string | undefined;
+  q: string | undefined;
+  sort: FeatureRequestSort;
+}
+
+export interface ListPage {
+  requests: FeatureRequestItem[];
+  total: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+type Cursor =
+  | { s: "newest"; c: string; i: string }
+  | { s: "top"; v: number; c: string; i: string }
+  | { s: "offset"; o: number; k: string };
+
+const RANK_ALIAS = "rank";
+
+/** The search part: which rows match and how well, on each engine. */
+function searchJoin(db: Kysely<Database>, dialect: DialectName, terms: string[]) {
+  if (dialect === "sqlite") {
+    // FTS5: each term as a quoted prefix; implicit AND. bm25 weights: title 10, body 1, names 2.
+    const match = terms.map((t) => `"${t}"*`).join(" ");
+    return db
+      .selectFrom("featureRequestsFts")
+      .select(["featureRequestId", sql<number>`bm25(feature_requests_fts, 0.0, 10.0, 1.0, 2.0)`.as(RANK_ALIAS)])
+      .where(sql<SqlBool>`feature_requests_fts match ${match}`);
+  }
+  const tsquery = terms.map((t) => `${t}:*`).join(" & ");
+  // The same expression as the GIN index of migration 0002, so the index serves the match.
+  const vector = sql`(setweight(to_tsvector('simple', search_title), 'A') || setweight(to_tsvector('simple', search_body || ' ' || search_extra), 'B'))`;
+  const query = sql`to_tsquery('simple', ${tsquery})`;
+  return db
+    .selectFrom("featureRequests")
+    .select(["id as featureRequestId", sql<number>`-ts_rank(${vector}, ${query})`.as(RANK_ALIAS)])
+    .where(sql<SqlBool>`${vector} @@ ${query}`);
+}
+
+/** Identifies the filters a cursor was issued for, so it cannot be replayed on another list. */
+function listKey(query: ListQuery): string {
+  return `${query.sort}|${query.versionId ?? ""}|${searchTerms(query.q ?? "").join(" ")}`;
+}
+
+/**
+ * One page of an app's feature requests: approved ones plus the viewer's own pending ones,
+ * merged duplicates excluded. Searches rank by relevance (then votes, then age); `newest` and
+ * `top` page by keyset cursors, `trending` and searches by offset cursors.
+ */
+export async function listFeatureRequests(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  clock: Clock,
+  query: ListQuery,
+  cache?: { shared: SharedCache; tag: string },
+): Promise<ListPage> {
+  const terms = query.q === undefined ? [] : searchTerms(query.q);
+  const searching = query.q !== undefined && query.q.trim() !== "";
+  if (searching && terms.length === 0) return { requests: [], total: 0, hasMore: false, nextCursor: null };
+
+  const viewer = query.viewerEndUserId;
+  let base = db
+    .selectFrom("featureRequests as fr")
+    .where("fr.appId", "=", query.appId)
+    .where("fr.mergedIntoId", "is", null)
+    .where((eb) =>
+      viewer === null
+        ? eb("fr.moderation", "=", "approved")
+        : eb.or([eb("fr.moderation", "=", "approved"), eb.and([eb("fr.moderation", "=", "pending"), eb("fr.requesterEndUserId", "=", viewer)])]),
+    );
+  if (query.versionId !== undefined) base = base.where("fr.versionId", "=", query.versionId);
+  const withSearch = searching ? base.innerJoin(searchJoin(db, dialect, terms).as("s"), "s.featureRequestId", "fr.id") : base;
+
+  const total = searching
+    ? (await withSearch.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total
+    : await countListed(db, query, cache);
+
+  const since = new Date(clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
+  const key = listKey(query);
+  const keyset = !searching && query.sort !== "trending";
+  let offset = Math.min(query.offset, MAX_OFFSET);
+
+  let page = withSearch
+    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+    .leftJoin("appVersions as v", "v.id", "fr.versionId")
+    .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+    .selectAll("fr")
+    .select([
+      "c.slug as columnSlug",
+      "c.name as columnName",
+      "c.color as columnColor",
+      "v.label as versionLabel",
+      "v.released as versionReleased",
+      "requester.publicId as requesterPublicId",
+    ])
+    .select((eb) =>
+      (viewer === null
+        ? sql<number>`0`
+        : eb
+            .selectFrom("featureRequestVotes as mine")
+            .select((e) => e.fn.countAll<number>().as("n"))
+            .whereRef("mine.featureRequestId", "=", "fr.id")
+            .where("mine.endUserId", "=", viewer)
+      ).as("hasVoted"),
+    )
+    .limit(query.limit + 1);
+
+  if (searching) page = page.orderBy(sql.ref(`s.${RANK_ALIAS}`), "asc");
+  if (query.sort === "trending") {
+    page = page.orderBy(
+      sql`(select count(*) from feature_request_votes rv where rv.feature_request_id = fr.id and rv.created_at >= ${since})`,
+      "desc",
+    );
+  }
+  if (query.sort === "top" || query.sort === "trending" || searching) page = page.orderBy("fr.voteCount", "desc");
+  page = page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc");
+
+  if (query.cursor !== undefined) {
+    if (keyset && query.sort === "newest") {
+      const c = decodeCursor<{ s: string; c: string; i: string; k: string }>(query.cursor, { s: "string", c: "string", i: "string", k: "string" }, { s: "newest", k: key });
+      page = page.where((eb) => eb.or([eb("fr.createdAt", "<", c.c), eb.and([eb("fr.createdAt", "=", c.c), eb("fr.id", "<", c.i)])]));
+    } else if (keyset) {
+      const c = decodeCursor<{ s: string; v: number; c: string; i: string; k: string }>(
+        query.cursor,
+        { s: "string", v: "number", c: "string", i: "string", k: "string" },
+        { s: "top", k: key },
+      );
+      page = page.where((eb) =>
+        eb.or([
+          eb("fr.voteCount", "<", c.v),
+          eb.and([eb("fr.voteCount", "=", c.v), eb.or([eb("fr.createdAt", "<", c.c), eb.and([eb("fr.createdAt", "=", c.c), eb("fr.id", "<", c.i)])])]),
+        ]),
+      );
+    } else {
+      offset = decodeCursor<{ s: string; o: number; k: string }>(query.cursor, { s: "string", o: "number", k: "string" }, { s: "offset", k: key }).o;
+    }
+    if (keyset) offset = 0;
+  }
+  if (offset > 0) page = page.offset(offset);
+
+  const rows = await page.execute();
+  const hasMore = rows.length > query.limit;
+  const pageRows = rows.slice(0, query.limit);
+  const last = pageRows.at(-1);
+  let nextCursor: string | null = null;
+  if (hasMore && last !== undefined) {
+    const cursor: Cursor & { k: string } = !keyset
+      ? { s: "offset", o: offset + query.limit, k: key }
+      : query.sort === "top"
+        ? { s: "top", v: last.voteCount, c: last.createdAt, i: last.id, k: key }
+        : { s: "newest", c: last.createdAt, i: last.id, k: key };
+    nextCursor = encodeCursor(cursor);
+  }
+  const commenters = await recentCommenters(db, pageRows.map((r) => r.id));
+  const requests = pageRows.map((r): FeatureRequestItem => {
+    const recent = commenters.get(r.id) ?? [];
+    return {
+      id: r.id,
+      appId: r.appId,
+      title: r.title,
+      description: r.description,
+      status: r.columnSlug ?? "open",
+      approved: r.moderation === "approved",
+      voteCount: r.voteCount,
+      importedVotes: r.importedVotes,
+      commentCount: r.commentCount,
+      hasVoted: Number(r.hasVoted) > 0,
+      isOwnRequest: viewer !== null && r.requesterEndUserId === viewer,
+      columnId: r.columnId,
+      columnSlug: r.columnSlug,
+      columnName: r.columnName,
+      columnColor: r.columnColor,
+      versionId: r.versionId,
+      versionLabel: r.versionLabel,
+      releasedVersion: r.versionReleased === 1 ? r.versionLabel : null,
+      requesterName: r.requesterName,
+      requesterAvatarUrl: null,
+      requesterClerkId: r.requesterPublicId,
+      recentCommenters: recent.slice(0, 3),
+      hasMoreCommenters: recent.length > 3,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
+  });
+  return { requests, total: Number(total), hasMore, nextCursor };
+}
+
+/** True when the viewer has pending requests of their own in the app (they change what a page shows). */
+export async function hasOwnPending(db: Kysely<Database>, appId: string, viewerEndUserId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("featureRequests")
+    .select("id")
+    .where("requesterEndUserId", "=", viewerEndUserId)
+    .where("appId", "=", appId)
+    .where("moderation", "=", "pending")
+    .where("mergedIntoId", "is", null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in with one
+ * indexed query. Only valid for viewers without pending requests of their own (see
+ * {@link hasOwnPending}); those need the full query, which also lists their pending requests.
+ */
+export async function personalisePage(
+  db: Kysely<Database>,
+  page: ListPage,
+  viewer: { id: string; publicId: string },
+): Promise<ListPage> {
+  const ids = page.requests.map((r) => r.id);
+  const voted =
+    ids.length === 0
+      ? new Set<string>()
+      : new Set(
+          (
+            await db
+              .selectFrom("featureRequestVotes")
+              .select("featureRequestId")
+              .where("endUserId", "=", viewer.id)
+              .where("featureRequestId", "in", ids)
+              .execute()
+          ).map((v) => v.featureRequestId),
+        );
+  return {
+    ...page,
+    requests: page.requests.map((r) => ({ ...r, hasVoted: voted.has(r.id), isOwnRequest: r.requesterClerkId === viewer.publicId })),
+  };
+}
+
+/** How long the count of an app's approved requests may be reused (writes to the app drop it). */
+const COUNT_CACHE_MS = 30_000;
+
+/**
+ * The listing's total without a search: approved requests (counted from an index and shared
+ * between viewers through the cache, the expensive part on large boards) plus the viewer's own
+ * pending ones.
+ */
+async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shared: SharedCache; tag: string } | undefined): Promise<number> {
+  const countApproved = async () => {
+    let q = db
+      .selectFrom("featureRequests")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("appId", "=", query.appId)
+      .where("moderation", "=", "approved")
+      .where("mergedIntoId", "is", null);
+    if (query.versionId !== undefined) q = q.where("versionId", "=", query.versionId);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+  let approved: number;
+  if (cache === undefined) {
+    approved = await countApproved();
+  } else {
+    const key = `fr-count:${query.appId}:${query.versionId ?? ""}`;
+    const hit = await cache.shared.get<number>(key);
+    approved = hit ?? (await countApproved());
+    if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: [cache.tag] });
+  }
+  if (query.viewerEndUserId === null) return approved;
+  let own = db
+    .selectFrom("featureRequests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("requesterEndUserId", "=", query.viewerEndUserId)
+    .where("appId", "=", query.appId)
+    .where("moderation", "=", "pending")
+    .where("mergedIntoId", "is", null);
+  if (query.versionId !== undefined) own = own.where("versionId", "=", query.versionId);
+  return approved + Number((await own.executeTakeFirstOrThrow()).n);
+}

@@ -1,0 +1,497 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
+import { testDialects } from "../testing/test-database.js";
+import { userHash } from "../users/identity.js";
+
+type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+
+describe.each(testDialects())("public feature requests on %s", (dialect) => {
+  let t: TestApp;
+  let acme: Workspace;
+  let slug = 0;
+
+  beforeAll(async () => {
+    // The rate limits have their own suite below; here one address sends hundreds of requests.
+    t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
+    acme = await createWorkspaceWithApp(t.app, t.admin.authorization);
+    await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { moderationPolicy: "none" });
+  });
+  afterAll(() => t.close());
+
+  /** A fresh app in its own workspace, with optional settings. */
+  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
+    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `ws-${dialect}-${++slug}`);
+    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
+    return ws;
+  }
+
+  async function propose(appKey: string, title: string, description = "", token = "proposer", extra: Record<string, string> = {}) {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/feature-requests",
+      headers: { "x-user-token": token, ...extra },
+      payload: { appKey, title, description },
+    });
+    return res;
+  }
+
+  async function list(query: string, headers: Record<string, string> = {}) {
+    const res = await t.app.inject({ url: `/api/v1/feature-requests?${query}`, headers });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  }
+
+  const vote = (id: string, token: string, method: "POST" | "DELETE" = "POST", headers: Record<string, string> = {}) =>
+    t.app.inject({ method, url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": token, ...headers }, payload: {} });
+
+  describe("proposals and moderation", () => {
+    it("answers {featureRequestId, pending} and lists an approved request with every wire field", async () => {
+      const res = await propose(acme.appKey, "  Export to CSV  ", "Spreadsheets please", "alice");
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ featureRequestId: expect.stringMatching(/^fr_/), pending: false });
+      const { body } = await list(`appKey=${acme.appKey}`);
+      const item = body.requests.find((r: { id: string }) => r.id === res.json().featureRequestId);
+      for (const key of ["id", "appId", "title", "description", "status", "approved", "voteCount", "hasVoted", "isOwnRequest", "createdAt", "updatedAt", "commentCount", "columnId", "columnSlug", "columnName", "versionId", "versionLabel", "recentCommenters", "hasMoreCommenters"]) {
+        expect(item, key).toHaveProperty(key);
+      }
+      expect(item).toMatchObject({ title: "Export to CSV", status: "under-review", approved: true, voteCount: 0, hasVoted: false, isOwnRequest: false });
+    });
+
+    it("keeps unidentified proposals pending under the anonymous policy, visible to their submitter only", async () => {
+      const ws = await freshApp({ moderationPolicy: "anonymous" });
+      const pending = await propose(ws.appKey, "Offline mode", "", "bob");
+      expect(pending.json().pending).toBe(true);
+      const identified = await propose(ws.appKey, "Widgets", "", "carol", { "x-user-hash": userHash(ws.signingSecret, "carol") });
+      expect(identified.json().pending).toBe(false);
+
+      const anonymous = await list(`appKey=${ws.appKey}`);
+      expect(anonymous.body.requests.map((r: { title: string }) => r.title)).toEqual(["Widgets"]);
+      expect(anonymous.body.total).toBe(1);
+      const own = await list(`appKey=${ws.appKey}`, { "x-user-token": "bob" });
+      const mine = own.body.requests.find((r: { title: string }) => r.title === "Offline mode");
+      expect(mine).toMatchObject({ approved: false, isOwnRequest: true, status: "under-review" });
+      expect((await list(`appKey=${ws.appKey}`, { "x-user-token": "dave" })).body.total).toBe(1);
+      // Its comments are not reachable either.
+      const comments = await t.app.inject({ url: `/api/v1/feature-requests/${pending.json().featureRequestId}/comments` });
+      expect(comments.statusCode).toBe(404);
+      expect(comments.json().error).toBe("Feature request not found");
+    });
+
+    it("holds every proposal under the all policy", async () => {
+      const ws = await freshApp({ moderationPolicy: "all" });
+      const res = await propose(ws.appKey, "Identified but moderated", "", "erin", { "x-user-hash": userHash(ws.signingSecret, "erin") });
+      expect(res.json().pending).toBe(true);
+    });
+
+    it("accepts the spec's `details` and the SDKs' body token", async () => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/v1/feature-requests",
+        payload: { appKey: acme.appKey, title: "Details alias", details: "From the spec", requesterToken: "frank", requesterName: "Frank" },
+      });
+      expect(res.statusCode).toBe(201);
+      const { body } = await list(`appKey=${acme.appKey}`, { "x-user-token": "frank" });
+      expect(body.requests.find((r: { title: string }) => r.title === "Details alias")).toMatchObject({
+        description: "From the spec",
+        requesterName: "Frank",
+        isOwnRequest: true,
+        requesterClerkId: expect.stringMatching(/^u_[0-9a-f]{32}$/),
+      });
+    });
+
+    it("refuses bad proposals with 4xx and writes nothing", async () => {
+      const ws = await freshApp();
+      const cases: Array<[Record<string, unknown> | string, number]> = [
+        [{ appKey: ws.appKey, title: "x".repeat(201) }, 400],
+        [{ appKey: ws.appKey, title: "  a " }, 400],
+        [{ appKey: ws.appKey }, 400],
+        [{ appKey: "app_nope", title: "Valid title" }, 404],
+        [{ title: "Valid title" }, 400],
+        ["", 400],
+      ];
+      for (const [payload, status] of cases) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/v1/feature-requests",
+          headers: { "content-type": "application/json", "x-user-token": "gina" },
+          payload: typeof payload === "string" ? payload : JSON.stringify(payload),
+        });
+        expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+        expect(res.json()).toHaveProperty("error");
+      }
+      const badToken = await propose(ws.appKey, "Valid title", "", "bad token with spaces");
+      expect(badToken.statusCode).toBe(400);
+      expect((await list(`appKey=${ws.appKey}`)).body.total).toBe(0);
+    });
+
+    it("refuses anonymous proposals with 401 when anonymous feedback is off", async () => {
+      const ws = await freshApp({ allowAnonymousFeedback: false });
+      const res = await propose(ws.appKey, "Let me in");
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe("authentication_required");
+      const ok = await propose(ws.appKey, "Let me in", "", "hank", { "x-user-hash": userHash(ws.signingSecret, "hank") });
+      expect(ok.statusCode).toBe(201);
+    });
+  });
+
+  describe("intake guard", () => {
+    it("refuses a proposal without verification with 403 and writes nothing", async () => {
+      const ws = await freshApp({ verification: { provider: "turnstile", siteKey: "0xSITE", secretKey: "0xSECRET" } });
+      const res = await propose(ws.appKey, "Needs a human");
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe("verification_required");
+      expect(res.json().error).toMatch(/turnstile/i);
+      expect((await list(`appKey=${ws.appKey}`)).body.total).toBe(0);
+    });
+
+    it("refuses proposals of an inactive workspace and past the monthly quota with 402", async () => {
+      const ws = await freshApp();
+      await ws.console.put(`/workspaces/${ws.wsId}`, { subscriptionStatus: "canceled" });
+      const inactive = await propose(ws.appKey, "Too late");
+      expect(inactive.statusCode).toBe(402);
+      expect(inactive.json().code).toBe("subscription_inactive");
+      await ws.console.put(`/workspaces/${ws.wsId}`, { subscriptionStatus: "active", monthlySubmissionQuota: 1 });
+      expect((await propose(ws.appKey, "First one")).statusCode).toBe(201);
+      const over = await propose(ws.appKey, "Second one");
+      expect(over.statusCode).toBe(402);
+      expect(over.json().code).toBe("tier_limit_submissions");
+      expect((await list(`appKey=${ws.appKey}`)).body.total).toBe(1);
+      expect((await ws.console.get(`/workspaces/${ws.wsId}/usage`)).body.submissions).toBe(1);
+    });
+
+    it("checks the app before the body: an unknown app is 404 whatever the body holds", async () => {
+      const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", payload: { appKey: "app_unknown", title: 5 } });
+      expect(res.statusCode).toBe(404);
+      const closed = await freshApp({ allowAnonymousFeedback: false });
+      const anonymous = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", payload: { appKey: closed.appKey, title: 5 } });
+      expect(anonymous.statusCode).toBe(401);
+    });
+  });
+
+  describe("columns", () => {
+    it("sends the requests of a deleted column back to review", async () => {
+      const ws = await freshApp();
+      const id = (await propose(ws.appKey, "Movable request")).json().featureRequestId;
+      const columns = (await ws.console.get(`/workspaces/${ws.wsId}/apps/${ws.appId}/columns`)).body.columns;
+      const planned = columns.find((c: { slug: string }) => c.slug === "planned");
+      await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${id}`, { columnId: planned.id });
+      expect((await list(`appKey=${ws.appKey}`)).body.requests[0].status).toBe("planned");
+      expect((await ws.console.delete(`/workspaces/${ws.wsId}/columns/${planned.id}`)).status).toBe(200);
+      const after = (await list(`appKey=${ws.appKey}`)).body.requests[0];
+      expect(after).toMatchObject({ id, status: "under-review", columnSlug: "under-review" });
+      expect((await list(`appKey=${ws.appKey}&q=planned`)).body.total).toBe(0);
+    });
+  });
+
+  describe("listing", () => {
+    let ws: Workspace;
+    const ids: string[] = [];
+    beforeAll(async () => {
+      ws = await freshApp();
+      for (let i = 0; i < 7; i++) {
+        t.clock.advance(1000);
+        ids.push((await propose(ws.appKey, `Request number ${i}`)).json().featureRequestId);
+      }
+    });
+
+    it("pages newest first with a keyset cursor, total independent of the cursor", async () => {
+      const first = await list(`appKey=${ws.appKey}&limit=3`);
+      expect(first.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[6], ids[5], ids[4]]);
+      expect(first.body).toMatchObject({ total: 7, hasMore: true });
+      const second = await list(`appKey=${ws.appKey}&limit=3&cursor=${first.body.nextCursor}&offset=99`);
+      expect(second.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[3], ids[2], ids[1]]);
+      expect(second.body.total).toBe(7);
+      const third = await list(`appKey=${ws.appKey}&limit=3&cursor=${second.body.nextCursor}`);
+      expect(third.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
+      expect(third.body).toMatchObject({ hasMore: false, nextCursor: null });
+    });
+
+    it("pages by offset and clamps it at 10000", async () => {
+      const page = await list(`appKey=${ws.appKey}&limit=2&offset=2`);
+      expect(page.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[4], ids[3]]);
+      const far = await list(`appKey=${ws.appKey}&offset=5000000`);
+      expect(far.status).toBe(200);
+      expect(far.body).toMatchObject({ requests: [], total: 7, hasMore: false });
+    });
+
+    it("refuses malformed cursors and cursors of another sort with 400", async () => {
+      const first = await list(`appKey=${ws.appKey}&limit=2`);
+      for (const cursor of ["garbage", "eyJ4IjoxfQ", first.body.nextCursor]) {
+        const res = await list(`appKey=${ws.appKey}&sort=top&cursor=${cursor}`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: "Invalid cursor", code: "invalid_cursor" });
+      }
+    });
+
+    it("sorts by votes (top) and by recent votes (trending)", async () => {
+      for (const token of ["v1", "v2", "v3"]) await vote(ids[1]!, token);
+      t.clock.advance(8 * 86_400_000);
+      for (const token of ["v1", "v2"]) await vote(ids[2]!, token);
+      const top = await list(`appKey=${ws.appKey}&sort=top&limit=2`);
+      expect(top.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[1], ids[2]]);
+      const next = await list(`appKey=${ws.appKey}&sort=top&limit=2&cursor=${top.body.nextCursor}`);
+      expect(next.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[6], ids[5]]);
+      const trending = await list(`appKey=${ws.appKey}&sort=trending&limit=2`);
+      expect(trending.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[1]]);
+      const trendingNext = await list(`appKey=${ws.appKey}&sort=trending&limit=2&cursor=${trending.body.nextCursor}`);
+      expect(trendingNext.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[6], ids[5]]);
+    });
+
+    it("personalises hasVoted and warns about the deprecated query token; the header wins", async () => {
+      const viaQuery = await list(`appKey=${ws.appKey}&userToken=v1&sort=top&limit=1`);
+      expect(viaQuery.body.requests[0]).toMatchObject({ id: ids[1], hasVoted: true });
+      expect(viaQuery.headers.warning).toBe('299 - "userToken query parameter is deprecated; send X-User-Token header instead"');
+      const both = await list(`appKey=${ws.appKey}&userToken=v1&sort=top&limit=1`, { "x-user-token": "nobody" });
+      expect(both.body.requests[0].hasVoted).toBe(false);
+      expect(both.headers.warning).toBeUndefined();
+      expect(both.headers.vary).toContain("X-User-Token");
+    });
+
+    it("filters by version and reads the app key from X-App-Key", async () => {
+      const version = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/versions`, { label: "9.9", released: true });
+      await t.app.inject({ method: "PUT", url: `/api/v1/console/workspaces/${ws.wsId}/feature-requests/${ids[0]}`, headers: t.admin, payload: { versionId: version.body.id } });
+      const filtered = await list(`versionId=${version.body.id}`, { "x-app-key": ws.appKey });
+      expect(filtered.status).toBe(200);
+      expect(filtered.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[0]]);
+      expect(filtered.body.requests[0]).toMatchObject({ versionLabel: "9.9", releasedVersion: "9.9", versionId: version.body.id });
+      expect((await list(`appKey=${ws.appKey}&versionId=ver_00000000000000000000000000`)).body.total).toBe(0);
+    });
+
+    it("refuses a missing app key, an unknown one and anonymous callers of a closed roadmap", async () => {
+      expect((await list("limit=5")).status).toBe(400);
+      expect((await list("appKey=app_unknown")).status).toBe(404);
+      expect((await list(`appKey=${ws.appKey}&limit=0`)).status).toBe(400);
+      expect((await list(`appKey=${ws.appKey}&limit=201`)).status).toBe(400);
+      const closed = await freshApp({ allowAnonymousRoadmap: false });
+      expect((await list(`appKey=${closed.appKey}`)).status).toBe(401);
+      const identified = await list(`appKey=${closed.appKey}`, { "x-user-token": "ivy", "x-user-hash": userHash(closed.signingSecret, "ivy") });
+      expect(identified.status).toBe(200);
+    });
+
+    it("serves anonymous listings from the cache but shows a new vote at once", async () => {
+      const before = await list(`appKey=${ws.appKey}&sort=top&limit=1`);
+      expect(before.headers["cache-control"]).toBe("public, max-age=10");
+      const count = before.body.requests[0].voteCount;
+      await vote(before.body.requests[0].id, "late-voter");
+      const after = await list(`appKey=${ws.appKey}&sort=top&limit=1`);
+      expect(after.body.requests[0].voteCount).toBe(count + 1);
+    });
+  });
+
+  describe("search", () => {
+    let ws: Workspace;
+    const id: Record<string, string> = {};
+    beforeAll(async () => {
+      ws = await freshApp();
+      const seed: Array<[string, string, string]> = [
+        ["darkTitle", "Dark mode", "Easier on the eyes at night"],
+        ["darkBody", "Theme options", "Maybe a dark mode for the editor"],
+        ["cafe", "Café menu support", "Show the menu of a café"],
+        ["other", "Export to PDF", "Print friendly output"],
+        ["naive", "Naïve Bayes spam filter", "Filter comments automatically"],
+      ];
+      for (const [key, title, description] of seed) {
+        t.clock.advance(1000);
+        id[key] = (await propose(ws.appKey, title, description)).json().featureRequestId;
+      }
+    });
+    const search = async (q: string) =>
+      (await list(`appKey=${ws.appKey}&q=${encodeURIComponent(q)}`)).body.requests.map((r: { id: string }) => r.id);
+
+    it("finds by prefix, ignores case and accents, and ranks title matches first", async () => {
+      expect(await search("dark mo")).toEqual([id.darkTitle, id.darkBody]);
+      expect(await search("DARK")).toEqual([id.darkTitle, id.darkBody]);
+      expect(await search("cafe")).toEqual([id.cafe]);
+      expect(await search("CAFÉ MEN")).toEqual([id.cafe]);
+      expect(await search("naive")).toEqual([id.naive]);
+      expect(await search("naïve bayes")).toEqual([id.naive]);
+    });
+
+    it("requires every word and finds nothing for unknown words or punctuation", async () => {
+      expect(await search("dark pdf")).toEqual([]);
+      expect(await search("zebra")).toEqual([]);
+      expect(await search("!!!")).toEqual([]);
+      // Query syntax of either engine is plain text to us.
+      expect(await search("\"dark\" *")).toEqual([id.darkTitle, id.darkBody]);
+      expect(await search("dark:* & (")).toEqual([id.darkTitle, id.darkBody]);
+    });
+
+    it("searches column and version names too, and reflects edits", async () => {
+      const columns = (await ws.console.get(`/workspaces/${ws.wsId}/apps/${ws.appId}/columns`)).body.columns;
+      const planned = columns.find((c: { slug: string }) => c.slug === "planned");
+      const moved = await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${id.other}`, { columnId: planned.id });
+      expect(moved.status).toBe(200);
+      expect(await search("planned")).toEqual([id.other]);
+      await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${id.other}`, { title: "Export to spreadsheet" });
+      expect(await search("spreadsh")).toEqual([id.other]);
+      expect(await search("pdf")).toEqual([]);
+    });
+
+    it("pages search results with a cursor", async () => {
+      const first = await list(`appKey=${ws.appKey}&q=dark&limit=1`);
+      expect(first.body).toMatchObject({ total: 2, hasMore: true });
+      const second = await list(`appKey=${ws.appKey}&q=dark&limit=1&cursor=${first.body.nextCursor}`);
+      expect(second.body.requests.map((r: { id: string }) => r.id)).toEqual([id.darkBody]);
+      expect((await list(`appKey=${ws.appKey}&q=cafe&limit=1&cursor=${first.body.nextCursor}`)).status).toBe(400);
+    });
+  });
+
+  describe("votes", () => {
+    let ws: Workspace;
+    let requestId: string;
+    beforeAll(async () => {
+      ws = await freshApp();
+      requestId = (await propose(ws.appKey, "Vote on me")).json().featureRequestId;
+    });
+
+    it("toggles with POST and removes idempotently with DELETE", async () => {
+      expect((await vote(requestId, "jo")).json()).toEqual({ voted: true, voteCount: 1 });
+      expect((await vote(requestId, "kim")).json()).toEqual({ voted: true, voteCount: 2 });
+      expect((await vote(requestId, "jo")).json()).toEqual({ voted: false, voteCount: 1 });
+      expect((await vote(requestId, "kim", "DELETE")).json()).toEqual({ voted: false, voteCount: 0 });
+      expect((await vote(requestId, "kim", "DELETE")).json()).toEqual({ voted: false, voteCount: 0 });
+      const legacy = await t.app.inject({
+        method: "POST",
+        url: `/api/v1/feature-requests/${requestId}/vote`,
+        payload: { appKey: ws.appKey, userToken: "lee" },
+      });
+      expect(legacy.json()).toEqual({ voted: true, voteCount: 1 });
+    });
+
+    it("never double counts concurrent toggles", async () => {
+      const target = (await propose(ws.appKey, "Concurrency")).json().featureRequestId;
+      const many = await Promise.all(Array.from({ length: 20 }, (_, i) => vote(target, `crowd-${i}`)));
+      expect(many.every((r) => r.statusCode === 200)).toBe(true);
+      const same = await Promise.all(Array.from({ length: 9 }, () => vote(target, "twitchy")));
+      expect(same.every((r) => r.statusCode === 200)).toBe(true);
+      const stored = await t.database.db.kysely
+        .selectFrom("featureRequestVotes")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("featureRequestId", "=", target)
+        .executeTakeFirstOrThrow();
+      expect(Number(stored.n)).toBe(21); // 9 toggles by one user leave one vote
+      const { body } = await list(`appKey=${ws.appKey}&sort=top&limit=1`);
+      expect(body.requests[0]).toMatchObject({ id: target, voteCount: 21 });
+    });
+
+    it("refuses anonymous votes with 401 when anonymous voting is off, and votes without a token", async () => {
+      const closed = await freshApp({ allowAnonymousVote: false });
+      const target = (await propose(closed.appKey, "Closed voting")).json().featureRequestId;
+      const anonymous = await vote(target, "mo");
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json().code).toBe("authentication_required");
+      const identified = await vote(target, "mo", "POST", { "x-user-hash": userHash(closed.signingSecret, "mo") });
+      expect(identified.json()).toEqual({ voted: true, voteCount: 1 });
+      const noToken = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${requestId}/vote`, payload: {} });
+      expect(noToken.statusCode).toBe(401);
+      expect(noToken.json().code).toBe("user_token_required");
+    });
+
+    it("answers unknown, malformed and foreign ids with 4xx and stores nothing", async () => {
+      expect((await vote("fr_00000000000000000000000000", "ned")).statusCode).toBe(404);
+      expect((await vote("not-an-id", "ned")).statusCode).toBe(400);
+      const foreign = await t.app.inject({
+        method: "POST",
+        url: `/api/v1/feature-requests/${requestId}/vote`,
+        payload: { appKey: acme.appKey, userToken: "ned" },
+      });
+      expect(foreign.statusCode).toBe(404);
+      const votes = await t.database.db.kysely.selectFrom("featureRequestVotes").select("id").where("featureRequestId", "=", requestId).execute();
+      expect(votes).toHaveLength(1);
+    });
+  });
+
+  describe("comments", () => {
+    let ws: Workspace;
+    let requestId: string;
+    let otherId: string;
+    beforeAll(async () => {
+      ws = await freshApp();
+      requestId = (await propose(ws.appKey, "Discuss me")).json().featureRequestId;
+      otherId = (await propose(ws.appKey, "Another one")).json().featureRequestId;
+    });
+    const post = (id: string, payload: Record<string, unknown>, token = "olive") =>
+      t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/comments`, headers: { "x-user-token": token }, payload });
+
+    it("posts comments and replies and lists them oldest first", async () => {
+      const first = await post(requestId, { body: " First! ", authorName: "Olive" });
+      expect(first.statusCode).toBe(201);
+      expect(first.json()).toMatchObject({ body: "First!", authorName: "Olive", parentId: null, isTeam: false, isHidden: false, featureRequestId: requestId });
+      expect(first.json()).not.toHaveProperty("authorEmail");
+      t.clock.advance(1000);
+      const reply = await post(requestId, { body: "Agreed", authorName: "Pat", parentId: first.json().id, replyToAuthorName: "Spoofed" }, "pat");
+      expect(reply.json()).toMatchObject({ parentId: first.json().id, replyToAuthorName: "Olive", replyToClerkId: first.json().authorClerkId });
+      const listed = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments` });
+      expect(listed.json()).toMatchObject({ total: 2, hasMore: false, nextCursor: null });
+      expect(listed.json().comments.map((c: { body: string }) => c.body)).toEqual(["First!", "Agreed"]);
+      const page = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments?limit=1` });
+      expect(page.json()).toMatchObject({ total: 2, hasMore: true });
+      const rest = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments?limit=1&cursor=${page.json().nextCursor}` });
+      expect(rest.json().comments.map((c: { body: string }) => c.body)).toEqual(["Agreed"]);
+      const item = (await list(`appKey=${ws.appKey}`)).body.requests.find((r: { id: string }) => r.id === requestId);
+      expect(item.commentCount).toBe(2);
+      expect(item.recentCommenters.map((c: { authorName: string }) => c.authorName)).toEqual(["Pat", "Olive"]);
+    });
+
+    it("refuses a reply to a comment of another request with 400 invalid_parent and stores nothing", async () => {
+      const elsewhere = await post(otherId, { body: "Elsewhere" });
+      const res = await post(requestId, { body: "Wrong thread", parentId: elsewhere.json().id });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: "The comment you are replying to was not found on this feature request", code: "invalid_parent" });
+      const unknown = await post(requestId, { body: "Ghost parent", parentId: "cmt_00000000000000000000000000" });
+      expect(unknown.json().code).toBe("invalid_parent");
+      const listed = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments` });
+      expect(listed.json().comments.map((c: { body: string }) => c.body)).not.toContain("Wrong thread");
+    });
+
+    it("refuses empty bodies, missing tokens and unknown requests", async () => {
+      expect((await post(requestId, { body: "   " })).statusCode).toBe(400);
+      expect((await post(requestId, {})).statusCode).toBe(400);
+      const noToken = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${requestId}/comments`, payload: { body: "hi" } });
+      expect(noToken.statusCode).toBe(401);
+      const unknown = await post("fr_00000000000000000000000000", { body: "hi" });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error).toBe("Feature request not found");
+    });
+  });
+});
+
+describe.each(testDialects())("feature request rate limits on %s", (dialect) => {
+  let t: TestApp;
+  let ws: Workspace;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    ws = await createWorkspaceWithApp(t.app, t.admin.authorization);
+    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none" });
+  });
+  afterAll(() => t.close());
+
+  const get = (query: string, ip: string) => t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&${query}`, remoteAddress: ip });
+
+  it("answers the 31st search in 60 s with 429 and Retry-After, leaving plain listings their own budget", async () => {
+    for (let i = 0; i < 30; i++) expect((await get(`q=dark${i}`, "198.51.100.1")).statusCode).toBe(200);
+    const refused = await get("q=dark", "198.51.100.1");
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: "Too many searches. Please try again shortly.", code: "rate_limited" });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);
+    expect((await get("limit=5", "198.51.100.1")).statusCode).toBe(200);
+    expect((await get("q=dark", "198.51.100.2")).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await get("q=dark", "198.51.100.1")).statusCode).toBe(200);
+  });
+
+  it("answers the 21st vote in 60 s with 429", async () => {
+    const id = (
+      await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "rl" }, payload: { appKey: ws.appKey, title: "Rate me" } })
+    ).json().featureRequestId;
+    const ip = "198.51.100.9";
+    for (let i = 0; i < 20; i++) {
+      const res = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": `rl-${i}` }, payload: {}, remoteAddress: ip });
+      expect(res.statusCode).toBe(200);
+    }
+    const refused = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "rl-x" }, payload: {}, remoteAddress: ip });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toBe("Too many votes. Please try again shortly.");
+  });
+});

@@ -1,0 +1,280 @@
+import {
+  CommentListQuerySchema,
+  CommentListSchema,
+  CommentSchema,
+  ErrorBodySchema,
+  FeatureRequestListQuerySchema,
+  FeatureRequestListSchema,
+  PostCommentBodySchema,
+  ProposeFeatureRequestBodySchema,
+  ProposeFeatureRequestResultSchema,
+  VoteBodySchema,
+  VoteResultSchema,
+} from "@tidings/protocol";
+import type { FastifyRequest } from "fastify";
+import Type, { type Static } from "typebox";
+import { findAppById, type AppRow } from "../apps/apps.js";
+import { requirePublicApp } from "../apps/public-app.js";
+import { appTag, type Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
+import type { App } from "../http/types.js";
+import { checkIntake } from "../intake/intake.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
+import { ensureEndUser, findEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
+import { addComment, listComments } from "./comments.js";
+import { createFeatureRequest, findPublicRequest } from "./feature-requests.js";
+import { hasOwnPending, listFeatureRequests, personalisePage, type ListPage } from "./listing.js";
+import { applyVote, type VoteMode } from "./votes.js";
+
+/** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
+export const LIST_CACHE_SECONDS = 10;
+
+const tags = ["public: feature requests"];
+const IdParams = Type.Object({ id: Type.String({ pattern: "^fr_[0-9a-z]{26}$" }) });
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Refuses a caller who is not identified when the app's `flag` says anonymous use is off. */
+function requireFlag(app: AppRow, flag: 0 | 1, identity: EndUserIdentity, message: string): void {
+  if (flag !== 1 && !identity.identified) throw new ApiError("authentication_required", { message });
+}
+
+/** The app of a request found by id; private apps refuse like the app-key endpoints do. */
+async function appOfRequest(ctx: Context, appId: string): Promise<AppRow> {
+  const app = await findAppById(ctx.db.kysely, appId);
+  if (app === undefined) throw new ApiError("feature_request_not_found");
+  if (app.allowPublic !== 1) throw new ApiError("public_access_disabled");
+  return app;
+}
+
+/** Listing, search, proposals, votes and comments. */
+export function featureRequestPublicRoutes(app: App, ctx: Context): void {
+  const db = ctx.db.kysely;
+
+  app.get(
+    "/api/v1/feature-requests",
+    {
+      schema: {
+        tags,
+        summary: "List or search an app's feature requests",
+        description:
+          "App key from `appKey` or `X-App-Key`; user token from `X-User-Token` (the `userToken` query parameter is deprecated). Searches (`q`) rank by relevance.",
+        querystring: FeatureRequestListQuerySchema,
+        response: { 200: FeatureRequestListSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      // Spent before any lookup; searches have their own, tighter budget (interface spec, Limits).
+      if (query.q !== undefined && query.q.trim() !== "") {
+        await enforceRateLimit(ctx, request, "search", "Too many searches. Please try again shortly.");
+      } else {
+        await enforceRateLimit(ctx, request, "list");
+      }
+      const appKey = query.appKey ?? header(request, "x-app-key");
+      if (appKey === undefined) {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
+      }
+      const { app: appRow } = await requirePublicApp(ctx, appKey);
+      const headerToken = header(request, "x-user-token");
+      if (headerToken === undefined && query.userToken !== undefined) {
+        void reply.header("Warning", '299 - "userToken query parameter is deprecated; send X-User-Token header instead"');
+        void reply.header("X-Deprecated-Query-Token", "deprecated");
+      }
+      const identity = resolveIdentity(request.headers, appRow.signingSecret, query.userToken);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+
+      const listQuery = {
+        appId: appRow.id,
+        limit: query.limit ?? 50,
+        offset: query.offset ?? 0,
+        cursor: query.cursor,
+        versionId: query.versionId,
+        q: query.q,
+        sort: query.sort ?? "newest",
+      } as const;
+      const countCache = { shared: ctx.cache, tag: appTag(appRow.id) };
+      // Every caller starts from the anonymous page, computed once per query and shared.
+      const key = `fr-list:${appRow.id}:${JSON.stringify(listQuery)}`;
+      let cached = await ctx.cache.get<{ page: ListPage; body: PreparedBody }>(key);
+      if (cached === undefined) {
+        const page = await listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: null }, countCache);
+        cached = { page, body: prepareBody(page) };
+        await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: [appTag(appRow.id)] });
+      }
+      if (identity.token === null) {
+        return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token" });
+      }
+      void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
+      const viewer = await findEndUser(db, appRow.id, identity.token);
+      if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
+      // A viewer with pending requests of their own sees them too: that page is not shared.
+      if (await hasOwnPending(db, appRow.id, viewer.id)) {
+        return listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: viewer.id }, countCache);
+      }
+      return personalisePage(db, cached.page, viewer);
+    },
+  );
+
+  app.post(
+    "/api/v1/feature-requests",
+    {
+      schema: {
+        tags,
+        summary: "Propose a feature request",
+        description: "Needs `allowAnonymousFeedback` or an identified caller. Unidentified proposals wait for approval under the `anonymous` moderation policy.",
+        body: ProposeFeatureRequestBodySchema,
+        response: { 201: ProposeFeatureRequestResultSchema, ...errors },
+      },
+      // The intake order: rate limit, app known and public, anonymous flag, and only then the
+      // body's validation (so an unknown app is a 404 whatever the body holds).
+      preValidation: async (request) => {
+        await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
+        const raw = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<string, unknown>;
+        const appKey = typeof raw.appKey === "string" ? raw.appKey : undefined;
+        if (appKey === undefined) return;
+        const { app: appRow } = await requirePublicApp(ctx, appKey);
+        const token = typeof raw.requesterToken === "string" ? raw.requesterToken : undefined;
+        const identity = resolveIdentity(request.headers, appRow.signingSecret, token);
+        requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const appKey = body.appKey;
+      const { app: appRow } = await requirePublicApp(ctx, appKey);
+      const identity = resolveIdentity(request.headers, appRow.signingSecret, body.requesterToken);
+      requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
+      const title = body.title.trim();
+      const description = (body.description ?? body.details ?? "").trim();
+      if (title.length < 3 || title.length > 200) {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { title: ["Title must be 3 to 200 characters"] } } });
+      }
+      const approved =
+        appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
+      const pass = await checkIntake(ctx, appRow, {
+        verificationToken: body.verificationToken ?? body.turnstileToken,
+        action: "feature-request",
+        remoteIp: request.ip,
+      });
+      const row = await db.transaction().execute(async (trx) => {
+        await pass.commit(trx);
+        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token);
+        return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
+          appId: appRow.id,
+          title,
+          description,
+          approved,
+          requesterEndUserId: endUser?.id ?? null,
+          requesterName: body.requesterName?.trim() || null,
+          requesterEmail: body.requesterEmail?.trim() || null,
+          createdByAdmin: false,
+          actor: endUser === null ? null : `end_user:${endUser.publicId}`,
+        });
+      });
+      await ctx.cache.invalidateTag(appTag(appRow.id));
+      return reply.code(201).send({ featureRequestId: row.id, pending: !approved });
+    },
+  );
+
+  const vote = async (mode: VoteMode, request: FastifyRequest, id: string, body: Static<typeof VoteBodySchema>) => {
+    await enforceRateLimit(ctx, request, "vote", "Too many votes. Please try again shortly.");
+    const fr = await findPublicRequest(db, id);
+    const appRow = await appOfRequest(ctx, fr.appId);
+    if (body.appKey !== undefined && body.appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
+    const identity = resolveIdentity(request.headers, appRow.signingSecret, body.userToken);
+    requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to vote");
+    if (identity.token === null) throw new ApiError("user_token_required");
+    const result = await applyVote(ctx.db, ctx.clock, {
+      featureRequestId: fr.id,
+      appId: appRow.id,
+      token: identity.token,
+      mode,
+      ...(body.shipNotifyEmail === undefined ? {} : { shipNotifyEmail: body.shipNotifyEmail }),
+    });
+    await ctx.cache.invalidateTag(appTag(appRow.id));
+    return result;
+  };
+  // Legacy clients POST `{appKey, userToken}`; DELETE may come with or without a body.
+  const emptyBodyIsObject = async (request: FastifyRequest) => {
+    request.body ??= {};
+  };
+  const voteSchema = { tags, params: IdParams, body: VoteBodySchema, response: { 200: VoteResultSchema, ...errors } };
+  app.post(
+    "/api/v1/feature-requests/:id/vote",
+    { schema: { ...voteSchema, summary: "Toggle the caller's vote" }, preValidation: emptyBodyIsObject },
+    (request) => vote("toggle", request, request.params.id, request.body),
+  );
+  app.delete(
+    "/api/v1/feature-requests/:id/vote",
+    { schema: { ...voteSchema, summary: "Remove the caller's vote (idempotent)" }, preValidation: emptyBodyIsObject },
+    (request) => vote("remove", request, request.params.id, request.body),
+  );
+
+  app.get(
+    "/api/v1/feature-requests/:id/comments",
+    {
+      schema: {
+        tags,
+        summary: "Comments of a request, oldest first (hidden ones excluded)",
+        params: IdParams,
+        querystring: CommentListQuerySchema,
+        response: { 200: CommentListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforceRateLimit(ctx, request, "public_read");
+      const fr = await findPublicRequest(db, request.params.id);
+      const appRow = await appOfRequest(ctx, fr.appId);
+      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      return listComments(db, fr.id, { limit: request.query.limit ?? 200, cursor: request.query.cursor });
+    },
+  );
+
+  app.post(
+    "/api/v1/feature-requests/:id/comments",
+    {
+      schema: {
+        tags,
+        summary: "Comment on a request, or reply to a comment",
+        description: "Needs `X-User-Token`; gated by `allowAnonymousVote` (participation) for callers who are not identified.",
+        params: IdParams,
+        body: PostCommentBodySchema,
+        response: { 201: CommentSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
+      const fr = await findPublicRequest(db, request.params.id);
+      const appRow = await appOfRequest(ctx, fr.appId);
+      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to comment");
+      if (identity.token === null) throw new ApiError("user_token_required");
+      const text = request.body.body.trim();
+      if (text === "") {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { body: ["Required"] } } });
+      }
+      const comment = await db.transaction().execute(async (trx) => {
+        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!);
+        return addComment(trx, ctx.clock, {
+          featureRequestId: fr.id,
+          body: text,
+          authorName: request.body.authorName?.trim() || null,
+          authorEmail: request.body.authorEmail?.trim() || null,
+          endUserId: endUser.id,
+          teamUserId: null,
+          isTeam: false,
+          parentId: request.body.parentId ?? null,
+        });
+      });
+      await ctx.cache.invalidateTag(appTag(appRow.id));
+      return reply.code(201).send(comment);
+    },
+  );
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import type { AppRow } from "../apps/apps.js";
+import type { Context } from "../context.js";
+import type { Database } from "../db/schema.js";
+import { requireQuotaLeft, takeSubmissionSlot, usageMonth } from "./quota.js";
+import { requireOpenSubscription } from "./subscription.js";
+import { markTokenUsed, pruneUsedTokens } from "./used-tokens.js";
+import { verificationRefusal, verifyHuman, type IntakeAction } from "./verification.js";
+
+export type { IntakeAction } from "./verification.js";
+
+/** A submission that passed {@link checkIntake}; it still has to be committed with the write. */
+export interface IntakePass {
+  /**
+   * Inside the write transaction: records the verification token as used and takes one quota
+   * slot (throws ApiError 402 `tier_limit_submissions` when the last slot went to someone else,
+   * 403 `verification_required` when a concurrent submission spent the same token first).
+   */
+  commit(trx: Kysely<Database>): Promise<void>;
+}
+
+/**
+ * The intake guard of POST /api/v1/feedback and POST /api/v1/feature-requests, after the
+ * endpoint has checked the app, the anonymous flag and the body: human verification (403),
+ * subscription (402 `subscription_inactive`) and an early quota check (402
+ * `tier_limit_submissions`). Writes nothing; call `commit` inside the transaction that stores
+ * the submission, so a refused or rolled-back write spends neither the token nor the quota.
+ *
+ * @example
+ * ```ts
+ * const pass = await checkIntake(ctx, app, { verificationToken: body.turnstileToken, action: "feedback", remoteIp: request.ip });
+ * await ctx.db.kysely.transaction().execute(async (trx) => {
+ *   await insertFeedback(trx, body);
+ *   await pass.commit(trx);
+ * });
+ * ```
+ */
+export async function checkIntake(
+  ctx: Context,
+  app: AppRow,
+  input: { verificationToken: string | undefined; action: IntakeAction; remoteIp: string },
+): Promise<IntakePass> {
+  const db = ctx.db.kysely;
+  await pruneUsedTokens(db, ctx.clock);
+  const verified = await verifyHuman(ctx, app, input);
+  const workspace = await db
+    .selectFrom("workspaces")
+    .select(["id", "subscriptionStatus", "monthlySubmissionQuota"])
+    .where("id", "=", app.workspaceId)
+    .executeTakeFirstOrThrow();
+  requireOpenSubscription(workspace.subscriptionStatus);
+  await requireQuotaLeft(db, workspace, usageMonth(ctx.clock));
+  return {
+    async commit(trx) {
+      if (verified !== null && !(await markTokenUsed(trx, verified))) throw verificationRefusal(verified.provider);
+      // The month is read at commit time: a submission written just after midnight UTC counts there.
+      await takeSubmissionSlot(trx, workspace.id, usageMonth(ctx.clock));
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from "fastify";
+import type { Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import type { RateLimitBucket } from "./buckets.js";
+
+/**
+ * Spends one request of `bucket` for the client's IP (`request.ip`, which honours
+ * TRUST_PROXY); call it first in a handler, before any lookup. Past the limit it throws
+ * `429 rate_limited` with `Retry-After` and `message` (default: the registry's generic one).
+ * If the limiter itself fails (Redis down) the request goes through and the failure is
+ * logged: a limit guards capacity and must not take the public API down with it.
+ *
+ * @example
+ * ```ts
+ * await enforceRateLimit(ctx, request, "search", "Too many searches. Please try again shortly.");
+ * ```
+ */
+export async function enforceRateLimit(
+  ctx: Context,
+  request: FastifyRequest,
+  bucket: RateLimitBucket,
+  message?: string,
+): Promise<void> {
+  let result;
+  try {
+    result = await ctx.rateLimiter.hit(bucket, request.ip, ctx.config.rateLimits[bucket]);
+  } catch (error) {
+    request.log.error({ err: error, bucket }, "rate limiter unavailable; request let through");
+    return;
+  }
+  if (result.allowed) return;
+  throw new ApiError("rate_limited", {
+    ...(message === undefined ? {} : { message }),
+    headers: { "Retry-After": String(result.retryAfterSeconds) },
+  });
+}
