@@ -1,5 +1,5 @@
 import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, ModerationState } from "@tidings/protocol";
-import { recentCommenters } from "./commenters.js";
+import { recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -39,31 +39,7 @@ type RecordRow = Awaited<ReturnType<ReturnType<typeof recordQuery>["executeTakeF
 
 function toAdminFeatureRequest(r: RecordRow, commenters: FeatureRequestItem["recentCommenters"]): AdminFeatureRequest {
   return {
-    id: r.id,
-    appId: r.appId,
-    title: r.title,
-    description: r.description,
-    status: r.columnSlug ?? "open",
-    approved: r.moderation === "approved",
-    voteCount: r.voteCount,
-    importedVotes: r.importedVotes,
-    commentCount: r.commentCount,
-    hasVoted: false,
-    isOwnRequest: false,
-    columnId: r.columnId,
-    columnSlug: r.columnSlug,
-    columnName: r.columnName,
-    columnColor: r.columnColor,
-    versionId: r.versionId,
-    versionLabel: r.versionLabel,
-    releasedVersion: r.versionReleased === 1 ? r.versionLabel : null,
-    requesterName: r.requesterName,
-    requesterAvatarUrl: null,
-    requesterClerkId: r.requesterPublicId,
-    recentCommenters: commenters.slice(0, 3),
-    hasMoreCommenters: commenters.length > 3,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
+    ...toItem(r, commenters, { hasVoted: false, isOwnRequest: false }),
     moderation: r.moderation,
     requesterEmail: r.requesterEmail,
     approvedAt: r.approvedAt,

@@ -4,7 +4,7 @@ import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
-import { recentCommenters } from "./commenters.js";
+import { recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { searchTerms } from "./search-text.js";
 
@@ -176,33 +176,7 @@ export async function listFeatureRequests(
   const commenters = await recentCommenters(db, pageRows.map((r) => r.id));
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];
-    return {
-      id: r.id,
-      appId: r.appId,
-      title: r.title,
-      description: r.description,
-      status: r.columnSlug ?? "open",
-      approved: r.moderation === "approved",
-      voteCount: r.voteCount,
-      importedVotes: r.importedVotes,
-      commentCount: r.commentCount,
-      hasVoted: Number(r.hasVoted) > 0,
-      isOwnRequest: viewer !== null && r.requesterEndUserId === viewer,
-      columnId: r.columnId,
-      columnSlug: r.columnSlug,
-      columnName: r.columnName,
-      columnColor: r.columnColor,
-      versionId: r.versionId,
-      versionLabel: r.versionLabel,
-      releasedVersion: r.versionReleased === 1 ? r.versionLabel : null,
-      requesterName: r.requesterName,
-      requesterAvatarUrl: null,
-      requesterClerkId: r.requesterPublicId,
-      recentCommenters: recent.slice(0, 3),
-      hasMoreCommenters: recent.length > 3,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    };
+    return toItem(r, recent, { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer });
   });
   return { requests, total: Number(total), hasMore, nextCursor };
 }
