@@ -50,6 +50,15 @@ describe("tidings serve (the embedded default)", () => {
     expect(server.output()).not.toContain("Demo app key");
   });
 
+  it("migrates with `tidings migrate` and reports an up-to-date database the second time", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const { CLI } = await import("./server-process.js");
+    const env = { PATH: process.env.PATH ?? "", DATA_DIR: tempDir() };
+    const first = execFileSync(process.execPath, [CLI, "migrate"], { env, encoding: "utf8" });
+    expect(first).toMatch(/^Applied: 0001-initial, 0002-feature-requests/);
+    expect(execFileSync(process.execPath, [CLI, "migrate"], { env, encoding: "utf8" })).toBe("Database is up to date.\n");
+  });
+
   it("refuses to start with a bad variable and names it", async () => {
     await expect(start({ DATA_DIR: tempDir(), PORT: "http" })).rejects.toThrow(/PORT/);
   });

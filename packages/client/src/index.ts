@@ -1,4 +1,34 @@
-/**
- * Placeholder entry point: the SDK core lands with its own issue.
- */
-export const CLIENT_VERSION = "0.1.0";
+export {
+  FeedbackClient,
+  CLIENT_VERSION,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
+  type FeedbackClientOptions,
+  type CallOptions,
+  type UserCallOptions,
+  type ListFeatureRequestsParams,
+  type FeatureRequestDraft,
+  type FeedbackDraft,
+  type CommentDraft,
+  type ChangelogOverlayData,
+  type TokenTransport,
+  type VerificationTokenProvider,
+} from "./client.js";
+export * from "./errors.js";
+export { KNOWN_ERROR_CODES, VENDOR_VERIFICATION_CODES, type KnownErrorCode } from "./error-codes.js";
+export * from "./attachments.js";
+export * from "./platform.js";
+export * from "./types.js";
+export { UserTokenStore, USER_TOKEN_KEY, type UserTokenStoreOptions } from "./token-store.js";
+export { SeenChangelogStore, SEEN_CHANGELOGS_KEY } from "./seen-changelogs.js";
+export { memoryStorage, type StorageAdapter, type Warn } from "./storage.js";
+export { systemTimers, type Timers } from "./timers.js";
+export { uuidV4 } from "./uuid.js";
+export * from "./signing.js";
+export { createTransport, type FetchLike, type HttpRequest, type HttpResponse, type Transport } from "./request.js";
+export { isSurfaceEnabled, type Surface } from "./feature-flags.js";
+export { groupRoadmapRequests, ROADMAP_OTHER_COLUMN_ID, type RoadmapGroup } from "./roadmap.js";
+export * from "./search-pacer.js";
+export * from "./config-loader.js";
+export * from "./locale.js";
+export * from "./messages.js";

@@ -287,6 +287,48 @@ export const ErrorCodes = {
     meaning: "An image upload is SVG, another format, or its bytes do not match the declared type.",
     fix: "Upload a PNG, JPEG, WebP, GIF or HEIC image whose content matches its type.",
   },
+  payment_attributes_require_signature: {
+    status: 422,
+    message: "Payment attributes require a signature",
+    meaning: "`PUT …/user` carried isPaying, plan or mrr without `signature` and `timestamp`.",
+    fix: "Sign the attributes on your backend (cpt-user-attrs-v1, see docs/public-api.md) and send `signature` and `timestamp`.",
+  },
+  stale_signature: {
+    status: 401,
+    message: "Signature timestamp is outside the allowed window",
+    meaning: "The signed `timestamp` is more than 300 seconds away from the server's clock.",
+    fix: "Sign with the current time (epoch seconds) and check the signer's clock.",
+  },
+  invalid_signature: {
+    status: 401,
+    message: "Invalid signature",
+    meaning: "The attribute signature does not match HMAC-SHA256 of the canonical string with the app's signing secret.",
+    fix: "Build the 8 canonical lines exactly as documented and sign with the app's current signing secret.",
+  },
+  changelog_entry_not_found: {
+    status: 404,
+    message: "Changelog entry not found",
+    meaning: "The release does not exist in this workspace.",
+    fix: "List the workspace's changelog first.",
+  },
+  invalid_confirmation_token: {
+    status: 400,
+    message: "Invalid or expired confirmation token",
+    meaning: "A confirmation token is missing, tampered with, expired or already used.",
+    fix: "Subscribe again to receive a fresh confirmation mail.",
+  },
+  invalid_unsubscribe_token: {
+    status: 400,
+    message: "Invalid or expired unsubscribe token",
+    meaning: "An unsubscribe token is missing or its signature does not match (expiry alone is never refused).",
+    fix: "Use the link of a mail you received, or unsubscribe by address.",
+  },
+  post_required: {
+    status: 405,
+    message: "GET does not change anything here. POST the token to this endpoint.",
+    meaning: "A JSON client sent GET to a confirm or unsubscribe link, which only shows an HTML page.",
+    fix: "POST the token (query `token`, JSON `{token}` or form field) to the same URL.",
+  },
   payload_too_large: {
     status: 413,
     message: "Payload exceeds size limit",

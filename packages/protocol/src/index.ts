@@ -5,3 +5,5 @@ export * from "./roadmap.js";
 export * from "./console.js";
 export * from "./feature-requests.js";
 export * from "./intake.js";
+export * from "./feedback.js";
+export * from "./users.js";

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Writable } from "node:stream";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -13,6 +14,8 @@ import { consoleRoutes } from "./console/routes.js";
 import type { Context } from "./context.js";
 import { migrateToLatest, openDatabase, type Db } from "./db/database.js";
 import { seedDemo } from "./demo/seed-demo.js";
+import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
+import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { registerPublicCors } from "./http/cors.js";
@@ -28,6 +31,11 @@ import { openRateLimiter } from "./rate-limit/open-rate-limiter.js";
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
+import { LocalDiskStorage } from "./storage/local-disk-storage.js";
+import type { ObjectStorage } from "./storage/object-storage.js";
+import { uploadPublicRoutes } from "./uploads/public-routes.js";
+import { startUploadSweeper } from "./uploads/sweeper.js";
+import { userPublicRoutes } from "./users/public-routes.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
 export interface BuildOptions {
@@ -37,6 +45,8 @@ export interface BuildOptions {
   cache?: SharedCache;
   /** Replaces the limiter `config.redisUrl` selects; the caller keeps ownership (it is not closed with the app). */
   rateLimiter?: RateLimiter;
+  /** Where uploads are stored instead of `DATA_DIR/uploads` on local disk. */
+  storage?: ObjectStorage;
   /** `false` silences logs (tests). */
   logger?: boolean;
   /** Where JSON log lines go instead of stdout (tests read them). */
@@ -70,7 +80,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.rateLimiter === undefined
       ? await openRateLimiter(config.redisUrl, clock)
       : { limiter: options.rateLimiter, close: () => Promise.resolve() };
-  const ctx: Context = { config, db, clock, cache: options.cache ?? new MemoryCache(clock), rateLimiter: limiter.limiter };
+  const ctx: Context = {
+    config,
+    db,
+    clock,
+    cache: options.cache ?? new MemoryCache(clock),
+    rateLimiter: limiter.limiter,
+    storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, "uploads")),
+  };
 
   const app = Fastify({
     logger:
@@ -96,6 +113,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDb) await db.destroy();
   });
   app.addHook("onClose", () => limiter.close());
+  // Uploads no submission took are deleted after 24 h; the sweep stops before the database closes.
+  const stopSweeper = startUploadSweeper(ctx, app.log);
+  app.addHook("preClose", () => stopSweeper());
   app.addHook("preClose", async () => {
     closing = true;
   });
@@ -154,6 +174,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     roadmapPublicRoutes(typed, ctx);
     intakePublicRoutes(typed, ctx);
     featureRequestPublicRoutes(typed, ctx);
+    feedbackPublicRoutes(typed, ctx);
+    await uploadPublicRoutes(typed, ctx);
+    userPublicRoutes(typed, ctx);
   });
 
   await app.register(
@@ -171,6 +194,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       roadmapConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
+      feedbackConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },
   );

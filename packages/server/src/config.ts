@@ -39,6 +39,10 @@ export interface Config {
   altchaCost: number;
   /** Built-in altcha: the secret counter is drawn from [max/2, max]; the client's work grows with it. @default 5000 */
   altchaMaxCounter: number;
+  /** `smtp://` or `smtps://` URL mail is sent through; null writes `.eml` files to `DATA_DIR/outbox` instead. @default null */
+  smtpUrl: string | null;
+  /** The From of every mail. @default "Tidings <no-reply@localhost>" */
+  mailFrom: string;
 }
 
 /** A configuration problem that names the variable at fault. */
@@ -145,6 +149,31 @@ function parseRedisUrl(env: Env): string | null {
   return raw;
 }
 
+function parseSmtpUrl(env: Env): string | null {
+  const raw = env.SMTP_URL?.trim();
+  if (raw === undefined || raw === "") return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // The value is not echoed: it may carry a password.
+  if (url === undefined || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || url.hostname === "") {
+    throw new ConfigError("SMTP_URL", "expected an smtp:// or smtps:// URL with a host, or unset to write mail to DATA_DIR/outbox");
+  }
+  return raw;
+}
+
+function parseMailFrom(env: Env): string {
+  const raw = env.MAIL_FROM?.trim();
+  if (raw === undefined || raw === "") return "Tidings <no-reply@localhost>";
+  if (/[\r\n]/.test(raw) || !/^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw)) {
+    throw new ConfigError("MAIL_FROM", `expected an address or "Name <address>", got "${raw}"`);
+  }
+  return raw;
+}
+
 function parseRateLimits(env: Env): RateLimitRules {
   const rules = {} as RateLimitRules;
   for (const bucket of RATE_LIMIT_BUCKETS) {
@@ -203,5 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     verificationTimeoutMs: parseInteger(env, "VERIFICATION_TIMEOUT_MS", 5000, 100, 60_000),
     altchaCost: parseInteger(env, "ALTCHA_COST", 2000, 1, 1_000_000),
     altchaMaxCounter: parseInteger(env, "ALTCHA_MAX_COUNTER", 5000, 2, 1_000_000),
+    smtpUrl: parseSmtpUrl(env),
+    mailFrom: parseMailFrom(env),
   };
 }

@@ -3,14 +3,17 @@ import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
+import type { ObjectStorage } from "./storage/object-storage.js";
 
-/** What every route and service is given: configuration, database, clock, cache and rate limiter. */
+/** What every route and service is given: configuration, database, clock, cache, rate limiter and file storage. */
 export interface Context {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;
   readonly cache: SharedCache;
   readonly rateLimiter: RateLimiter;
+  /** Where uploaded files are stored. */
+  readonly storage: ObjectStorage;
 }
 
 /** The cache tag that groups every cached answer derived from one app. */

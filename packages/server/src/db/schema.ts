@@ -273,6 +273,75 @@ export interface UploadsTable {
   attachedAt: string | null;
 }
 
+/** A release note's lifecycle: `draft`, `scheduled` (published by the job runner at `scheduledAt`) or `published`. */
+export type ChangelogStatus = "draft" | "scheduled" | "published";
+
+export interface ChangelogEntriesTable {
+  id: string;
+  appId: string;
+  title: string;
+  /** Markdown. */
+  body: string;
+  versionLabel: string | null;
+  versionId: string | null;
+  status: ChangelogStatus;
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  /** When the subscriber mails of the (first) publication were queued. */
+  notifiedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChangelogEntryRequestsTable {
+  entryId: string;
+  featureRequestId: string;
+  position: number;
+}
+
+/** `changelog` (featureRequestId `""`) or `ship` (one request). */
+export type SubscriptionKind = "changelog" | "ship";
+export type SubscriptionStatus = "pending" | "confirmed" | "unsubscribed";
+
+export interface EmailSubscriptionsTable {
+  id: string;
+  appId: string;
+  kind: SubscriptionKind;
+  featureRequestId: string;
+  /** Lower-cased address. */
+  email: string;
+  status: SubscriptionStatus;
+  subscriberTokenHash: string | null;
+  confirmNonce: string | null;
+  confirmSentAt: string | null;
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
+  /** Ship notifications: when the shipped mail was queued (once). */
+  notifiedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type JobStatus = "pending" | "running" | "done" | "failed";
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  refId: string | null;
+  dedupeKey: string;
+  /** JSON. */
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
 /** SQLite only: the FTS5 index of feature requests. */
 export interface FeatureRequestsFtsTable {
   featureRequestId: string;
@@ -302,4 +371,8 @@ export interface Database {
   submissions: SubmissionsTable;
   uploadSessions: UploadSessionsTable;
   uploads: UploadsTable;
+  changelogEntries: ChangelogEntriesTable;
+  changelogEntryRequests: ChangelogEntryRequestsTable;
+  emailSubscriptions: EmailSubscriptionsTable;
+  jobs: JobsTable;
 }

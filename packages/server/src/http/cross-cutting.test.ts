@@ -46,6 +46,17 @@ describe("cross-cutting HTTP behaviour", () => {
     expect(me.json().workspaces.map((w: { workspace: { slug: string } }) => w.workspace.slug)).not.toContain("big");
   });
 
+  it("refuses public JSON over 256 KB with 413 payload_too_large", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/feature-requests",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ appKey: "app_demo", title: "Big", description: "x".repeat(256 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: "Payload exceeds size limit", code: "payload_too_large" });
+  });
+
   it("answers a wrong content type with 415 and malformed JSON with 400 invalid_json", async () => {
     const wrongType = await t.app.inject({
       method: "POST",

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildApp, loadConfig } from "@tidings/server";
+
+export const ADMIN_TOKEN = "e2e-client-admin-token-0123456789";
+
+/** The real server, in process on a free loopback port, over a fresh SQLite folder. */
+export async function startRealServer(env: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-client-e2e-"));
+  const app = await buildApp({ ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env }), adminToken: ADMIN_TOKEN }, { logger: false });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  /** A console call with the operator token. */
+  const consoleCall = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}/api/v1/console${url}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`console ${method} ${url}: ${res.status} ${text}`);
+    return (text === "" ? undefined : JSON.parse(text)) as Record<string, unknown> & { [key: string]: never };
+  };
+
+  /** A new workspace with one app, for tests that change settings. */
+  const createApp = async (slug: string) => {
+    const ws = (await consoleCall("POST", "/workspaces", { name: slug, slug })) as unknown as { workspace: { id: string } };
+    const wsId = ws.workspace.id;
+    const app = (await consoleCall("POST", `/workspaces/${wsId}/apps`, { name: `${slug} app` })) as unknown as {
+      appId: string;
+      appKey: string;
+      signingSecret: string;
+    };
+    return {
+      wsId,
+      appId: app.appId,
+      appKey: app.appKey,
+      signingSecret: app.signingSecret,
+      settings: (body: unknown) => consoleCall("PUT", `/workspaces/${wsId}/apps/${app.appId}/settings`, body),
+      workspace: (body: unknown) => consoleCall("PUT", `/workspaces/${wsId}`, body),
+    };
+  };
+
+  return {
+    baseUrl,
+    consoleCall,
+    createApp,
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type RealServer = Awaited<ReturnType<typeof startRealServer>>;

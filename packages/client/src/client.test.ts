@@ -1,0 +1,182 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FeedbackClient, type FeedbackClientOptions } from "./client.js";
+import type { RequestTimeoutException } from "./errors.js";
+import type { FetchLike } from "./request.js";
+import { memoryStorage } from "./storage.js";
+
+interface Seen {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Records requests; answers with `reply` (JSON 200 by default). Used for wire-shape checks only. */
+function recorder(reply: (seen: Seen) => Response = () => Response.json({})) {
+  const seen: Seen[] = [];
+  const fetch: FetchLike = async (input, init) => {
+    const body = typeof init.body === "string" ? JSON.parse(init.body) : init.body;
+    const entry = { url: new URL(input), method: init.method ?? "GET", headers: init.headers as Record<string, string>, body };
+    seen.push(entry);
+    return reply(entry);
+  };
+  return { seen, fetch };
+}
+
+function client(fetch: FetchLike, options: Partial<FeedbackClientOptions> = {}) {
+  return new FeedbackClient({ baseUrl: "https://api.example.com//", appKey: "app_demo", fetch, storage: memoryStorage(), userToken: "tok-1", ...options });
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe("FeedbackClient", () => {
+  it("strips trailing slashes, defaults its options, and encodes the app key in paths", async () => {
+    const { seen, fetch } = recorder();
+    const c = client(fetch, { appKey: "app/x" });
+    expect(c.baseUrl).toBe("https://api.example.com");
+    expect([c.timeoutMs, c.uploadTimeoutMs, c.tokenTransport, c.defaultPlatform]).toEqual([15_000, 60_000, "header", "universal"]);
+    await c.getConfig();
+    expect(seen[0]!.url.href).toBe("https://api.example.com/api/v1/public/config/app%2Fx");
+  });
+
+  it.each([
+    ["header", "tok-1", null],
+    ["query", undefined, "tok-1"],
+    ["both", "tok-1", "tok-1"],
+  ] as const)("sends the listing token per tokenTransport %s", async (tokenTransport, header, query) => {
+    const { seen, fetch } = recorder(() => Response.json({ requests: [], total: 0, hasMore: false, nextCursor: null }));
+    await client(fetch, { tokenTransport }).listFeatureRequests({ q: "  dark ", versionId: "v1" });
+    const { url, headers } = seen[0]!;
+    expect(headers["X-User-Token"]).toBe(header);
+    expect(url.searchParams.get("userToken")).toBe(query);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ appKey: "app_demo", q: "dark", versionId: "v1", limit: "50", offset: "0" });
+  });
+
+  it("sends X-User-Hash next to the token, computed per token when given a function", async () => {
+    const { seen, fetch } = recorder();
+    await client(fetch, { userHash: (token) => `hash-of-${token}` }).toggleVote("fr_1");
+    expect(seen[0]!.headers).toMatchObject({ "X-User-Token": "tok-1", "X-User-Hash": "hash-of-tok-1" });
+    expect(seen[0]!.body).toEqual({ appKey: "app_demo" });
+  });
+
+  it("takes the draft's verification token over the provider's, and omits a blank one", async () => {
+    const { seen, fetch } = recorder();
+    const provider = vi.fn(async () => "from-provider");
+    const c = client(fetch, { verificationTokenProvider: provider });
+    await c.submitFeatureRequest({ title: "Dark mode", details: "please", verificationToken: "from-draft" });
+    await c.submitFeatureRequest({ title: "Dark mode" });
+    const blank = client(fetch, { verificationTokenProvider: () => undefined });
+    await blank.submitFeatureRequest({ title: "Dark mode" });
+    expect(seen.map((s) => (s.body as Record<string, unknown>).verificationToken)).toEqual(["from-draft", "from-provider", undefined]);
+    expect("verificationToken" in (seen[2]!.body as object)).toBe(false);
+    expect(seen[0]!.body).toMatchObject({ appKey: "app_demo", title: "Dark mode", description: "please", requesterToken: "tok-1" });
+  });
+
+  it("forwards the draft or default platform on submit without checking any allowlist", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ submissionId: "s1" }, { status: 201 }));
+    const c = client(fetch, { defaultPlatform: "android" });
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    await c.submitFeedback({ title: "Crash", details: "on start", platform: "macos" });
+    expect(seen.map((s) => (s.body as { platform: string }).platform)).toEqual(["android", "macos"]);
+    expect((seen[0]!.body as { metadata: Record<string, string> }).metadata.sdk).toMatch(/^tidings-client\//);
+  });
+
+  it("uploads pending attachments before submitting feedback: images and objects to their endpoints", async () => {
+    const { seen, fetch } = recorder((s) =>
+      s.url.pathname.startsWith("/api/v1/uploads/")
+        ? Response.json({ key: `k${s.url.pathname.length}`, url: "https://cdn/x", kind: s.url.pathname.endsWith("images") ? "image" : "file" })
+        : Response.json({ submissionId: "s1" }),
+    );
+    const descriptor = { kind: "image", key: "pre", url: "https://cdn/pre" };
+    await client(fetch).submitFeedback({
+      title: "t",
+      details: "d",
+      attachments: [descriptor, { file: new Blob(["png"]), filename: "a.png", mimeType: "image/png" }, { file: new Uint8Array([1]), filename: "a.log", mimeType: "text/plain" }],
+    });
+    expect(seen.map((s) => s.url.pathname)).toEqual(["/api/v1/uploads/images", "/api/v1/uploads/objects", "/api/v1/feedback"]);
+    const form = seen[0]!.body as FormData;
+    expect(form.get("appKey")).toBe("app_demo");
+    expect((form.get("file") as File).name).toBe("a.png");
+    expect((seen[2]!.body as { attachments: unknown[] }).attachments).toHaveLength(3);
+    expect((seen[2]!.body as { attachments: unknown[] }).attachments[0]).toEqual(descriptor);
+  });
+
+  it("gives uploads their own budget, overridable per call", async () => {
+    vi.useFakeTimers();
+    const hang: FetchLike = (_url, init) => new Promise((_r, reject) => init.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+    const c = client(hang, { uploadTimeoutMs: 5000 });
+    const upload = c.uploadAttachment({ file: new Blob(["x"]), filename: "x.png", mimeType: "image/png" }).catch((e: unknown) => e);
+    const fast = c.uploadAttachment({ file: new Blob(["x"]), filename: "x.png", mimeType: "image/png", timeoutMs: 100 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(((await fast) as RequestTimeoutException).timeoutMs).toBe(100);
+    await vi.advanceTimersByTimeAsync(4900);
+    expect(((await upload) as RequestTimeoutException).timeoutMs).toBe(5000);
+  });
+
+  it("signs user attributes with sdkSigningSecret at the injected time", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ ok: true, updatedAt: "2025-01-01T00:00:00.000Z" }));
+    const timers = { now: () => 1758000000_000, setTimeout: () => 0, clearTimeout: () => undefined };
+    const c = client(fetch, {
+      appKey: "app_demo12345",
+      userToken: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+      sdkSigningSecret: "cpt_sk_test_secret_0123456789abcdef",
+      timers,
+    });
+    await c.reportUserAttributes({ isPaying: true, plan: "pro", mrr: 299.5, currency: "USD" });
+    expect(seen[0]!.method).toBe("PUT");
+    expect(seen[0]!.body).toEqual({
+      isPaying: true,
+      plan: "pro",
+      mrr: 299.5,
+      currency: "USD",
+      timestamp: 1758000000,
+      signature: "59bc1177751f4c36f9caeed8c763cde9ee18835196acd1b6d4ce3b1ea2dc0273",
+    });
+  });
+
+  it("uses the per-call token over the explicit one, and the explicit one over the store", async () => {
+    const { seen, fetch } = recorder();
+    const c = client(fetch);
+    await c.tokens.setToken("store-token");
+    await c.postComment("fr_1", { body: " hi " }, { userToken: "call-token" });
+    await c.postComment("fr_1", { body: "hi" });
+    expect(seen.map((s) => s.headers["X-User-Token"])).toEqual(["call-token", "tok-1"]);
+    expect(seen[0]!.body).toEqual({ body: "hi" });
+  });
+
+  it("prepares the changelog overlay: null when the flag is off or the newest release was seen", async () => {
+    let features: Record<string, boolean> = {};
+    const { fetch } = recorder((s) =>
+      s.url.pathname.includes("/config/")
+        ? Response.json({ sdk: { features, changelogOverlay: { entryCount: 2 } } })
+        : Response.json({
+            entries: [
+              { id: "c1", title: "Old", body: "", versionLabel: "1.0", publishedAt: "2024-01-01T00:00:00Z" },
+              { id: "c2", title: "New", body: "", versionLabel: "1.1", publishedAt: "2024-02-01T00:00:00Z" },
+              { id: "c3", title: "Oldest", body: "", versionLabel: null, publishedAt: "2023-01-01T00:00:00Z" },
+            ],
+          }),
+    );
+    const c = client(fetch);
+    const overlay = await c.prepareChangelogOverlay({ onlyIfUnseen: true });
+    expect(overlay?.latestKey).toBe("1.1");
+    expect(overlay?.entries.map((e) => e.id)).toEqual(["c2", "c1"]);
+    await c.seenChangelogs.markSeen("1.1");
+    expect(await c.prepareChangelogOverlay({ onlyIfUnseen: true })).toBeNull();
+    expect(await c.prepareChangelogOverlay()).not.toBeNull();
+    features = { changelog: false };
+    expect(await c.prepareChangelogOverlay()).toBeNull();
+  });
+
+  it("waits for the stored token when no explicit token is given", async () => {
+    const { seen, fetch } = recorder();
+    const c = new FeedbackClient({ baseUrl: "https://api", appKey: "app_demo", fetch, storage: memoryStorage() });
+    await c.toggleVote("fr_1");
+    expect(seen[0]!.headers["X-User-Token"]).toBe(await c.tokens.getToken());
+  });
+
+  it("requires a base URL and an app key", () => {
+    expect(() => new FeedbackClient({ baseUrl: "", appKey: "app_x" })).toThrow(TypeError);
+    expect(() => new FeedbackClient({ baseUrl: "https://x", appKey: " " })).toThrow(TypeError);
+  });
+});

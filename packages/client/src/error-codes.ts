@@ -1,0 +1,70 @@
+/**
+ * Every machine code the Tidings server answers with (`code` in `{error, code}`), copied from the
+ * registry in `@tidings/protocol` so the SDK keeps zero runtime dependencies. A test fails when
+ * the two drift.
+ */
+export const KNOWN_ERROR_CODES = [
+  "validation_failed",
+  "invalid_json",
+  "invalid_content_length",
+  "invalid_user_token",
+  "invalid_cursor",
+  "invalid_parent",
+  "user_token_required",
+  "invalid_user_hash",
+  "authentication_required",
+  "unauthorized",
+  "capability_required",
+  "public_access_disabled",
+  "verification_required",
+  "subscription_inactive",
+  "tier_limit_submissions",
+  "not_found",
+  "app_not_found",
+  "feature_request_not_found",
+  "comment_not_found",
+  "workspace_not_found",
+  "column_not_found",
+  "version_not_found",
+  "user_not_found",
+  "member_not_found",
+  "slug_taken",
+  "system_column",
+  "invalid_column_order",
+  "last_owner",
+  "invalid_text",
+  "invalid_upload",
+  "executable_extension_prohibited",
+  "unsupported_mime_type",
+  "uploader_identity_required",
+  "uploader_mismatch",
+  "already_finalized",
+  "invalid_attachment",
+  "session_invalid_or_expired",
+  "platform_not_allowed",
+  "invalid_download_link",
+  "upload_not_found",
+  "submission_not_found",
+  "already_uploaded",
+  "file_too_large",
+  "unsupported_image_type",
+  "payment_attributes_require_signature",
+  "stale_signature",
+  "invalid_signature",
+  "changelog_entry_not_found",
+  "invalid_confirmation_token",
+  "invalid_unsubscribe_token",
+  "post_required",
+  "payload_too_large",
+  "uri_too_long",
+  "unsupported_media_type",
+  "rate_limited",
+  "internal_error",
+  "service_unavailable",
+] as const;
+
+/** A machine code of the Tidings server. Other servers (and newer ones) may send codes outside it. */
+export type KnownErrorCode = (typeof KNOWN_ERROR_CODES)[number];
+
+/** Codes of other servers speaking the same wire dialect that name a human-verification refusal. */
+export const VENDOR_VERIFICATION_CODES = ["turnstile_required", "turnstile_verification_failed"] as const;

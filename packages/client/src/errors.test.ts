@@ -1,0 +1,120 @@
+import { ErrorCodes } from "@tidings/protocol";
+import { describe, expect, it } from "vitest";
+import { KNOWN_ERROR_CODES } from "./error-codes.js";
+import {
+  AuthenticationRequiredException,
+  errorFromResponse,
+  FeedbackException,
+  InactiveSubscriptionException,
+  parseRetryAfterMs,
+  PaymentRequiredException,
+  QuotaExceededException,
+  RateLimitedException,
+  UnexpectedStatusException,
+  VerificationRequiredException,
+} from "./errors.js";
+
+const body = (error: string, code?: string) => JSON.stringify(code === undefined ? { error } : { error, code });
+
+describe("known error codes", () => {
+  it("are exactly the server registry's codes", () => {
+    expect([...KNOWN_ERROR_CODES].sort()).toEqual(Object.keys(ErrorCodes).sort());
+  });
+});
+
+describe("parseRetryAfterMs", () => {
+  const now = Date.parse("2025-01-01T00:00:00Z");
+  it("reads delta-seconds", () => {
+    expect(parseRetryAfterMs("30", now)).toBe(30_000);
+    expect(parseRetryAfterMs(" 0 ", now)).toBe(0);
+    expect(parseRetryAfterMs("1.5", now)).toBe(1500);
+  });
+  it("reads an HTTP date relative to now, never negative", () => {
+    expect(parseRetryAfterMs("Wed, 01 Jan 2025 00:01:00 GMT", now)).toBe(60_000);
+    expect(parseRetryAfterMs("Tue, 31 Dec 2024 23:00:00 GMT", now)).toBe(0);
+  });
+  it("is null when absent or unreadable", () => {
+    expect(parseRetryAfterMs(null, now)).toBeNull();
+    expect(parseRetryAfterMs(undefined, now)).toBeNull();
+    expect(parseRetryAfterMs("", now)).toBeNull();
+    expect(parseRetryAfterMs("-5", now)).toBeNull();
+    expect(parseRetryAfterMs("soon", now)).toBeNull();
+  });
+});
+
+describe("errorFromResponse", () => {
+  it("maps 402 by code to quota, inactive subscription, or the payment base class", () => {
+    const quota = errorFromResponse({ status: 402, rawBody: body("Monthly submission quota reached", "tier_limit_submissions") });
+    expect(quota).toBeInstanceOf(QuotaExceededException);
+    expect(quota).toBeInstanceOf(PaymentRequiredException);
+    expect(quota.code).toBe("tier_limit_submissions");
+    expect(quota.message).toBe("Monthly submission quota reached");
+    const inactive = errorFromResponse({ status: 402, rawBody: body("inactive", "subscription_inactive") });
+    expect(inactive).toBeInstanceOf(InactiveSubscriptionException);
+    const other = errorFromResponse({ status: 402, rawBody: body("pay up", "tier_limit_import_pro") });
+    expect(other.constructor).toBe(PaymentRequiredException);
+  });
+
+  it("recognises verification refusals by our code, vendor codes, and Turnstile messages", () => {
+    for (const raw of [
+      body("Human verification is required", "verification_required"),
+      body("x", "turnstile_required"),
+      body("x", "turnstile_verification_failed"),
+      body("Human verification (Turnstile) is required"),
+      "Turnstile token missing",
+    ]) {
+      const error = errorFromResponse({ status: 403, rawBody: raw });
+      expect(error, raw).toBeInstanceOf(VerificationRequiredException);
+    }
+    expect(errorFromResponse({ status: 403, rawBody: body("Turnstile is required") }).code).toBe("verification_required");
+  });
+
+  it("leaves other 403s (private app, platform not allowed) as unexpected statuses with their code", () => {
+    const error = errorFromResponse({ status: 403, rawBody: body("Public surfaces are disabled for this app", "public_access_disabled") });
+    expect(error).toBeInstanceOf(UnexpectedStatusException);
+    expect(error.code).toBe("public_access_disabled");
+  });
+
+  it("maps 401 and a 403 authentication_required to AuthenticationRequiredException", () => {
+    expect(errorFromResponse({ status: 401, rawBody: body("Sign in is required", "authentication_required") })).toBeInstanceOf(
+      AuthenticationRequiredException,
+    );
+    expect(errorFromResponse({ status: 403, rawBody: body("Sign in", "authentication_required") })).toBeInstanceOf(
+      AuthenticationRequiredException,
+    );
+    expect(errorFromResponse({ status: 401, rawBody: "" }).message).toMatch(/Anonymous access/);
+    const signature = errorFromResponse({ status: 401, rawBody: body("Invalid signature", "invalid_signature") });
+    expect(signature).toBeInstanceOf(UnexpectedStatusException);
+    expect(signature.code).toBe("invalid_signature");
+  });
+
+  it("maps 429 to RateLimitedException with retryAfterMs from Retry-After, or null", () => {
+    const limited = errorFromResponse({ status: 429, rawBody: body("Too many searches"), retryAfter: "42" });
+    expect(limited).toBeInstanceOf(RateLimitedException);
+    expect((limited as RateLimitedException).retryAfterMs).toBe(42_000);
+    expect((errorFromResponse({ status: 429, rawBody: "" }) as RateLimitedException).retryAfterMs).toBeNull();
+  });
+
+  it("keeps status, raw body and request id of the config 404", () => {
+    const raw = '{"error":"App not found"}';
+    const error = errorFromResponse({ status: 404, rawBody: raw, requestId: "req-12345678" });
+    expect(error).toBeInstanceOf(UnexpectedStatusException);
+    expect(error).toBeInstanceOf(FeedbackException);
+    expect(error.status).toBe(404);
+    expect(error.rawBody).toBe(raw);
+    expect(error.body).toEqual({ error: "App not found" });
+    expect(error.code).toBeUndefined();
+    expect(error.requestId).toBe("req-12345678");
+    expect(error.message).toBe("App not found");
+  });
+
+  it("never puts a non-JSON body into the message", () => {
+    const error = errorFromResponse({ status: 500, rawBody: "<html>secret stack</html>" });
+    expect(error.message).toBe("Unexpected HTTP status 500");
+    expect(error.rawBody).toBe("<html>secret stack</html>");
+  });
+
+  it("names errors after their class", () => {
+    expect(errorFromResponse({ status: 402, rawBody: body("x", "subscription_inactive") }).name).toBe("InactiveSubscriptionException");
+  });
+});

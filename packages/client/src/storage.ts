@@ -1,0 +1,33 @@
+/**
+ * Key-value storage the SDK persists its token and seen-changelog keys in: AsyncStorage,
+ * SecureStore (values stay under ~2 KB), MMKV, `localStorage`… Sync or async.
+ */
+export interface StorageAdapter {
+  getItem(key: string): string | null | undefined | Promise<string | null | undefined>;
+  setItem(key: string, value: string): void | Promise<void>;
+  removeItem?(key: string): void | Promise<void>;
+}
+
+/** Storage that lives as long as the process: used when no adapter is given. */
+export function memoryStorage(): StorageAdapter {
+  const values = new Map<string, string>();
+  return {
+    getItem: (key) => values.get(key) ?? null,
+    setItem: (key, value) => void values.set(key, value),
+    removeItem: (key) => void values.delete(key),
+  };
+}
+
+/** Where development warnings go; `console.warn` by default. */
+export type Warn = (message: string) => void;
+
+/** True unless the bundler or runtime says this is a production build. */
+function isDevelopment(): boolean {
+  const g = globalThis as { __DEV__?: unknown; process?: { env?: Record<string, string | undefined> } };
+  if (typeof g.__DEV__ === "boolean") return g.__DEV__;
+  return g.process?.env?.NODE_ENV !== "production";
+}
+
+export const defaultWarn: Warn = (message) => {
+  if (isDevelopment()) globalThis.console?.warn(`[tidings] ${message}`);
+};

@@ -1,0 +1,175 @@
+import type { Platform } from "./platform.js";
+
+/** Remote feature flags of the SDK surfaces (`sdk.features`); a missing key means enabled. */
+export interface SdkFeatures {
+  feedback?: boolean;
+  featureRequests?: boolean;
+  roadmap?: boolean;
+  changelog?: boolean;
+}
+
+/** Theme names the server may set; clients show unknown names as `system`. */
+export type ThemeName = "system" | "light" | "dark" | "midnight" | "ocean" | "forest" | "sunset" | "candy";
+
+/** Texts and size of the changelog overlay. */
+export interface ChangelogOverlayAppearance {
+  title?: string;
+  subtitle?: string;
+  entryCount?: number;
+  primaryButton?: string;
+  closeButton?: string;
+}
+
+/** `sdk` block of the public config. Older servers omit it or parts of it. */
+export interface SdkAppearance {
+  theme?: string;
+  features?: SdkFeatures;
+  changelogOverlay?: ChangelogOverlayAppearance;
+}
+
+/** `GET /public/config/<APP_KEY>`: the app's public configuration (wire-contract §7.1). */
+export interface PublicAppConfig {
+  appId: string;
+  appKey: string;
+  name: string;
+  slug?: string;
+  iconUrl?: string | null;
+  allowPublic: boolean;
+  allowedPlatforms: Platform[];
+  allowAnonymousRoadmap: boolean;
+  allowAnonymousVote: boolean;
+  allowAnonymousFeedback: boolean;
+  allowAnonymousChangelog: boolean;
+  maxAttachmentBytes: number;
+  verification?: { provider: string; siteKey: string | null; required: boolean };
+  sdk?: SdkAppearance;
+  [field: string]: unknown;
+}
+
+/** A roadmap column (§7.2). */
+export interface BoardColumn {
+  id: string;
+  appId: string;
+  name: string;
+  slug: string;
+  position: number;
+  isVisible: boolean;
+  isSystem: boolean;
+  kind: "pending_review" | "normal" | "done" | (string & {});
+  color?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A release version (§7.3). */
+export interface AppVersion {
+  id: string;
+  appId: string;
+  label: string;
+  position: number;
+  released: boolean;
+  releasedAt?: string | null;
+  description?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A feature request as listed (§7.4). */
+export interface FeatureRequestItem {
+  id: string;
+  appId: string;
+  title: string;
+  description: string;
+  status: string;
+  approved: boolean;
+  voteCount: number;
+  hasVoted: boolean;
+  isOwnRequest: boolean;
+  commentCount?: number;
+  columnId?: string | null;
+  columnSlug?: string | null;
+  columnName?: string | null;
+  columnColor?: string | null;
+  versionId?: string | null;
+  versionLabel?: string | null;
+  releasedVersion?: string | null;
+  requesterName?: string | null;
+  requesterAvatarUrl?: string | null;
+  requesterClerkId?: string | null;
+  recentCommenters?: { authorName?: string | null; clerkUserId?: string | null; avatarUrl?: string | null }[];
+  hasMoreCommenters?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A page of the feature-request listing. */
+export interface FeatureRequestPage {
+  requests: FeatureRequestItem[];
+  total: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** Sort orders of the listing. */
+export type FeatureRequestSort = "newest" | "top" | "trending";
+
+/** A comment or reply (§7.5). */
+export interface Comment {
+  id: string;
+  featureRequestId: string;
+  body: string;
+  authorName?: string | null;
+  authorAvatarUrl?: string | null;
+  authorClerkId?: string | null;
+  parentId?: string | null;
+  replyToClerkId?: string | null;
+  replyToAuthorName?: string | null;
+  isTeam?: boolean;
+  isHidden?: boolean;
+  createdAt: string;
+}
+
+export interface CommentPage {
+  comments: Comment[];
+  total: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A published changelog release (§7.6), Markdown body. */
+export interface ChangelogEntry {
+  id: string;
+  title: string;
+  body: string;
+  versionLabel?: string | null;
+  publishedAt: string;
+  linkedRequests?: { id: string; title: string }[];
+}
+
+export interface ChangelogPage {
+  entries: ChangelogEntry[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export interface ProposeResult {
+  featureRequestId: string;
+  /** True while the request waits for moderation. */
+  pending: boolean;
+}
+
+export interface VoteResult {
+  voted: boolean;
+  voteCount: number;
+}
+
+export interface FeedbackResult {
+  submissionId: string;
+  [field: string]: unknown;
+}
+
+/** A public user profile (§7.7); its fields differ between server versions. */
+export interface UserProfile {
+  profile: Record<string, unknown>;
+  [field: string]: unknown;
+}

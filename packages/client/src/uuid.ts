@@ -1,0 +1,23 @@
+interface CryptoLike {
+  getRandomValues?<T extends ArrayBufferView>(array: T): T;
+}
+
+/**
+ * A random UUID v4 from the platform CSPRNG (`crypto.getRandomValues`). Throws when there is no
+ * CSPRNG rather than fall back to `Math.random`: tokens are bearer credentials.
+ *
+ * @example
+ * ```ts
+ * uuidV4(); // "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+ * ```
+ */
+export function uuidV4(crypto: CryptoLike | undefined = (globalThis as { crypto?: CryptoLike }).crypto): string {
+  if (typeof crypto?.getRandomValues !== "function") {
+    throw new Error("No secure random source (crypto.getRandomValues); install a polyfill such as react-native-get-random-values");
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

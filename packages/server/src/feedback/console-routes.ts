@@ -1,0 +1,167 @@
+import {
+  AssignBodySchema,
+  BulkTriageBodySchema,
+  BulkTriageResultSchema,
+  IdParam,
+  NoteBodySchema,
+  PriorityBodySchema,
+  SubmissionDetailSchema,
+  SubmissionListQuerySchema,
+  SubmissionListSchema,
+  SubmissionRecordSchema,
+  TriageBodySchema,
+} from "@tidings/protocol";
+import type { FastifyRequest } from "fastify";
+import Type from "typebox";
+import { isoNow } from "../clock.js";
+import { workspaceAccess } from "../console/auth.js";
+import { requireCapability } from "../console/capabilities.js";
+import { WorkspaceParams } from "../console/routes.js";
+import type { Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import type { App } from "../http/types.js";
+import { downloadUrl } from "../uploads/signed-links.js";
+import { findSubmission, listSubmissions } from "./inbox.js";
+import { REDACTED, TRUNCATED_SUFFIX } from "./metadata.js";
+import { applyTriage, requireAssignee, type TriagePatch } from "./triage.js";
+
+const SubmissionParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("sub") });
+const tags = ["console: feedback inbox"];
+
+/** The feedback inbox: list, read, triage (status, priority, assignee, note) and bulk triage. Writes need `triage`. */
+export function feedbackConsoleRoutes(app: App, ctx: Context): void {
+  const db = ctx.db.kysely;
+
+  app.get(
+    "/workspaces/:wsId/submissions",
+    {
+      schema: {
+        tags,
+        summary: "List feedback submissions, newest first",
+        description:
+          "Filters: `appId`, `triageStatus` (`open`, `in_progress`, `resolved`, `archived`, or `active` for the first two), `platform`, `priority`, " +
+          "`assignedTo` (user id or `unassigned`), `q` (case-insensitive substring of title, description, reporter), `from`/`to` (ISO timestamps, inclusive). " +
+          "snake_case spellings (`app_id`, `triage_status`, `assigned_to`) are accepted.",
+        params: WorkspaceParams,
+        querystring: SubmissionListQuerySchema,
+        response: { 200: SubmissionListSchema },
+      },
+    },
+    async (request) => {
+      await workspaceAccess(ctx, request, request.params.wsId);
+      const q = request.query;
+      return listSubmissions(
+        db,
+        request.params.wsId,
+        {
+          appId: q.appId ?? q.app_id,
+          triageStatus: q.triageStatus ?? q.triage_status,
+          platform: q.platform,
+          priority: q.priority,
+          assignedTo: q.assignedTo ?? q.assigned_to,
+          q: q.q,
+          from: q.from,
+          to: q.to,
+        },
+        { limit: q.limit ?? 50, offset: q.offset ?? 0 },
+      );
+    },
+  );
+
+  app.get(
+    "/workspaces/:wsId/submissions/:id",
+    { schema: { tags, summary: "One submission with its metadata and attachments (signed links, valid an hour)", params: SubmissionParams, response: { 200: SubmissionDetailSchema } } },
+    async (request) => {
+      const { wsId, id } = request.params;
+      await workspaceAccess(ctx, request, wsId);
+      const { record, metadata } = await findSubmission(db, wsId, id);
+      const parsed = JSON.parse(metadata) as Record<string, unknown>;
+      const uploads = await db.selectFrom("uploads").selectAll().where("submissionId", "=", id).orderBy("createdAt").orderBy("id").execute();
+      return {
+        submission: record,
+        app: { appId: record.appId, appKey: record.appKey, name: record.appName },
+        metadata: Object.entries(parsed).map(([key, value]) => ({
+          key,
+          value,
+          redacted: value === REDACTED,
+          truncated: typeof value === "string" && value.endsWith(TRUNCATED_SUFFIX),
+        })),
+        attachments: await Promise.all(
+          uploads.map(async (u) => ({
+            attachmentId: u.id,
+            uploadId: u.id,
+            kind: u.kind,
+            filename: u.filename,
+            mimeType: u.mimeType,
+            sizeBytes: u.size ?? 0,
+            sha256: u.sha256 ?? "",
+            url: await downloadUrl(ctx, u.id),
+            createdAt: u.createdAt,
+          })),
+        ),
+      };
+    },
+  );
+
+  const triageOne = async (request: FastifyRequest, wsId: string, id: string, patch: TriagePatch) => {
+    const { role } = await workspaceAccess(ctx, request, wsId);
+    requireCapability(role, "triage");
+    await requireAssignee(db, wsId, patch.assignedTo);
+    const updated = await db.transaction().execute((trx) => applyTriage(trx, wsId, [id], patch, isoNow(ctx.clock)));
+    if (updated.length === 0) throw new ApiError("submission_not_found");
+    return (await findSubmission(db, wsId, id)).record;
+  };
+  const one = { params: SubmissionParams, response: { 200: SubmissionRecordSchema } };
+
+  app.patch(
+    "/workspaces/:wsId/submissions/:id/triage",
+    { schema: { tags, summary: "Set the triage status", ...one, body: TriageBodySchema } },
+    (request) => triageOne(request, request.params.wsId, request.params.id, { triageStatus: request.body.triageStatus }),
+  );
+  app.put(
+    "/workspaces/:wsId/submissions/:id/priority",
+    { schema: { tags, summary: "Set the priority (`!`, `!!`, `!!!`, or null)", ...one, body: PriorityBodySchema } },
+    (request) => triageOne(request, request.params.wsId, request.params.id, { priority: request.body.priority }),
+  );
+  app.put(
+    "/workspaces/:wsId/submissions/:id/assign",
+    { schema: { tags, summary: "Assign to a member (user id) or unassign (null); assigning an open submission moves it to in_progress", ...one, body: AssignBodySchema } },
+    (request) => triageOne(request, request.params.wsId, request.params.id, { assignedTo: request.body.assignedTo }),
+  );
+  app.put(
+    "/workspaces/:wsId/submissions/:id/note",
+    { schema: { tags, summary: "Set the internal note (null or empty clears it)", ...one, body: NoteBodySchema } },
+    (request) => triageOne(request, request.params.wsId, request.params.id, { internalNote: request.body.internalNote }),
+  );
+
+  app.post(
+    "/workspaces/:wsId/submissions/bulk-triage",
+    {
+      schema: {
+        tags,
+        summary: "Set the triage status and/or assignee of 1–50 submissions at once",
+        description: "Ids not in the workspace are skipped; the answer lists the ones updated.",
+        params: WorkspaceParams,
+        body: BulkTriageBodySchema,
+        response: { 200: BulkTriageResultSchema },
+      },
+    },
+    async (request) => {
+      const { wsId } = request.params;
+      const { role } = await workspaceAccess(ctx, request, wsId);
+      requireCapability(role, "triage");
+      const { submissionIds, triageStatus, assignedTo } = request.body;
+      if (triageStatus === undefined && assignedTo === undefined) {
+        throw new ApiError("validation_failed", { details: { formErrors: ["Send triageStatus, assignedTo or both"], fieldErrors: {} } });
+      }
+      await requireAssignee(db, wsId, assignedTo);
+      const patch: TriagePatch = {
+        ...(triageStatus === undefined ? {} : { triageStatus }),
+        ...(assignedTo === undefined ? {} : { assignedTo }),
+      };
+      const ids = [...new Set(submissionIds)];
+      const updatedIds = await db.transaction().execute((trx) => applyTriage(trx, wsId, ids, patch, isoNow(ctx.clock)));
+      return { updatedCount: updatedIds.length, updatedIds };
+    },
+  );
+}

@@ -1,0 +1,120 @@
+import type { SubmissionRecord, TriageStatus } from "@tidings/protocol";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import type { Database, SubmissionsTable } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+
+/** Filters of the inbox listing; all optional. */
+export interface InboxFilter {
+  appId?: string | undefined;
+  /** A triage status, or `active` for open and in progress. */
+  triageStatus?: TriageStatus | "active" | undefined;
+  platform?: string | undefined;
+  priority?: string | undefined;
+  /** A console user id, or `unassigned`. */
+  assignedTo?: string | undefined;
+  /** Case-insensitive substring of title, description, reporter name or email. */
+  q?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+type Row = SubmissionsTable & { appKey: string; appName: string; workspaceSlug: string; attachmentCount: number | string };
+
+function base(db: Kysely<Database>, workspaceId: string) {
+  return db
+    .selectFrom("submissions")
+    .innerJoin("apps", "apps.id", "submissions.appId")
+    .innerJoin("workspaces", "workspaces.id", "submissions.workspaceId")
+    .where("submissions.workspaceId", "=", workspaceId);
+}
+
+function filtered<O>(query: SelectQueryBuilder<Database, "submissions" | "apps" | "workspaces", O>, filter: InboxFilter) {
+  let q = query;
+  if (filter.appId !== undefined) q = q.where("submissions.appId", "=", filter.appId);
+  if (filter.triageStatus === "active") q = q.where("submissions.triageStatus", "in", ["open", "in_progress"]);
+  else if (filter.triageStatus !== undefined) q = q.where("submissions.triageStatus", "=", filter.triageStatus);
+  if (filter.platform !== undefined) q = q.where("submissions.platform", "=", filter.platform);
+  if (filter.priority !== undefined) q = q.where("submissions.priority", "=", filter.priority);
+  if (filter.assignedTo === "unassigned") q = q.where("submissions.assignedTo", "is", null);
+  else if (filter.assignedTo !== undefined) q = q.where("submissions.assignedTo", "=", filter.assignedTo);
+  if (filter.from !== undefined) q = q.where("submissions.createdAt", ">=", new Date(filter.from).toISOString());
+  if (filter.to !== undefined) q = q.where("submissions.createdAt", "<=", new Date(filter.to).toISOString());
+  const text = filter.q?.trim().toLowerCase();
+  if (text !== undefined && text !== "") {
+    // Literal substring: LIKE wildcards in the query are escaped.
+    const pattern = `%${text.replace(/[!%_]/g, "!$&")}%`;
+    q = q.where(({ eb }) => sql<boolean>`${eb.ref("submissions.searchText")} like ${pattern} escape '!'`);
+  }
+  return q;
+}
+
+function toRecord(row: Row): SubmissionRecord {
+  return {
+    submissionId: row.id,
+    appId: row.appId,
+    appKey: row.appKey,
+    appName: row.appName,
+    workspaceSlug: row.workspaceSlug,
+    title: row.title,
+    description: row.description,
+    reporterName: row.reporterName,
+    reporterEmail: row.reporterEmail,
+    platform: row.platform,
+    appVersion: row.appVersion,
+    buildNumber: row.buildNumber,
+    priority: row.priority,
+    status: "received",
+    triageStatus: row.triageStatus,
+    assignedTo: row.assignedTo,
+    internalNote: row.internalNote,
+    attachmentCount: Number(row.attachmentCount),
+    firstTriagedAt: row.firstTriagedAt,
+    resolvedAt: row.resolvedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function selectRecord(db: Kysely<Database>, workspaceId: string) {
+  return base(db, workspaceId)
+    .selectAll("submissions")
+    .select(["apps.appKey as appKey", "apps.name as appName", "workspaces.slug as workspaceSlug"])
+    .select((eb) =>
+      eb
+        .selectFrom("uploads")
+        .select((u) => u.fn.countAll<number>().as("n"))
+        .whereRef("uploads.submissionId", "=", "submissions.id")
+        .as("attachmentCount"),
+    );
+}
+
+/**
+ * One page of a workspace's submissions, newest first, and how many match the filter.
+ *
+ * @example
+ * ```ts
+ * await listSubmissions(db, wsId, { triageStatus: "open", q: "crash" }, { limit: 50, offset: 0 });
+ * ```
+ */
+export async function listSubmissions(
+  db: Kysely<Database>,
+  workspaceId: string,
+  filter: InboxFilter,
+  page: { limit: number; offset: number },
+): Promise<{ submissions: SubmissionRecord[]; total: number }> {
+  const rows = (await filtered(selectRecord(db, workspaceId), filter)
+    .orderBy("submissions.createdAt", "desc")
+    .orderBy("submissions.id", "desc")
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()) as Row[];
+  const count = await filtered(base(db, workspaceId).select((eb) => eb.fn.countAll<number>().as("n")), filter).executeTakeFirstOrThrow();
+  return { submissions: rows.map(toRecord), total: Number(count.n) };
+}
+
+/** One submission of the workspace as an inbox record, or 404 `submission_not_found`. */
+export async function findSubmission(db: Kysely<Database>, workspaceId: string, id: string): Promise<{ record: SubmissionRecord; metadata: string }> {
+  const row = (await selectRecord(db, workspaceId).where("submissions.id", "=", id).executeTakeFirst()) as Row | undefined;
+  if (row === undefined) throw new ApiError("submission_not_found");
+  return { record: toRecord(row), metadata: row.metadata };
+}

@@ -1,0 +1,2 @@
+export { type ObjectStorage, STORAGE_KEY_SHAPE } from "./object-storage.js";
+export { LocalDiskStorage } from "./local-disk-storage.js";

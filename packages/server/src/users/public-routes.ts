@@ -1,0 +1,101 @@
+import { ErrorBodySchema, UserAttributesBodySchema, UserAttributesResultSchema, UserProfileSchema } from "@tidings/protocol";
+import type { FastifyRequest } from "fastify";
+import Type from "typebox";
+import { requirePublicApp } from "../apps/public-app.js";
+import type { Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import type { App } from "../http/types.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
+import { SIGNATURE_MAX_SKEW_SECONDS, signatureMatches } from "./attribute-signature.js";
+import { writeAttributes } from "./attributes.js";
+import { resolveIdentity } from "./identity.js";
+import { loadProfile } from "./profile.js";
+
+const tags = ["public: users"];
+const PROFILE_NOT_FOUND = JSON.stringify({ error: "User profile not found" });
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema };
+
+/** The body token when present and non-empty, else `X-User-Token` (§5 line 3). */
+function resolvedToken(request: FastifyRequest, bodyToken: string | undefined): string | undefined {
+  const fromBody = bodyToken?.trim();
+  if (fromBody !== undefined && fromBody !== "") return fromBody;
+  const header = request.headers["x-user-token"];
+  return typeof header === "string" ? header.trim() : undefined;
+}
+
+/** `PUT …/user` (signed attributes) and `GET /api/v1/users/<id>/profile`, both on the `user` budget. */
+export function userPublicRoutes(app: App, ctx: Context): void {
+  app.put(
+    "/api/v1/public/apps/:appKey/user",
+    {
+      schema: {
+        tags,
+        summary: "Report the end user's attributes (isPaying, plan, mrr signed; currency alone unsigned)",
+        params: Type.Object({ appKey: Type.String({ maxLength: 128 }) }),
+        body: UserAttributesBodySchema,
+        response: { 200: UserAttributesResultSchema, ...errors },
+      },
+      // The budget is spent before the body is read, so malformed floods are limited too.
+      preValidation: (request) => enforceRateLimit(ctx, request, "user"),
+    },
+    async (request) => {
+      const body = request.body;
+      const { app: appRow } = await requirePublicApp(ctx, request.params.appKey);
+      const token = resolvedToken(request, body.userToken);
+      if (token === undefined) throw new ApiError("user_token_required");
+      resolveIdentity({ "x-user-token": token }, appRow.signingSecret);
+
+      const needsSignature = body.isPaying !== undefined || body.plan !== undefined || body.mrr !== undefined;
+      if (needsSignature && (body.signature === undefined || body.timestamp === undefined)) {
+        throw new ApiError("payment_attributes_require_signature");
+      }
+      // Nothing is minted or written before a signature that came verifies.
+      if (body.signature !== undefined || body.timestamp !== undefined) {
+        if (body.signature === undefined || body.timestamp === undefined) throw new ApiError("invalid_signature");
+        const nowSeconds = Math.floor(ctx.clock.now().getTime() / 1000);
+        if (Math.abs(nowSeconds - body.timestamp) > SIGNATURE_MAX_SKEW_SECONDS) throw new ApiError("stale_signature");
+        const signed = {
+          appKey: appRow.appKey,
+          userToken: token,
+          isPaying: body.isPaying,
+          plan: body.plan,
+          mrr: body.mrr,
+          currency: body.currency,
+          timestamp: body.timestamp,
+        };
+        if (!signatureMatches(appRow.signingSecret, signed, body.signature)) throw new ApiError("invalid_signature");
+      }
+      const { updatedAt } = await ctx.db.kysely
+        .transaction()
+        .execute((trx) =>
+          writeAttributes(trx, ctx.clock, appRow.id, token, {
+            isPaying: body.isPaying,
+            plan: body.plan,
+            mrr: body.mrr,
+            currency: body.currency,
+          }),
+        );
+      return { ok: true, updatedAt };
+    },
+  );
+
+  app.get(
+    "/api/v1/users/:userId/profile",
+    {
+      schema: {
+        tags,
+        summary: "Public profile of an end user (`u_…`, needs `appKey`) or a team member (`usr_…`)",
+        params: Type.Object({ userId: Type.String({ maxLength: 128 }) }),
+        querystring: Type.Object({ appKey: Type.Optional(Type.String({ maxLength: 128 })) }),
+        response: { 200: UserProfileSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(ctx, request, "user");
+      const profile = await loadProfile(ctx, request.params.userId, request.query.appKey);
+      // Exactly the production body (no code), as the SDKs compare it.
+      if (profile === undefined) return reply.code(404).type("application/json; charset=utf-8").send(PROFILE_NOT_FOUND as never);
+      return profile;
+    },
+  );
+}
