@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildApp, data, loadConfig, systemClock } from "@tidings/server";
 import Fastify from "fastify";
 import { CONNECTIONS, load } from "./load.js";
@@ -79,10 +80,10 @@ try {
   const plain = await load(bareUrl, seconds);
 
   // Search latency: sequential personalised searches (no shared cache), timed one by one.
-  const queries = ["dark mo", "export", "offline sync", "calendar rem", "widget", "theme back"];
+  // Every query is different, so none is answered from the shared cache of anonymous pages.
   const samples: number[] = [];
   for (let i = 0; i < 400; i++) {
-    const q = encodeURIComponent(queries[i % queries.length]!);
+    const q = encodeURIComponent(`${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]!.slice(0, 3)} ${i % 97}`);
     const t0 = performance.now();
     const res = await fetch(`${base}/api/v1/feature-requests?appKey=${appKey}&q=${q}&limit=50`, { headers: { "x-user-token": `searcher-${i % 20}` } });
     await res.arrayBuffer();
@@ -92,19 +93,10 @@ try {
   samples.sort((a, b) => a - b);
 
   // Vote toggles: each request from a random user on one of the newest requests.
-  const voteTargets = firstIds;
-  const votes = await load(`${base}/api/v1/feature-requests/${voteTargets[0]}/vote`, seconds, {
+  process.env.BENCH_VOTE_TARGETS = JSON.stringify(firstIds);
+  const votes = await load(`${base}/api/v1/feature-requests/${firstIds[0]}/vote`, seconds, {
     method: "POST",
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          path: `/api/v1/feature-requests/${voteTargets[Math.floor(Math.random() * voteTargets.length)]}/vote`,
-          headers: { "content-type": "application/json", "x-user-token": `voter-${Math.floor(Math.random() * 5000)}` },
-          body: "{}",
-        }),
-      },
-    ],
+    requests: [{ setupRequest: fileURLToPath(new URL("../vote-request.cjs", import.meta.url)) as never }],
   });
   const stored = await db
     .selectFrom("featureRequests")
