@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS helpers (autocannon loads them in its worker threads).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { process: "readonly", module: "writable", require: "readonly" } },
+  },
+  {
     files: ["**/*.test.ts", "**/*.test.tsx", "bench/**/*.ts", "e2e/**/*.ts"],
     rules: { "no-console": "off" },
   },
