@@ -29,7 +29,9 @@ export class LocalDiskStorage implements ObjectStorage {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     const part = `${file}.${randomBytes(6).toString("hex")}.part`;
     try {
-      await pipeline(source, fs.createWriteStream(part, { flags: "wx" }));
+      // flush: the data reaches the disk before the rename, so an upload the server acknowledged
+      // survives a crash with its bytes, not as an empty file.
+      await pipeline(source, fs.createWriteStream(part, { flags: "wx", flush: true }));
       await fs.promises.rename(part, file);
     } catch (error) {
       await fs.promises.rm(part, { force: true });
