@@ -1,4 +1,35 @@
-/**
- * Placeholder entry point: the React layer lands with its own issue.
- */
-export const REACT_VERSION = "0.1.0";
+export { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";
+export { useTidings, type TidingsContextValue } from "./context.js";
+export { useAppConfig, useSurfaceEnabled, type AppConfigState } from "./hooks/use-app-config.js";
+export { useUserToken, type UserTokenState } from "./hooks/use-user-token.js";
+export { useAsyncData, type AsyncData } from "./hooks/use-async-data.js";
+export { useFeatureRequests, type FeatureRequestsState, type UseFeatureRequestsOptions } from "./hooks/use-feature-requests.js";
+export { useToggleVote, type ToggleVote, type VotePatch } from "./hooks/use-toggle-vote.js";
+export { useVersions } from "./hooks/use-versions.js";
+export { useComments, type CommentsState } from "./hooks/use-comments.js";
+export { useRoadmap, type RoadmapState } from "./hooks/use-roadmap.js";
+export { useChangelog, type ChangelogState, type ChangelogRelease } from "./hooks/use-changelog.js";
+export { useChangelogOverlay, type ChangelogOverlayState, type UseChangelogOverlayOptions } from "./hooks/use-changelog-overlay.js";
+export { useFeedbackComposer, type FeedbackComposerState, type ComposerAttachment } from "./hooks/use-feedback-composer.js";
+export { useProposeRequest, type ProposeRequestState } from "./hooks/use-propose-request.js";
+export { useUserProfile } from "./hooks/use-user-profile.js";
+export { enStrings, type StringId } from "./i18n/en.js";
+export { frStrings } from "./i18n/fr.js";
+export { deStrings } from "./i18n/de.js";
+export { esStrings } from "./i18n/es.js";
+export { uiCatalogs } from "./i18n/catalogs.js";
+export { createTranslator, type Translate, type UiCatalog, type UiMessage, type StringOverrides, type MessageParams } from "./i18n/translate.js";
+export { TidingsScreen, THEMES } from "./components/TidingsScreen.js";
+export { Modal } from "./components/Modal.js";
+export { ErrorState, Loading, Unavailable } from "./components/States.js";
+export { VoteButton } from "./components/VoteButton.js";
+export { FeatureRequestList, FeatureRequestRow, type FeatureRequestListProps } from "./components/FeatureRequestList.js";
+export { ComposeSheet } from "./components/ComposeSheet.js";
+export { FeatureRequestDetail } from "./components/FeatureRequestDetail.js";
+export { RoadmapBoard } from "./components/RoadmapBoard.js";
+export { ReleaseNotes } from "./components/ReleaseNotes.js";
+export { WhatsNew } from "./components/WhatsNew.js";
+export { ChangelogOverlay } from "./components/ChangelogOverlay.js";
+export { FeedbackComposer, type FeedbackComposerProps } from "./components/FeedbackComposer.js";
+export { UserProfile } from "./components/UserProfile.js";
+export { TidingsPortal, type TidingsPortalProps, type PortalTab } from "./components/TidingsPortal.js";

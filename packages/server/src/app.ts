@@ -18,6 +18,7 @@ import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
+import { portalRoutes } from "./portal/routes.js";
 import { registerPublicCors } from "./http/cors.js";
 import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
 import { healthRoutes } from "./http/health.js";
@@ -178,6 +179,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await uploadPublicRoutes(typed, ctx);
     userPublicRoutes(typed, ctx);
   });
+  // The public portal (/p/<APP_KEY>), its bundles and the script-tag widget: HTML, outside /api.
+  await app.register(async (scope) => portalRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
   await app.register(
     async (scope) => {

@@ -348,6 +348,8 @@ export interface FeatureRequestsFtsTable {
   title: string;
   body: string;
   extra: string;
+  /** Filter tokens: see `scopeTokens` in feature-requests/search-text.ts. */
+  scope: string;
 }
 
 /** The whole database as Kysely sees it. */

@@ -5,20 +5,21 @@ import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { recordEvent } from "./events.js";
-import { searchText } from "./search-text.js";
+import { scopeTokens, searchText } from "./search-text.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
 
 /**
  * Refreshes a request's search columns (title, description, and its column's and version's
- * names) and, on SQLite, its FTS5 row. Runs in the caller's transaction after every change.
+ * names) and, on SQLite, its FTS5 row with its scope tokens. Runs in the caller's transaction
+ * after every change of text, column, version or moderation.
  */
 export async function reindex(trx: Kysely<Database>, dialect: DialectName, featureRequestId: string): Promise<void> {
   const row = await trx
     .selectFrom("featureRequests as fr")
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
     .leftJoin("appVersions as v", "v.id", "fr.versionId")
-    .select(["fr.title", "fr.description", "c.name as columnName", "v.label as versionLabel"])
+    .select(["fr.title", "fr.description", "fr.appId", "fr.versionId", "fr.moderation", "fr.mergedIntoId", "c.name as columnName", "v.label as versionLabel"])
     .where("fr.id", "=", featureRequestId)
     .executeTakeFirst();
   if (row === undefined) return;
@@ -32,14 +33,19 @@ export async function reindex(trx: Kysely<Database>, dialect: DialectName, featu
     await trx.deleteFrom("featureRequestsFts").where("featureRequestId", "=", featureRequestId).execute();
     await trx
       .insertInto("featureRequestsFts")
-      .values({ featureRequestId, title: fields.searchTitle, body: fields.searchBody, extra: fields.searchExtra })
+      .values({ featureRequestId, title: fields.searchTitle, body: fields.searchBody, extra: fields.searchExtra, scope: scopeTokens(row) })
       .execute();
   }
 }
 
-/** Reindexes every request of an app (after a column or version is renamed). */
-export async function reindexApp(trx: Kysely<Database>, dialect: DialectName, appId: string): Promise<void> {
-  const ids = await trx.selectFrom("featureRequests").select("id").where("appId", "=", appId).execute();
+/** Reindexes the requests of a column or a version (after it is renamed or deleted). */
+export async function reindexWhere(
+  trx: Kysely<Database>,
+  dialect: DialectName,
+  filter: { columnId: string } | { versionId: string },
+): Promise<void> {
+  const [key, value] = "columnId" in filter ? (["columnId", filter.columnId] as const) : (["versionId", filter.versionId] as const);
+  const ids = await trx.selectFrom("featureRequests").select("id").where(key, "=", value).execute();
   for (const { id } of ids) await reindex(trx, dialect, id);
 }
 

@@ -22,3 +22,22 @@ export function searchTerms(query: string): string[] {
   const text = searchText(query);
   return text === "" ? [] : text.split(" ").slice(0, 12);
 }
+
+/** The token standing for one id in the SQLite index's `scope` column (ids are `prefix_base32`). */
+export function idToken(id: string): string {
+  return `x${id.slice(id.indexOf("_") + 1)}`;
+}
+
+/** The token of requests every visitor may find: approved and not merged into another. */
+export const PUBLIC_TOKEN = "visible";
+
+/**
+ * Filter tokens of a request for the SQLite index: its app, its version, and whether the public
+ * may see it. Searches match them as `scope:` terms instead of joining the table.
+ */
+export function scopeTokens(row: { appId: string; versionId: string | null; moderation: string; mergedIntoId: string | null }): string {
+  const tokens = [idToken(row.appId)];
+  if (row.versionId !== null) tokens.push(idToken(row.versionId));
+  if (row.moderation === "approved" && row.mergedIntoId === null) tokens.push(PUBLIC_TOKEN);
+  return tokens.join(" ");
+}

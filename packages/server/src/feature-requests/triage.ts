@@ -124,6 +124,8 @@ async function applyModeration(t: Triage, row: FeatureRequestRow, state: Exclude
     .set({ moderation: state, approvedAt: state === "approved" ? now : null, updatedAt: now })
     .where("id", "=", row.id)
     .execute();
+  // Public search finds approved requests only: the index learns the new state at once.
+  await reindex(t.trx, t.dialect, row.id);
   await event(t, row, state, { from: row.moderation });
   return true;
 }

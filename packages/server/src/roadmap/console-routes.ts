@@ -19,7 +19,7 @@ import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import type { App } from "../http/types.js";
-import { reindex } from "../feature-requests/feature-requests.js";
+import { reindex, reindexWhere } from "../feature-requests/feature-requests.js";
 import { createColumn, deleteColumn, listColumns, reorderColumns, toColumn, updateColumn } from "./columns.js";
 import { createVersion, deleteVersion, listVersions, toVersion, updateVersion } from "./versions.js";
 
@@ -91,7 +91,14 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
-      return toColumn(await write((trx) => updateColumn(trx, ctx.clock, request.params.wsId, request.params.columnId, request.body)));
+      return toColumn(
+        await write(async (trx) => {
+          const column = await updateColumn(trx, ctx.clock, request.params.wsId, request.params.columnId, request.body);
+          // Search matches column names: a rename reaches the index of the column's requests.
+          if (request.body.name !== undefined) await reindexWhere(trx, ctx.db.dialect, { columnId: column.id });
+          return column;
+        }),
+      );
     },
   );
 
@@ -139,7 +146,13 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
-      return toVersion(await write((trx) => updateVersion(trx, ctx.clock, request.params.wsId, request.params.versionId, request.body)));
+      return toVersion(
+        await write(async (trx) => {
+          const version = await updateVersion(trx, ctx.clock, request.params.wsId, request.params.versionId, request.body);
+          if (request.body.label !== undefined) await reindexWhere(trx, ctx.db.dialect, { versionId: version.id });
+          return version;
+        }),
+      );
     },
   );
 
@@ -149,7 +162,13 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
-      await write((trx) => deleteVersion(trx, request.params.wsId, request.params.versionId));
+      await write(async (trx) => {
+        const affected = await trx.selectFrom("featureRequests").select("id").where("versionId", "=", request.params.versionId).execute();
+        const version = await deleteVersion(trx, request.params.wsId, request.params.versionId);
+        // The requests lost their version (set null by the foreign key): their index entries too.
+        for (const { id } of affected) await reindex(trx, ctx.db.dialect, id);
+        return version;
+      });
       return { success: true };
     },
   );

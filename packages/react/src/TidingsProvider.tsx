@@ -1,0 +1,94 @@
+import {
+  ConfigLoader,
+  isSurfaceEnabled,
+  resolveLocale,
+  type ConfigState,
+  type FeedbackClient,
+  type LocaleSetting,
+  type ThemeName,
+} from "@tidings/client";
+import { catalogs } from "@tidings/client/locales";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { TidingsContext, type TidingsContextValue } from "./context.js";
+import { createTranslator, errorText, type StringOverrides } from "./i18n/translate.js";
+
+/** Props of {@link TidingsProvider}. */
+export interface TidingsProviderProps {
+  client: FeedbackClient;
+  /** An explicit user token; it always wins over the token store (rule 9). @default the store's token */
+  userToken?: string | undefined;
+  /** `auto` (device language, else English) or a locale tag; an explicit locale wins. @default "auto" */
+  locale?: LocaleSetting | undefined;
+  /** Overrides of UI strings and SDK error messages by id. @default {} */
+  strings?: StringOverrides | undefined;
+  /** Theme; wins over the config's `sdk.theme`. @default the config's theme, else "system" */
+  theme?: ThemeName | undefined;
+  /** Delay before the one config retry, in ms. @default 2000 */
+  configRetryDelayMs?: number | undefined;
+  children?: ReactNode;
+}
+
+const blank = (value: string | undefined): value is undefined => value === undefined || value.trim() === "";
+
+/**
+ * Loads the app config once per client (rule 5: one retry after 2 s, then `configError` and
+ * `refreshConfig`), follows the token store (rule 9) and gives screens the locale, strings,
+ * theme and surface gates (rule 6). Renders no DOM itself.
+ *
+ * @example
+ * ```tsx
+ * <TidingsProvider client={client} locale="auto">
+ *   <FeatureRequestList />
+ * </TidingsProvider>
+ * ```
+ */
+export function TidingsProvider(props: TidingsProviderProps) {
+  const { client, userToken: explicitToken, locale: localeSetting = "auto", strings, theme: themeProp, configRetryDelayMs } = props;
+  const [configState, setConfigState] = useState<ConfigState>({ status: "loading", config: null, error: undefined, theme: "system" });
+  const [loader, setLoader] = useState<ConfigLoader | null>(null);
+
+  useEffect(() => {
+    const next = new ConfigLoader((signal) => client.getConfig({ signal }), { retryDelayMs: configRetryDelayMs, timers: client.timers });
+    next.subscribe(setConfigState);
+    setLoader(next);
+    void next.start();
+    return () => next.dispose();
+  }, [client, configRetryDelayMs]);
+
+  const [storeToken, setStoreToken] = useState<string | null>(() => client.tokens.token);
+  useEffect(() => {
+    let live = true;
+    const unsubscribe = client.tokens.subscribe((token) => setStoreToken(token));
+    void client.tokens.getToken().then((token) => {
+      if (live) setStoreToken(token);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [client]);
+
+  const refreshConfig = useCallback(() => loader?.refresh() ?? Promise.resolve(), [loader]);
+  const locale = resolveLocale(localeSetting);
+  const userToken = blank(explicitToken) ? storeToken : explicitToken.trim();
+  const value = useMemo<TidingsContextValue>(() => {
+    const overrides = strings ?? {};
+    const config = configState.config;
+    return {
+      client,
+      config,
+      configStatus: configState.status,
+      configError: configState.status === "error" ? configState.error : undefined,
+      configSettled: configState.status === "ready" || configState.status === "error",
+      refreshConfig,
+      theme: themeProp ?? configState.theme,
+      locale,
+      t: createTranslator(locale, overrides),
+      errorMessage: (error) => errorText(locale, catalogs[locale], overrides, error),
+      userToken,
+      isEnabled: (surface) => isSurfaceEnabled(config, surface),
+    };
+  }, [client, configState, refreshConfig, themeProp, locale, strings, userToken]);
+
+  return <TidingsContext.Provider value={value}>{props.children}</TidingsContext.Provider>;
+}

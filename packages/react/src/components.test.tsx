@@ -1,0 +1,175 @@
+// @vitest-environment jsdom
+import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { ChangelogOverlay } from "./components/ChangelogOverlay.js";
+import { FeatureRequestList } from "./components/FeatureRequestList.js";
+import { FeedbackComposer } from "./components/FeedbackComposer.js";
+import { RoadmapBoard } from "./components/RoadmapBoard.js";
+import { WhatsNew } from "./components/WhatsNew.js";
+import { column, demoConfig, fakeFetch, item, type FakeRoute } from "./test-support/fake-fetch.js";
+import { TidingsProvider } from "./TidingsProvider.js";
+
+afterEach(cleanup);
+
+const config = (sdk: Record<string, unknown> = {}): FakeRoute => ({ url }) =>
+  url.pathname === "/api/v1/public/config/app_test" ? { status: 200, body: demoConfig(sdk) } : undefined;
+const on = (method: string, path: string | RegExp, answer: ReturnType<FakeRoute>): FakeRoute => (r) =>
+  r.method === method && (typeof path === "string" ? r.url.pathname === path : path.test(r.url.pathname)) ? answer : undefined;
+
+function setup(routes: FakeRoute[], storage = memoryStorage()) {
+  const api = fakeFetch(routes);
+  const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage, userToken: "tester", warn: () => undefined });
+  return { api, client };
+}
+
+describe("RoadmapBoard", () => {
+  it("puts requests of hidden or unknown columns under the automatic Other tab", async () => {
+    const { client } = setup([
+      config(),
+      on("GET", "/api/v1/public/columns/app_test", { status: 200, body: { columns: [column("b", 2), column("a", 1), column("h", 3, false)] } }),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [item("1", { columnId: "a" }), item("2", { columnId: "h" }), item("3", { columnId: "gone" })], total: 3 } }),
+    ]);
+    render(<TidingsProvider client={client} locale="en"><RoadmapBoard /></TidingsProvider>);
+    const tabs = await screen.findAllByRole("tab");
+    expect(tabs.map((t) => t.textContent)).toEqual(["Column a1", "Column b0", "Other2"]);
+    fireEvent.click(tabs[2]!);
+    const panel = screen.getByRole("tabpanel");
+    expect(within(panel).getByText("Request 2")).toBeTruthy();
+    expect(within(panel).getByText("Request 3")).toBeTruthy();
+  });
+
+  it("shows the unavailable state and fetches no requests when the roadmap flag is off", async () => {
+    const { client, api } = setup([config({ features: { roadmap: false } })]);
+    render(<TidingsProvider client={client}><RoadmapBoard /></TidingsProvider>);
+    await screen.findByText("This feature is not available right now.");
+    await new Promise((r) => setTimeout(r, 30));
+    expect(api.calls.map((c) => c.url.pathname)).toEqual(["/api/v1/public/config/app_test"]);
+  });
+});
+
+describe("FeatureRequestList", () => {
+  it("rolls a failed vote back, ignores a second tap while in flight, and shows the pending badge", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { client, api } = setup([
+      config(),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [item("1"), item("2", { approved: false, title: "Fresh idea" })], total: 2 } }),
+    ]);
+    expect(client.appKey).toBe("app_test");
+    // Votes hang until released, then fail: the optimistic state must roll back.
+    let votesSent = 0;
+    const slowFetch: typeof api.fetch = async (input, init) => {
+      if (String(input).endsWith("/vote")) {
+        votesSent += 1;
+        await gate;
+        return new Response(JSON.stringify({ error: "boom", code: "internal" }), { status: 500, headers: { "content-type": "application/json" } });
+      }
+      return api.fetch(input, init);
+    };
+    const slow = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: slowFetch, userToken: "tester", warn: () => undefined });
+    render(<TidingsProvider client={slow} locale="en"><FeatureRequestList /></TidingsProvider>);
+    const vote = await screen.findByRole("button", { name: "Vote for Request 1" });
+    expect(screen.getByText("Pending review")).toBeTruthy();
+    fireEvent.click(vote);
+    const pressed = screen.getByRole("button", { name: "Remove your vote for Request 1" });
+    expect(pressed.textContent).toContain("4");
+    fireEvent.click(pressed);
+    await act(async () => {
+      release();
+      await gate;
+    });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Vote for Request 1" }).textContent).toContain("3"));
+    // The second tap came while the first vote was in flight: ignored.
+    expect(votesSent).toBe(1);
+    expect(screen.getByRole("alert").textContent).toMatch(/went wrong/);
+  });
+
+  it("shows the unavailable state when the featureRequests flag is off", async () => {
+    const { client } = setup([config({ features: { featureRequests: false } })]);
+    render(<TidingsProvider client={client}><FeatureRequestList /></TidingsProvider>);
+    await screen.findByText("This feature is not available right now.");
+  });
+});
+
+describe("FeedbackComposer", () => {
+  it("disables submission and ignores picks when the feedback flag is off", async () => {
+    const { client } = setup([config({ features: { feedback: false } })]);
+    render(<TidingsProvider client={client}><FeedbackComposer pickAttachment={() => ({ kind: "image", key: "k", url: "" })} /></TidingsProvider>);
+    await screen.findByText("Feedback is not available right now.");
+    expect((screen.getByRole("button", { name: "Send" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByText("k")).toBeNull();
+  });
+
+  it("keeps the draft and shows the localized quota message after a 402, and reports a bad pick", async () => {
+    const { client, api } = setup([
+      config(),
+      on("POST", "/api/v1/feedback", { status: 402, body: { error: "Monthly submission quota reached", code: "tier_limit_submissions" } }),
+    ]);
+    let pick: unknown = { kind: "image", key: "up_1", url: "https://files.test/1.png", filename: "shot.png" };
+    render(<TidingsProvider client={client} locale="fr"><FeedbackComposer pickAttachment={() => pick} /></TidingsProvider>);
+    await waitFor(() => expect(api.calls.length).toBe(1));
+    fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
+    fireEvent.change(screen.getByLabelText("Détails"), { target: { value: "On start" } });
+    // Rule 4: the web default is not allowed (ios, android), so the first allowed one is used.
+    expect((screen.getByLabelText("Plateforme") as HTMLSelectElement).value).toBe("ios");
+    fireEvent.click(screen.getByRole("button", { name: "Ajouter des fichiers" }));
+    await screen.findByText("shot.png");
+    pick = { nope: true };
+    fireEvent.click(screen.getByRole("button", { name: "Ajouter des fichiers" }));
+    await screen.findByText("Ce fichier ne peut pas être joint.");
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer" }));
+    await screen.findByText(/limite mensuelle/);
+    expect((screen.getByLabelText("Titre") as HTMLInputElement).value).toBe("Crash");
+    expect((screen.getByLabelText("Détails") as HTMLTextAreaElement).value).toBe("On start");
+    expect(screen.getByText("shot.png")).toBeTruthy();
+    const sent = api.calls.find((c) => c.method === "POST")!.body as { platform: string; attachments: { key: string }[] };
+    expect(sent.platform).toBe("ios");
+    expect(sent.attachments.map((a) => a.key)).toEqual(["up_1"]);
+  });
+});
+
+describe("changelog", () => {
+  const entries = [
+    { id: "cl_2", title: "Faster sync", body: "**Fast** <script>window.__pwned = true</script>", html: "<p><strong>Fast</strong> </p>", versionLabel: "1.2", publishedAt: "2026-02-01T00:00:00Z" },
+    { id: "cl_1", title: "Hello", body: "<b>raw</b>", versionLabel: null, publishedAt: "2026-01-01T00:00:00Z" },
+  ];
+  const changelog = on("GET", "/api/v1/public/apps/app_test/changelog", { status: 200, body: { entries, hasMore: false, nextCursor: null } });
+
+  it("renders the server's sanitised html, and Markdown without html only as text", async () => {
+    const { client } = setup([config(), changelog]);
+    const { container } = render(<TidingsProvider client={client}><WhatsNew /></TidingsProvider>);
+    await screen.findByText("Faster sync");
+    expect(container.querySelector("strong")?.textContent).toBe("Fast");
+    expect(container.querySelector("script")).toBeNull();
+    expect(screen.getByText("<b>raw</b>")).toBeTruthy();
+    expect((globalThis as { __pwned?: boolean }).__pwned).toBeUndefined();
+  });
+
+  it("shows the overlay once with onlyIfUnseen, with the config's copy, and not after it was closed", async () => {
+    const storage = memoryStorage();
+    const routes = [config({ changelogOverlay: { title: "Fresh in 1.2", primaryButton: "Got it" } }), changelog];
+    const first = setup(routes, storage);
+    const view = render(<TidingsProvider client={first.client}><ChangelogOverlay onlyIfUnseen /></TidingsProvider>);
+    const dialog = await screen.findByRole("dialog", { name: "Fresh in 1.2" });
+    expect(document.activeElement !== null && dialog.contains(document.activeElement)).toBe(true);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Got it" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await waitFor(async () => expect(await first.client.seenChangelogs.hasSeen("1.2")).toBe(true));
+    view.unmount();
+
+    const second = setup(routes, storage);
+    render(<TidingsProvider client={second.client}><ChangelogOverlay onlyIfUnseen /></TidingsProvider>);
+    await waitFor(() => expect(second.api.calls.some((c) => c.url.pathname.endsWith("/changelog"))).toBe(true));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("prepares no overlay when the changelog flag is off", async () => {
+    const { client, api } = setup([config({ features: { changelog: false } }), changelog]);
+    render(<TidingsProvider client={client}><ChangelogOverlay /></TidingsProvider>);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(api.calls.some((c) => c.url.pathname.endsWith("/changelog"))).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTidings } from "../context.js";
+import { useProposeRequest } from "../hooks/use-propose-request.js";
+import { Modal } from "./Modal.js";
+import { Unavailable } from "./States.js";
+
+/**
+ * The sheet to propose a feature request (blocked while `featureRequests` is off). The draft stays
+ * after a failure; after success it shows the thanks, telling when the request awaits review.
+ *
+ * @example
+ * ```tsx
+ * {open ? <ComposeSheet onClose={() => setOpen(false)} /> : null}
+ * ```
+ */
+export function ComposeSheet(props: { onClose: () => void; onSubmitted?: ((result: { featureRequestId: string; pending: boolean }) => void) | undefined }) {
+  const { t } = useTidings();
+  const propose = useProposeRequest();
+  const [title, setTitle] = useState("");
+  const [details, setDetails] = useState("");
+  const [email, setEmail] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  const ids = { title: useId(), details: useId(), email: useId(), error: useId() };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (title.trim() === "") {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    const result = await propose.submit({ title, details, requesterEmail: email });
+    if (result !== null) props.onSubmitted?.(result);
+  };
+
+  return (
+    <Modal title={t("compose.title")} onClose={props.onClose}>
+      {!propose.enabled ? (
+        <Unavailable />
+      ) : propose.result !== null ? (
+        <div className="td-stack">
+          <p role="status" className="td-success">
+            {propose.result.pending ? t("compose.donePending") : t("compose.done")}
+          </p>
+          <button type="button" className="td-button td-primary" onClick={props.onClose}>
+            {t("common.close")}
+          </button>
+        </div>
+      ) : (
+        <form className="td-stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+          <label htmlFor={ids.title}>{t("compose.requestTitle")}</label>
+          <input
+            id={ids.title}
+            className="td-input"
+            value={title}
+            maxLength={200}
+            required
+            aria-invalid={invalid}
+            aria-describedby={invalid ? ids.error : undefined}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          {invalid ? (
+            <p id={ids.error} className="td-danger td-small">
+              {t("compose.titleRequired")}
+            </p>
+          ) : null}
+          <label htmlFor={ids.details}>{t("compose.details")}</label>
+          <textarea id={ids.details} className="td-input" rows={4} value={details} onChange={(e) => setDetails(e.target.value)} />
+          <label htmlFor={ids.email}>{t("compose.email")}</label>
+          <input id={ids.email} type="email" className="td-input" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          {propose.error ? (
+            <p role="alert" className="td-notice td-danger">
+              {propose.error}
+            </p>
+          ) : null}
+          <div className="td-actions">
+            <button type="button" className="td-button" onClick={props.onClose}>
+              {t("common.cancel")}
+            </button>
+            <button type="submit" className="td-button td-primary" disabled={propose.submitting}>
+              {propose.submitting ? t("compose.submitting") : t("compose.submit")}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,175 @@
+import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
+import { useId, useState } from "react";
+import { useTidings } from "../context.js";
+import { useFeatureRequests, type UseFeatureRequestsOptions } from "../hooks/use-feature-requests.js";
+import { useVersions } from "../hooks/use-versions.js";
+import type { ToggleVote } from "../hooks/use-toggle-vote.js";
+import { ComposeSheet } from "./ComposeSheet.js";
+import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
+import { ErrorState, Loading, Unavailable } from "./States.js";
+import { TidingsScreen } from "./TidingsScreen.js";
+import { VoteButton } from "./VoteButton.js";
+
+/** One request in a list: vote, title, excerpt, badges. */
+export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: ToggleVote; onOpen?: ((item: FeatureRequestItem) => void) | undefined }) {
+  const { t } = useTidings();
+  const { item } = props;
+  return (
+    <li className="td-card td-request">
+      <VoteButton item={item} votes={props.votes} />
+      <div className="td-request-body">
+        {props.onOpen === undefined ? (
+          <h3 className="td-request-title">{item.title}</h3>
+        ) : (
+          <h3 className="td-request-title">
+            <button type="button" className="td-link" onClick={() => props.onOpen?.(item)}>
+              {item.title}
+            </button>
+          </h3>
+        )}
+        {item.description ? <p className="td-muted td-excerpt">{item.description}</p> : null}
+        <div className="td-badges">
+          {!item.approved ? <span className="td-badge td-badge-pending">{t("requests.pending")}</span> : null}
+          {item.columnName ? (
+            <span className="td-badge" data-color={item.columnColor ?? undefined}>
+              {item.columnName}
+            </span>
+          ) : null}
+          {item.versionLabel ? <span className="td-badge">{item.versionLabel}</span> : null}
+          {item.commentCount ? <span className="td-muted td-small">{t("requests.comments", { count: item.commentCount })}</span> : null}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** Props of {@link FeatureRequestList}. */
+export interface FeatureRequestListProps extends UseFeatureRequestsOptions {
+  /** Show the "Suggest a feature" button and sheet. @default true */
+  allowPropose?: boolean | undefined;
+  /** Open requests in the built-in detail view. @default true */
+  showDetail?: boolean | undefined;
+}
+
+/**
+ * Feature requests with paced search (rule 12) and its rate-limit notice, a version filter, sort,
+ * load more, votes, pending-review badges, the compose sheet and the request detail.
+ *
+ * @example
+ * ```tsx
+ * <FeatureRequestList />
+ * ```
+ */
+export function FeatureRequestList(props: FeatureRequestListProps) {
+  const { t, errorMessage } = useTidings();
+  const list = useFeatureRequests(props);
+  const versions = useVersions();
+  const [composing, setComposing] = useState(false);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const searchId = useId();
+  const versionId = useId();
+  const sortId = useId();
+
+  if (!list.enabled) {
+    return (
+      <TidingsScreen label={t("requests.title")}>
+        <Unavailable />
+      </TidingsScreen>
+    );
+  }
+  const open = openId === null ? undefined : list.items.find((i) => i.id === openId);
+  if (open !== undefined && props.showDetail !== false) {
+    return (
+      <TidingsScreen label={open.title}>
+        <FeatureRequestDetail item={open} votes={list.votes} onBack={() => setOpenId(null)} onChange={(patch) => list.updateItem(open.id, patch)} />
+      </TidingsScreen>
+    );
+  }
+  const searching = list.query.trim() !== "";
+  return (
+    <TidingsScreen label={t("requests.title")}>
+      <div className="td-toolbar">
+        <label className="td-visually-hidden" htmlFor={searchId}>
+          {t("requests.search")}
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          className="td-input td-search"
+          placeholder={t("requests.searchPlaceholder")}
+          value={list.query}
+          onChange={(e) => list.setQuery(e.target.value)}
+        />
+        {(versions.data ?? []).length > 0 ? (
+          <>
+            <label className="td-visually-hidden" htmlFor={versionId}>
+              {t("requests.version")}
+            </label>
+            <select id={versionId} className="td-input" value={list.versionId ?? ""} onChange={(e) => list.setVersionId(e.target.value === "" ? undefined : e.target.value)}>
+              <option value="">{t("requests.allVersions")}</option>
+              {(versions.data ?? []).map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
+        <label className="td-visually-hidden" htmlFor={sortId}>
+          {t("requests.sort")}
+        </label>
+        <select id={sortId} className="td-input" value={list.sort} onChange={(e) => list.setSort(e.target.value as FeatureRequestSort)}>
+          <option value="top">{t("requests.sortTop")}</option>
+          <option value="newest">{t("requests.sortNewest")}</option>
+          <option value="trending">{t("requests.sortTrending")}</option>
+        </select>
+        {props.allowPropose === false ? null : (
+          <button type="button" className="td-button td-primary" onClick={() => setComposing(true)}>
+            {t("requests.propose")}
+          </button>
+        )}
+      </div>
+      {list.rateLimited ? (
+        <p className="td-notice" role="status">
+          {t("requests.rateLimited")}
+        </p>
+      ) : null}
+      {list.votes.error ? (
+        <p className="td-notice td-danger" role="alert">
+          {list.votes.error}
+        </p>
+      ) : null}
+      {list.status === "error" && list.items.length === 0 ? (
+        <ErrorState message={list.error ?? errorMessage(undefined)} onRetry={list.refresh} />
+      ) : list.items.length === 0 && list.status !== "ready" ? (
+        <Loading />
+      ) : list.items.length === 0 ? (
+        <p className="td-state td-muted">{searching ? t("requests.noResults") : t("requests.empty")}</p>
+      ) : (
+        <>
+          <p className="td-muted td-small" aria-live="polite">
+            {t("requests.count", { count: list.total })}
+          </p>
+          <ul className="td-list" aria-busy={list.status === "loading"}>
+            {list.items.map((item) => (
+              <FeatureRequestRow key={item.id} item={item} votes={list.votes} onOpen={props.showDetail === false ? undefined : (i) => setOpenId(i.id)} />
+            ))}
+          </ul>
+          {list.hasMore ? (
+            <button type="button" className="td-button td-block" disabled={list.loadingMore} onClick={() => void list.loadMore()}>
+              {list.loadingMore ? t("common.loading") : t("requests.loadMore")}
+            </button>
+          ) : null}
+        </>
+      )}
+      {composing ? (
+        <ComposeSheet
+          onClose={() => setComposing(false)}
+          onSubmitted={() => {
+            list.refresh();
+          }}
+        />
+      ) : null}
+    </TidingsScreen>
+  );
+}

@@ -1,0 +1,176 @@
+import type { Platform } from "@tidings/client";
+import { PLATFORMS } from "@tidings/client";
+import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from "react";
+import { useTidings } from "../context.js";
+import { useFeedbackComposer, type ComposerAttachment } from "../hooks/use-feedback-composer.js";
+import { TidingsScreen } from "./TidingsScreen.js";
+
+/** Props of {@link FeedbackComposer}. */
+export interface FeedbackComposerProps {
+  /**
+   * A custom attachment picker (rule 10): return an uploaded descriptor, an upload request, the
+   * legacy `{fileUri}` shape, or a list of them; anything else shows a localized error. When
+   * absent, the browser's file picker is used.
+   */
+  pickAttachment?: (() => unknown) | undefined;
+  /** Platform candidate before the allowlist check (rule 4). @default the client's default */
+  defaultPlatform?: Platform | undefined;
+  onSubmitted?: ((submissionId: string) => void) | undefined;
+}
+
+function Preview(props: { attachment: ComposerAttachment }) {
+  const file = props.attachment.file;
+  const isImage = file !== undefined && (props.attachment.mimeType ?? "").startsWith("image/");
+  const url = useMemo(() => (isImage && typeof URL.createObjectURL === "function" ? URL.createObjectURL(file) : undefined), [file, isImage]);
+  useEffect(() => () => (url === undefined ? undefined : URL.revokeObjectURL(url)), [url]);
+  return url === undefined ? <span className="td-file-icon" aria-hidden="true">📄</span> : <img className="td-thumb" src={url} alt="" />;
+}
+
+function pickedFiles(files: FileList | readonly File[] | null | undefined): { file: File; filename: string; mimeType: string }[] {
+  return [...(files ?? [])].map((file) => ({
+    file,
+    filename: file.name || `screenshot-${Date.now()}.${(file.type.split("/")[1] ?? "png").replace("jpeg", "jpg")}`,
+    mimeType: file.type || "application/octet-stream",
+  }));
+}
+
+/**
+ * The feedback form: title, details, platform (rule 4), attachments by file picker, drag and drop
+ * or pasted screenshots with upload progress, the picker contract (rule 10) and localized errors
+ * that leave the draft intact (rule 11). With the `feedback` flag off, submission is disabled,
+ * picks are ignored and the unavailable message shows.
+ *
+ * @example
+ * ```tsx
+ * <FeedbackComposer onSubmitted={(id) => console.log(id)} />
+ * ```
+ */
+export function FeedbackComposer(props: FeedbackComposerProps) {
+  const { t } = useTidings();
+  const composer = useFeedbackComposer({ defaultPlatform: props.defaultPlatform });
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const ids = { title: useId(), details: useId(), platform: useId(), files: useId(), unavailable: useId() };
+  const disabled = !composer.enabled;
+
+  const addAll = (values: unknown) => {
+    for (const value of Array.isArray(values) ? values : [values]) composer.addAttachment(value);
+  };
+  const onPick = async () => {
+    if (disabled) return;
+    if (props.pickAttachment === undefined) {
+      fileInput.current?.click();
+      return;
+    }
+    const picked = await props.pickAttachment();
+    if (picked !== null && picked !== undefined) addAll(picked);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (!disabled) addAll(pickedFiles(event.dataTransfer.files));
+  };
+  const onPaste = (event: ClipboardEvent) => {
+    if (disabled) return;
+    const files = [...event.clipboardData.items].filter((i) => i.kind === "file").map((i) => i.getAsFile()).filter((f): f is File => f !== null);
+    if (files.length === 0) return;
+    event.preventDefault();
+    addAll(pickedFiles(files));
+  };
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const sent = await composer.submit();
+    if (sent !== null) props.onSubmitted?.(sent.submissionId);
+  };
+  const platforms = composer.allowedPlatforms.length > 0 ? composer.allowedPlatforms : PLATFORMS;
+
+  return (
+    <TidingsScreen label={t("feedback.title")}>
+      {disabled ? (
+        <p id={ids.unavailable} className="td-state td-unavailable" role="status">
+          {t("feedback.unavailable")}
+        </p>
+      ) : null}
+      <form className="td-stack td-composer" onSubmit={(e) => void onSubmit(e)} onPaste={onPaste} aria-describedby={disabled ? ids.unavailable : undefined}>
+        <label htmlFor={ids.title}>{t("feedback.subject")}</label>
+        <input id={ids.title} className="td-input" value={composer.title} maxLength={200} required disabled={disabled} onChange={(e) => composer.setTitle(e.target.value)} />
+        <label htmlFor={ids.details}>{t("feedback.details")}</label>
+        <textarea id={ids.details} className="td-input" rows={5} value={composer.details} disabled={disabled} onChange={(e) => composer.setDetails(e.target.value)} />
+        <label htmlFor={ids.platform}>{t("feedback.platform")}</label>
+        <select id={ids.platform} className="td-input" value={composer.platform} disabled={disabled} onChange={(e) => composer.setPlatform(e.target.value as Platform)}>
+          {platforms.map((p) => (
+            <option key={p} value={p}>
+              {t(`platform.${p}`)}
+            </option>
+          ))}
+        </select>
+        <fieldset className="td-fieldset" disabled={disabled}>
+          <legend>{t("feedback.attachments")}</legend>
+          <div
+            className={`td-dropzone${dragging ? " td-dragging" : ""}`}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+          >
+            <p className="td-muted td-small">{t("feedback.dropHint")}</p>
+            <button type="button" className="td-button" onClick={() => void onPick()}>
+              {t("feedback.attach")}
+            </button>
+            <input
+              ref={fileInput}
+              id={ids.files}
+              type="file"
+              multiple
+              hidden
+              aria-label={t("feedback.attach")}
+              onChange={(e) => {
+                addAll(pickedFiles(e.target.files));
+                e.target.value = "";
+              }}
+            />
+          </div>
+          {composer.attachments.length > 0 ? (
+            <ul className="td-attachments">
+              {composer.attachments.map((a) => (
+                <li key={a.id} className={`td-attachment td-attachment-${a.status}`}>
+                  <Preview attachment={a} />
+                  <span className="td-attachment-name">{a.name}</span>
+                  {a.status === "uploading" ? (
+                    <progress className="td-progress" aria-label={t("feedback.uploading", { name: a.name })} />
+                  ) : a.status === "error" ? (
+                    <span role="alert" className="td-danger td-small">
+                      {a.error}
+                    </span>
+                  ) : (
+                    <span className="td-visually-hidden">{t("feedback.uploaded", { name: a.name })}</span>
+                  )}
+                  <button type="button" className="td-icon-button" aria-label={t("feedback.remove", { name: a.name })} onClick={() => composer.removeAttachment(a.id)}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </fieldset>
+        {composer.error ? (
+          <p role="alert" className="td-notice td-danger">
+            {composer.error}
+          </p>
+        ) : null}
+        {composer.status === "sent" ? (
+          <p role="status" className="td-notice td-success">
+            {t("feedback.sent")}
+          </p>
+        ) : null}
+        <div className="td-actions">
+          <button type="submit" className="td-button td-primary" disabled={!composer.canSubmit}>
+            {composer.status === "submitting" ? t("feedback.sending") : t("feedback.submit")}
+          </button>
+        </div>
+      </form>
+    </TidingsScreen>
+  );
+}

@@ -1,0 +1,134 @@
+import { LOCALES, type Surface, type ThemeName } from "@tidings/client";
+import { useId, useState, type KeyboardEvent } from "react";
+import { useTidings } from "../context.js";
+import type { StringId } from "../i18n/en.js";
+import { ChangelogOverlay } from "./ChangelogOverlay.js";
+import { FeatureRequestList } from "./FeatureRequestList.js";
+import { FeedbackComposer } from "./FeedbackComposer.js";
+import { RoadmapBoard } from "./RoadmapBoard.js";
+import { ErrorState } from "./States.js";
+import { THEMES, TidingsScreen } from "./TidingsScreen.js";
+import { WhatsNew } from "./WhatsNew.js";
+
+/** A section of the portal. */
+export type PortalTab = "roadmap" | "requests" | "changelog" | "feedback";
+
+const TABS: readonly { id: PortalTab; surface: Surface; label: StringId }[] = [
+  { id: "roadmap", surface: "roadmap", label: "portal.roadmap" },
+  { id: "requests", surface: "featureRequests", label: "portal.requests" },
+  { id: "changelog", surface: "changelog", label: "portal.changelog" },
+  { id: "feedback", surface: "feedback", label: "portal.feedback" },
+];
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: "English", fr: "Français", es: "Español", de: "Deutsch", it: "Italiano", pt: "Português", ja: "日本語",
+  "zh-Hant": "繁體中文", ko: "한국어", pl: "Polski", no: "Norsk", tr: "Türkçe", vi: "Tiếng Việt", "zh-Hans": "简体中文",
+};
+
+/** Props of {@link TidingsPortal}. */
+export interface TidingsPortalProps {
+  /** The first section shown. @default the first enabled of roadmap, requests, changelog, feedback */
+  initialTab?: PortalTab | undefined;
+  /** Called when the user picks a section (e.g. to keep it in the URL). */
+  onTabChange?: ((tab: PortalTab) => void) | undefined;
+  /** Shows a theme picker calling this. */
+  onThemeChange?: ((theme: ThemeName) => void) | undefined;
+  /** Shows a language picker calling this. */
+  onLocaleChange?: ((locale: string) => void) | undefined;
+  /** Show the changelog overlay once per release. @default true */
+  showOverlay?: boolean | undefined;
+  /** Compact header for the embedded widget. @default false */
+  embedded?: boolean | undefined;
+}
+
+/**
+ * The whole public portal in one component: the app's branding, a tab per enabled surface
+ * (roadmap, requests, what's new, feedback), theme and language pickers, and the changelog overlay.
+ *
+ * @example
+ * ```tsx
+ * <TidingsProvider client={client}><TidingsPortal /></TidingsProvider>
+ * ```
+ */
+export function TidingsPortal(props: TidingsPortalProps) {
+  const { t, config, configError, refreshConfig, isEnabled, theme, locale, errorMessage } = useTidings();
+  const tabs = TABS.filter((tab) => isEnabled(tab.surface));
+  const [chosen, setChosen] = useState<PortalTab | undefined>(props.initialTab);
+  const active = tabs.find((tab) => tab.id === chosen) ?? tabs[0];
+  const base = useId();
+  const select = (tab: PortalTab) => {
+    setChosen(tab);
+    props.onTabChange?.(tab);
+  };
+  const onKey = (event: KeyboardEvent, index: number) => {
+    const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    const next = tabs[(index + delta + tabs.length) % tabs.length];
+    if (delta === 0 || next === undefined) return;
+    event.preventDefault();
+    select(next.id);
+    document.getElementById(`${base}-${next.id}`)?.focus();
+  };
+  const icon = typeof config?.iconUrl === "string" && config.iconUrl.startsWith("https://") ? config.iconUrl : undefined;
+  return (
+    <TidingsScreen as="div" className={`td-portal${props.embedded ? " td-embedded" : ""}`}>
+      <header className="td-portal-header">
+        <div className="td-brand">
+          {icon ? <img src={icon} alt="" className="td-app-icon" /> : null}
+          <h1>{config?.name ?? ""}</h1>
+        </div>
+        <div className="td-pickers">
+          {props.onThemeChange ? (
+            <label className="td-picker">
+              <span className="td-visually-hidden">{t("portal.theme")}</span>
+              <select className="td-input" value={theme} onChange={(e) => props.onThemeChange?.(e.target.value as ThemeName)}>
+                {THEMES.map((name) => (
+                  <option key={name} value={name}>
+                    {t(`theme.${name}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {props.onLocaleChange ? (
+            <label className="td-picker">
+              <span className="td-visually-hidden">{t("portal.language")}</span>
+              <select className="td-input" value={locale} onChange={(e) => props.onLocaleChange?.(e.target.value)}>
+                {LOCALES.map((code) => (
+                  <option key={code} value={code}>
+                    {LANGUAGE_NAMES[code] ?? code}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+        </div>
+      </header>
+      {configError !== undefined ? <ErrorState message={`${t("common.configError")} ${errorMessage(configError)}`} onRetry={() => void refreshConfig()} /> : null}
+      <nav role="tablist" aria-label={t("portal.tabs")} className="td-tabs td-portal-tabs">
+        {tabs.map((tab, index) => (
+          <button
+            key={tab.id}
+            id={`${base}-${tab.id}`}
+            role="tab"
+            type="button"
+            aria-selected={tab.id === active?.id}
+            aria-controls={`${base}-panel`}
+            tabIndex={tab.id === active?.id ? 0 : -1}
+            className="td-tab"
+            onClick={() => select(tab.id)}
+            onKeyDown={(e) => onKey(e, index)}
+          >
+            {t(tab.label)}
+          </button>
+        ))}
+      </nav>
+      <main id={`${base}-panel`} role="tabpanel" aria-labelledby={active === undefined ? undefined : `${base}-${active.id}`} className="td-portal-main">
+        {active?.id === "roadmap" ? <RoadmapBoard /> : null}
+        {active?.id === "requests" ? <FeatureRequestList /> : null}
+        {active?.id === "changelog" ? <WhatsNew /> : null}
+        {active?.id === "feedback" ? <FeedbackComposer /> : null}
+      </main>
+      {props.showOverlay === false ? null : <ChangelogOverlay onlyIfUnseen />}
+    </TidingsScreen>
+  );
+}

@@ -1,0 +1,73 @@
+import { UnexpectedStatusException } from "@tidings/client";
+import { useTidings } from "../context.js";
+import { useUserProfile } from "../hooks/use-user-profile.js";
+import { ErrorState, Loading } from "./States.js";
+import { TidingsScreen } from "./TidingsScreen.js";
+
+const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+
+/**
+ * A public user profile: name, avatar, bio, website and recent comments (both server shapes of
+ * wire-contract §7.7).
+ *
+ * @example
+ * ```tsx
+ * <UserProfile userId="u_0123456789abcdef0123456789abcdef" />
+ * ```
+ */
+export function UserProfile(props: { userId: string }) {
+  const { t, errorMessage, locale } = useTidings();
+  const profile = useUserProfile(props.userId);
+  if (profile.status === "error") {
+    const missing = profile.error instanceof UnexpectedStatusException && profile.error.status === 404;
+    return (
+      <TidingsScreen label={t("profile.title")}>
+        <ErrorState message={missing ? t("profile.notFound") : errorMessage(profile.error)} onRetry={missing ? undefined : profile.reload} />
+      </TidingsScreen>
+    );
+  }
+  if (profile.data === undefined) {
+    return (
+      <TidingsScreen label={t("profile.title")}>
+        <Loading />
+      </TidingsScreen>
+    );
+  }
+  const p = profile.data.profile;
+  const name = text(p.displayName) ?? t("detail.anonymous");
+  const avatar = text(p.avatarUrl);
+  const website = text(p.websiteUrl);
+  const comments = Array.isArray(profile.data.recentComments) ? (profile.data.recentComments as Record<string, unknown>[]) : [];
+  const hidden = profile.data.hideComments === true || p.hideComments === true;
+  return (
+    <TidingsScreen label={t("profile.title")}>
+      <header className="td-profile-head">
+        {avatar?.startsWith("https://") ? <img className="td-avatar" src={avatar} alt="" /> : <span className="td-avatar td-avatar-initial" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</span>}
+        <div>
+          <h2>{name}</h2>
+          {text(p.bio) ? <p className="td-muted">{text(p.bio)}</p> : null}
+          {website?.startsWith("https://") || website?.startsWith("http://") ? (
+            <a href={website} rel="noopener noreferrer nofollow" target="_blank">
+              {website}
+            </a>
+          ) : null}
+        </div>
+      </header>
+      <h3>{t("profile.recentComments")}</h3>
+      {hidden || comments.length === 0 ? (
+        <p className="td-muted">{t("profile.noComments")}</p>
+      ) : (
+        <ul className="td-list">
+          {comments.map((c, index) => (
+            <li key={text(c.id) ?? index} className="td-card">
+              <p className="td-small td-muted">
+                {text(c.featureRequestTitle)} · {text(c.createdAt) ? new Date(String(c.createdAt)).toLocaleDateString(locale) : ""}
+              </p>
+              <p>{text(c.body)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </TidingsScreen>
+  );
+}

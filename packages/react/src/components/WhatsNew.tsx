@@ -1,0 +1,86 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTidings } from "../context.js";
+import { useChangelog } from "../hooks/use-changelog.js";
+import { ReleaseNotes } from "./ReleaseNotes.js";
+import { ErrorState, Loading, Unavailable } from "./States.js";
+import { TidingsScreen } from "./TidingsScreen.js";
+
+/**
+ * The what's-new screen: published releases with their rendered notes, older releases on demand,
+ * and the email subscribe form. Unavailable while the `changelog` flag is off.
+ *
+ * @example
+ * ```tsx
+ * <WhatsNew />
+ * ```
+ */
+export function WhatsNew(props: { showSubscribe?: boolean | undefined }) {
+  const { t } = useTidings();
+  const changelog = useChangelog();
+  const [email, setEmail] = useState("");
+  const [subscribed, setSubscribed] = useState(false);
+  const emailId = useId();
+
+  if (!changelog.enabled) {
+    return (
+      <TidingsScreen label={t("changelog.title")}>
+        <Unavailable />
+      </TidingsScreen>
+    );
+  }
+  const onSubscribe = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await changelog.subscribe(email)) setSubscribed(true);
+  };
+  return (
+    <TidingsScreen label={t("changelog.title")}>
+      {props.showSubscribe === false ? null : subscribed ? (
+        <p className="td-notice td-success" role="status">
+          {t("changelog.subscribed")}
+        </p>
+      ) : (
+        <form className="td-subscribe" onSubmit={(e) => void onSubscribe(e)}>
+          <label htmlFor={emailId}>{t("changelog.subscribe")}</label>
+          <div className="td-row">
+            <input
+              id={emailId}
+              type="email"
+              required
+              autoComplete="email"
+              className="td-input"
+              placeholder={t("changelog.email")}
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+            <button type="submit" className="td-button td-primary" disabled={changelog.subscribing}>
+              {t("changelog.subscribeButton")}
+            </button>
+          </div>
+          {changelog.subscribeError ? (
+            <p role="alert" className="td-danger td-small">
+              {changelog.subscribeError}
+            </p>
+          ) : null}
+        </form>
+      )}
+      {changelog.status === "error" ? (
+        <ErrorState message={changelog.error ?? ""} onRetry={changelog.reload} />
+      ) : changelog.status !== "ready" && changelog.entries.length === 0 ? (
+        <Loading />
+      ) : changelog.entries.length === 0 ? (
+        <p className="td-state td-muted">{t("changelog.empty")}</p>
+      ) : (
+        <div className="td-releases">
+          {changelog.entries.map((entry) => (
+            <ReleaseNotes key={entry.id} entry={entry} headingLevel={2} />
+          ))}
+          {changelog.hasMore ? (
+            <button type="button" className="td-button td-block" onClick={() => void changelog.loadMore()}>
+              {t("changelog.loadMore")}
+            </button>
+          ) : null}
+        </div>
+      )}
+    </TidingsScreen>
+  );
+}

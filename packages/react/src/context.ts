@@ -1,0 +1,45 @@
+import type { ConfigState, FeedbackClient, Locale, PublicAppConfig, Surface, ThemeName } from "@tidings/client";
+import { createContext, useContext } from "react";
+import type { Translate } from "./i18n/translate.js";
+
+/** What {@link TidingsProvider} gives every hook and screen below it. */
+export interface TidingsContextValue {
+  client: FeedbackClient;
+  /** The loaded config; null while loading and after a failure (rule 5: fail closed). */
+  config: PublicAppConfig | null;
+  configStatus: ConfigState["status"];
+  /** The error of the last config load, once the retry failed too; undefined otherwise. */
+  configError: unknown;
+  /** Fetches the config again; clears `configError` on success. */
+  refreshConfig: () => Promise<void>;
+  /** True once the config load finished, with or without success (surfaces then know their flags). */
+  configSettled: boolean;
+  /** Theme in force: the `theme` prop, else the config's, else `system`. */
+  theme: ThemeName;
+  locale: Locale;
+  t: Translate;
+  /** Localized text for an error the SDK threw. */
+  errorMessage: (error: unknown) => string;
+  /** The user token in force (the explicit prop wins over the store); null until read. */
+  userToken: string | null;
+  /** Rule 6 gate of a surface. */
+  isEnabled: (surface: Surface) => boolean;
+}
+
+export const TidingsContext = createContext<TidingsContextValue | null>(null);
+
+/**
+ * Everything the provider knows. Throws when no {@link TidingsProvider} is above the caller.
+ *
+ * @example
+ * ```tsx
+ * const { client, t } = useTidings();
+ * ```
+ */
+export function useTidings(): TidingsContextValue {
+  const value = useContext(TidingsContext);
+  if (value === null) {
+    throw new Error("useTidings() was called outside <TidingsProvider>: wrap your screens in <TidingsProvider client={…}>.");
+  }
+  return value;
+}

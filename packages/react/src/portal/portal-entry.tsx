@@ -1,0 +1,50 @@
+// Browser entry of the portal the server serves at /p/<APP_KEY> (bundled by scripts/build-assets.mjs).
+import { FeedbackClient, type StorageAdapter, type ThemeName } from "@tidings/client";
+import { StrictMode, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
+import { TidingsProvider } from "../TidingsProvider.js";
+
+const TABS: readonly string[] = ["roadmap", "requests", "changelog", "feedback"];
+
+/** localStorage when the browser allows it (private modes and sandboxed frames may not). */
+function browserStorage(): StorageAdapter | undefined {
+  try {
+    const probe = "__tidings_probe__";
+    window.localStorage.setItem(probe, "1");
+    window.localStorage.removeItem(probe);
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function PortalRoot(props: { client: FeedbackClient; embedded: boolean }) {
+  const params = new URLSearchParams(window.location.search);
+  const [theme, setTheme] = useState<ThemeName | undefined>(() => (params.get("theme") as ThemeName | null) ?? undefined);
+  const [locale, setLocale] = useState(() => params.get("locale") ?? "auto");
+  const hash = window.location.hash.slice(1);
+  return (
+    <TidingsProvider client={props.client} theme={theme} locale={locale}>
+      <TidingsPortal
+        embedded={props.embedded}
+        initialTab={TABS.includes(hash) ? (hash as PortalTab) : undefined}
+        onTabChange={(tab) => history.replaceState(null, "", `#${tab}`)}
+        onThemeChange={setTheme}
+        onLocaleChange={setLocale}
+      />
+    </TidingsProvider>
+  );
+}
+
+const mount = document.getElementById("tidings-portal");
+if (mount !== null) {
+  const appKey = mount.dataset.appKey ?? "";
+  const client = new FeedbackClient({ baseUrl: mount.dataset.baseUrl || window.location.origin, appKey, storage: browserStorage(), warn: () => undefined });
+  document.documentElement.dataset.ready = "false";
+  createRoot(mount).render(
+    <StrictMode>
+      <PortalRoot client={client} embedded={mount.dataset.embed === "1"} />
+    </StrictMode>,
+  );
+}

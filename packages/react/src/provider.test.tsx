@@ -1,0 +1,130 @@
+// @vitest-environment jsdom
+import { FeedbackClient, memoryStorage, UserTokenStore } from "@tidings/client";
+import { act, cleanup, render, renderHook, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { TidingsScreen } from "./components/TidingsScreen.js";
+import { useTidings } from "./context.js";
+import { useAppConfig } from "./hooks/use-app-config.js";
+import { useComments } from "./hooks/use-comments.js";
+import { useFeatureRequests } from "./hooks/use-feature-requests.js";
+import { useUserToken } from "./hooks/use-user-token.js";
+import { demoConfig, fakeFetch } from "./test-support/fake-fetch.js";
+import { startRealServer } from "./test-support/real-server.js";
+import { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";
+
+const quiet = { warn: () => undefined };
+let server: Awaited<ReturnType<typeof startRealServer>>;
+beforeAll(async () => {
+  server = await startRealServer();
+});
+afterAll(() => server?.close());
+afterEach(cleanup);
+
+function realClient(appKey = "app_demo") {
+  return new FeedbackClient({ baseUrl: server.baseUrl, appKey, storage: memoryStorage(), ...quiet });
+}
+
+function wrapper(props: Omit<TidingsProviderProps, "children">) {
+  return ({ children }: { children: ReactNode }) => <TidingsProvider {...props}>{children}</TidingsProvider>;
+}
+
+describe("TidingsProvider", () => {
+  it("throws a clear error when a hook runs without the provider", () => {
+    expect(() => renderHook(() => useTidings())).toThrow(/outside <TidingsProvider>/);
+  });
+
+  it("loads the real config at mount and takes the theme from it, a theme prop winning", async () => {
+    const client = realClient();
+    const { result } = renderHook(() => useAppConfig(), { wrapper: wrapper({ client }) });
+    expect(result.current.status).toBe("loading");
+    await waitFor(() => expect(result.current.status).toBe("ready"));
+    expect(result.current.config?.name).toBe("Demo app");
+    render(
+      <TidingsProvider client={client} theme="ocean">
+        <TidingsScreen label="x">hi</TidingsScreen>
+      </TidingsProvider>,
+    );
+    expect(screen.getByLabelText("x").getAttribute("data-theme")).toBe("ocean");
+  });
+
+  it("retries a failed config load once, then exposes the error with theme system until refreshConfig succeeds", async () => {
+    let fail = true;
+    const api = fakeFetch([({ url }) => (url.pathname.startsWith("/api/v1/public/config/") ? (fail ? { status: 500, body: { error: "boom" } } : { status: 200, body: demoConfig({ theme: "dark" }) }) : undefined)]);
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, ...quiet });
+    const { result } = renderHook(() => ({ config: useAppConfig(), ctx: useTidings() }), { wrapper: wrapper({ client, configRetryDelayMs: 20 }) });
+    await waitFor(() => expect(result.current.config.status).toBe("error"));
+    expect(api.calls).toHaveLength(2);
+    expect(result.current.config.error).toBeDefined();
+    expect(result.current.ctx.theme).toBe("system");
+    fail = false;
+    await act(() => result.current.config.refresh());
+    expect(result.current.config.error).toBeUndefined();
+    expect(result.current.ctx.theme).toBe("dark");
+    expect(api.calls).toHaveLength(3);
+  });
+
+  it("follows the token store on login and logout, and an explicit userToken prop wins", async () => {
+    const tokens = new UserTokenStore({ storage: memoryStorage(), ...quiet });
+    const client = new FeedbackClient({ baseUrl: server.baseUrl, appKey: "app_demo", tokenStore: tokens, ...quiet });
+    const { result } = renderHook(() => useUserToken(), { wrapper: wrapper({ client }) });
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    const anonymous = result.current.token;
+    await act(() => result.current.setToken("user-42"));
+    expect(result.current.token).toBe("user-42");
+    await act(async () => void (await result.current.resetToken()));
+    expect(result.current.token).not.toBe("user-42");
+    expect(result.current.token).not.toBe(anonymous);
+
+    const pinned = renderHook(() => useUserToken(), { wrapper: wrapper({ client, userToken: "host-user" }) });
+    await act(() => tokens.setToken("someone-else"));
+    expect(pinned.result.current.token).toBe("host-user");
+  });
+});
+
+describe("hooks against the real server", () => {
+  it("lists the demo requests, then votes optimistically and settles on the server's count", async () => {
+    const client = realClient();
+    const { result } = renderHook(() => useFeatureRequests(), { wrapper: wrapper({ client }) });
+    await waitFor(() => expect(result.current.status).toBe("ready"));
+    expect(result.current.items.length).toBeGreaterThan(5);
+    const target = result.current.items.find((i) => i.title === "Offline mode")!;
+    let settled!: Promise<void>;
+    act(() => {
+      settled = result.current.votes.toggle(target);
+    });
+    // Optimistic: the count moved before the answer came back.
+    expect(result.current.items.find((i) => i.id === target.id)).toMatchObject({ hasVoted: true, voteCount: target.voteCount + 1 });
+    expect(result.current.votes.pending.has(target.id)).toBe(true);
+    await act(() => settled);
+    expect(result.current.items.find((i) => i.id === target.id)).toMatchObject({ hasVoted: true, voteCount: target.voteCount + 1 });
+    expect(result.current.votes.pending.size).toBe(0);
+  });
+
+  it("searches once per pacing window and keeps the plain listing unpaced", async () => {
+    const client = realClient();
+    const { result } = renderHook(() => useFeatureRequests({ searchRateLimiterOptions: { minSpacingMs: 60_000, debounceMs: 10 } }), { wrapper: wrapper({ client }) });
+    await waitFor(() => expect(result.current.status).toBe("ready"));
+    act(() => result.current.setQuery("dark"));
+    await waitFor(() => expect(result.current.items.map((i) => i.title)).toEqual(["Dark mode"]));
+    act(() => result.current.setQuery("offline"));
+    await new Promise((r) => setTimeout(r, 150));
+    // Still the first search's results: the second waits for the 60 s spacing.
+    expect(result.current.items.map((i) => i.title)).toEqual(["Dark mode"]);
+    act(() => result.current.setQuery(""));
+    await waitFor(() => expect(result.current.items.length).toBeGreaterThan(5));
+  });
+
+  it("posts a comment and a reply to a demo request", async () => {
+    const client = realClient();
+    const list = renderHook(() => useFeatureRequests(), { wrapper: wrapper({ client }) });
+    await waitFor(() => expect(list.result.current.status).toBe("ready"));
+    const target = list.result.current.items.find((i) => i.title === "Offline mode")!;
+    const { result } = renderHook(() => useComments(target.id), { wrapper: wrapper({ client }) });
+    await waitFor(() => expect(result.current.status).toBe("ready"));
+    await act(async () => void (await result.current.post({ body: "First!" })));
+    const parent = result.current.comments.find((c) => c.body === "First!")!;
+    await act(async () => void (await result.current.post({ body: "A reply", parentId: parent.id })));
+    expect(result.current.comments.find((c) => c.body === "A reply")?.parentId).toBe(parent.id);
+  });
+});
