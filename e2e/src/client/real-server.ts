@@ -5,10 +5,14 @@ import { buildApp, loadConfig } from "@tidings/server";
 
 export const ADMIN_TOKEN = "e2e-client-admin-token-0123456789";
 
+/** Built-in altcha at the lowest cost, so solving a challenge takes milliseconds. */
+const CHEAP_ALTCHA = { ALTCHA_COST: "1", ALTCHA_MAX_COUNTER: "50" };
+
 /** The real server, in process on a free loopback port, over a fresh SQLite folder. */
 export async function startRealServer(env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-client-e2e-"));
-  const app = await buildApp({ ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env }), adminToken: ADMIN_TOKEN }, { logger: false });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...CHEAP_ALTCHA, ...env });
+  const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");

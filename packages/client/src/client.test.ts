@@ -1,6 +1,8 @@
+import { createChallenge, verifySolution } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FeedbackClient, type FeedbackClientOptions } from "./client.js";
-import type { RequestTimeoutException } from "./errors.js";
+import { VerificationRequiredException, type RequestTimeoutException } from "./errors.js";
 import type { FetchLike } from "./request.js";
 import { memoryStorage } from "./storage.js";
 
@@ -12,7 +14,7 @@ interface Seen {
 }
 
 /** Records requests; answers with `reply` (JSON 200 by default). Used for wire-shape checks only. */
-function recorder(reply: (seen: Seen) => Response = () => Response.json({})) {
+function recorder(reply: (seen: Seen) => Response | Promise<Response> = () => Response.json({})) {
   const seen: Seen[] = [];
   const fetch: FetchLike = async (input, init) => {
     const body = typeof init.body === "string" ? JSON.parse(init.body) : init.body;
@@ -178,5 +180,91 @@ describe("FeedbackClient", () => {
   it("requires a base URL and an app key", () => {
     expect(() => new FeedbackClient({ baseUrl: "", appKey: "app_x" })).toThrow(TypeError);
     expect(() => new FeedbackClient({ baseUrl: "https://x", appKey: " " })).toThrow(TypeError);
+  });
+});
+
+/**
+ * A fake intake server: the config names `verification`, challenges are signed like the real
+ * server's, and intake answers 201 for a verified unused token when verification is required, else 403.
+ */
+function altchaServer(verification: { provider: string; required: boolean }) {
+  const secrets = { hmacSignatureSecret: "sig", hmacKeySignatureSecret: "key" };
+  const spent = new Set<string>();
+  const verify = async (token: unknown) => {
+    let decoded: Pick<Parameters<typeof verifySolution>[0], "challenge" | "solution">;
+    try {
+      decoded = JSON.parse(atob(String(token)));
+    } catch {
+      return false;
+    }
+    const { challenge, solution } = decoded;
+    if (spent.has(challenge.signature!)) return false;
+    spent.add(challenge.signature!);
+    return (await verifySolution({ challenge, solution, deriveKey, ...secrets })).verified;
+  };
+  return recorder(async (s) => {
+    const path = s.url.pathname;
+    if (path.includes("/public/config/")) return Response.json({ appKey: "app_demo", verification });
+    if (path.endsWith("/verification/challenge")) {
+      return Response.json(await createChallenge({ algorithm: "PBKDF2/SHA-256", cost: 1, counter: 9, deriveKey, data: { appKey: "app_demo" }, ...secrets }));
+    }
+    const token = (s.body as { verificationToken?: unknown }).verificationToken;
+    if (!verification.required || (verification.provider === "altcha" && (await verify(token)))) return Response.json({ featureRequestId: "fr_1", pending: true, submissionId: "s1" }, { status: 201 });
+    return Response.json({ error: "Human verification is required", code: "verification_required" }, { status: 403 });
+  });
+}
+
+const requests = (seen: Seen[]) => seen.map((s) => `${s.method} ${s.url.pathname.replace("/api/v1", "")}`);
+const sentToken = (s: Seen | undefined) => (s?.body as { verificationToken?: string } | undefined)?.verificationToken;
+
+describe("FeedbackClient built-in altcha verification", () => {
+  const altcha = { provider: "altcha", required: true };
+
+  it("solves a challenge up front when the config it read requires altcha", async () => {
+    const { seen, fetch } = altchaServer(altcha);
+    const c = client(fetch);
+    await c.getConfig();
+    expect(await c.submitFeatureRequest({ title: "Dark mode" })).toEqual({ featureRequestId: "fr_1", pending: true, submissionId: "s1" });
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    expect(requests(seen)).toEqual([
+      "GET /public/config/app_demo",
+      "GET /public/apps/app_demo/verification/challenge",
+      "POST /feature-requests",
+      "GET /public/apps/app_demo/verification/challenge",
+      "POST /feedback",
+    ]);
+    expect(sentToken(seen[2])).not.toBe(sentToken(seen[4]));
+  });
+
+  it("without a config read, answers a verification refusal by reading the config and sending once more with a token", async () => {
+    const { seen, fetch } = altchaServer(altcha);
+    await client(fetch).submitFeedback({ title: "Crash", details: "on start" });
+    expect(requests(seen)).toEqual(["POST /feedback", "GET /public/config/app_demo", "GET /public/apps/app_demo/verification/challenge", "POST /feedback"]);
+    expect(sentToken(seen[0])).toBeUndefined();
+    expect(typeof sentToken(seen[3])).toBe("string");
+  });
+
+  it("lets a draft token and an explicit provider win: no challenge is fetched, the refusal surfaces", async () => {
+    const { seen, fetch } = altchaServer(altcha);
+    const c = client(fetch);
+    await c.getConfig();
+    await expect(c.submitFeatureRequest({ title: "x", verificationToken: "from-draft" })).rejects.toBeInstanceOf(VerificationRequiredException);
+    const explicit = client(fetch, { verificationTokenProvider: () => undefined });
+    await explicit.getConfig();
+    await expect(explicit.submitFeatureRequest({ title: "x" })).rejects.toBeInstanceOf(VerificationRequiredException);
+    expect(requests(seen)).toEqual(["GET /public/config/app_demo", "POST /feature-requests", "GET /public/config/app_demo", "POST /feature-requests"]);
+    expect(seen.map(sentToken)).toEqual([undefined, "from-draft", undefined, undefined]);
+  });
+
+  it.each([
+    ["another provider is required", { provider: "turnstile", required: true }],
+    ["verification is off", { provider: "none", required: false }],
+  ])("solves nothing when %s", async (_case, verification) => {
+    const { seen, fetch } = altchaServer(verification);
+    const c = client(fetch);
+    const outcome = await c.submitFeatureRequest({ title: "x" }).catch((e: unknown) => e);
+    expect(requests(seen).filter((r) => r.includes("challenge"))).toEqual([]);
+    if (verification.required) expect(outcome).toBeInstanceOf(VerificationRequiredException);
+    else expect(outcome).toMatchObject({ featureRequestId: "fr_1" });
   });
 });

@@ -5,7 +5,8 @@ import {
   type PickedAttachment,
   type UploadRequest,
 } from "./attachments.js";
-import { InvalidResponseException } from "./errors.js";
+import { encodeAltchaToken, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
+import { InvalidResponseException, isAbortError, VerificationRequiredException } from "./errors.js";
 import { detectRuntimePlatform, type Platform } from "./platform.js";
 import { createTransport, type FetchLike, type HttpRequest, type Transport } from "./request.js";
 import { SeenChangelogStore } from "./seen-changelogs.js";
@@ -55,7 +56,10 @@ export interface FeedbackClientOptions {
   timeoutMs?: number | undefined;
   /** Budget of uploads, in ms; a per-call `timeoutMs` overrides it. @default 60000 */
   uploadTimeoutMs?: number | undefined;
-  /** Called before every intake submission; its token goes into the body. @default undefined */
+  /**
+   * Called before every intake submission; its token goes into the body. Without one, apps whose
+   * config requires `altcha` get a token from the built-in solver. @default undefined
+   */
   verificationTokenProvider?: VerificationTokenProvider | undefined;
   /** User-token transport on the listing; `query` is deprecated. @default "header" */
   tokenTransport?: TokenTransport | undefined;
@@ -150,6 +154,11 @@ function byPosition<T extends { position: number }>(items: T[]): T[] {
   return [...items].sort((a, b) => a.position - b.position);
 }
 
+/** True when intake needs the server's own proof-of-work challenge solved. */
+function requiresAltcha(verification: PublicAppConfig["verification"] | undefined): boolean {
+  return verification?.required === true && verification.provider === "altcha";
+}
+
 function nonBlank(value: string | null | undefined): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
@@ -183,6 +192,8 @@ export class FeedbackClient {
   readonly timers: Timers;
   private readonly options: FeedbackClientOptions;
   private readonly send: Transport;
+  /** `verification` of the config last read: whether intake needs the built-in altcha. */
+  private verification: PublicAppConfig["verification"] | undefined;
 
   constructor(options: FeedbackClientOptions) {
     if (typeof options.baseUrl !== "string" || options.baseUrl.trim() === "") throw new TypeError("baseUrl is required");
@@ -211,7 +222,24 @@ export class FeedbackClient {
 
   /** `GET /public/config/<APP_KEY>`. Unknown and private apps: {@link UnexpectedStatusException} 404. */
   async getConfig(options: CallOptions = {}): Promise<PublicAppConfig> {
-    return this.json<PublicAppConfig>({ method: "GET", path: `/api/v1/public/config/${enc(this.appKey)}` }, options);
+    const config = await this.json<PublicAppConfig>({ method: "GET", path: `/api/v1/public/config/${enc(this.appKey)}` }, options);
+    this.verification = config.verification;
+    return config;
+  }
+
+  /** `GET /public/apps/<APP_KEY>/verification/challenge`: a fresh, single-use altcha challenge. */
+  async getVerificationChallenge(options: CallOptions = {}): Promise<AltchaChallenge> {
+    return this.json<AltchaChallenge>({ method: "GET", path: `/api/v1/public/apps/${enc(this.appKey)}/verification/challenge` }, options);
+  }
+
+  /**
+   * The built-in verification provider: fetches a challenge, solves it with Web Crypto and returns
+   * the single-use token for one intake submission. Used automatically when the app requires
+   * `altcha` and no `verificationTokenProvider` is set; `signal` also stops the solving.
+   */
+  async createVerificationToken(options: CallOptions = {}): Promise<string> {
+    const challenge = await this.getVerificationChallenge(options);
+    return encodeAltchaToken(challenge, await solveAltchaChallenge(challenge, { signal: options.signal }));
   }
 
   /** `GET /public/columns/<APP_KEY>`, sorted by position (hidden columns included). */
@@ -272,9 +300,8 @@ export class FeedbackClient {
       requesterName: nonBlank(draft.requesterName?.trim()),
       requesterEmail: nonBlank(draft.requesterEmail?.trim()),
       requesterToken: token,
-      verificationToken: await this.verificationToken(draft.verificationToken),
     });
-    return this.json<ProposeResult>({ method: "POST", path: "/api/v1/feature-requests", json: body, headers: await this.userHeaders(token) }, options);
+    return this.intake<ProposeResult>("/api/v1/feature-requests", body, draft.verificationToken, await this.userHeaders(token), options);
   }
 
   /** `POST /feature-requests/<id>/vote`: toggles the user's vote. */
@@ -345,9 +372,8 @@ export class FeedbackClient {
       // SDK keys override the host's.
       metadata: { ...draft.metadata, sdk: `tidings-client/${CLIENT_VERSION}`, platform, submittedAt: new Date(this.timers.now()).toISOString() },
       attachments,
-      verificationToken: await this.verificationToken(draft.verificationToken),
     });
-    return this.json<FeedbackResult>({ method: "POST", path: "/api/v1/feedback", json: body, headers: await this.userHeaders(token) }, options);
+    return this.intake<FeedbackResult>("/api/v1/feedback", body, draft.verificationToken, await this.userHeaders(token), options);
   }
 
   /**
@@ -502,9 +528,30 @@ export class FeedbackClient {
     );
   }
 
-  /** The draft's token, else the provider's; blank means none (the field is omitted). */
-  private async verificationToken(fromDraft: string | undefined): Promise<string | undefined> {
-    return nonBlank(fromDraft) ?? nonBlank(await this.options.verificationTokenProvider?.());
+  /**
+   * Posts an intake body with a verification token: the draft's, else the provider's (blank: the
+   * field is omitted). Without a provider the built-in altcha steps in when the config last read
+   * requires it; when a submission is refused for verification, the config is read again and a
+   * token-less one is sent once more with a solved challenge (a refused submission wrote nothing).
+   */
+  private async intake<T>(path: string, body: object, draftToken: string | undefined, headers: Record<string, string>, options: CallOptions): Promise<T> {
+    const post = (verificationToken: string | undefined) =>
+      this.json<T>({ method: "POST", path, json: compact({ ...body, verificationToken }), headers }, options);
+    const provider = this.options.verificationTokenProvider;
+    const given = nonBlank(draftToken) ?? (provider === undefined ? undefined : nonBlank(await provider()));
+    if (given !== undefined || provider !== undefined) return post(given);
+    const builtIn = requiresAltcha(this.verification) ? await this.createVerificationToken(options) : undefined;
+    try {
+      return await post(builtIn);
+    } catch (error) {
+      if (!(error instanceof VerificationRequiredException)) throw error;
+      const config = await this.getConfig(options).catch((configError: unknown) => {
+        if (isAbortError(configError)) throw configError;
+        return undefined;
+      });
+      if (builtIn !== undefined || !requiresAltcha(config?.verification)) throw error;
+      return post(await this.createVerificationToken(options));
+    }
   }
 
   private async userHeaders(token: string): Promise<Record<string, string>> {

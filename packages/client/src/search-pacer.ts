@@ -99,6 +99,18 @@ export class SearchPacer {
     if (this.fetchedKey === keyOf(key)) this.fetchedKey = undefined;
   }
 
+  /**
+   * Starts the cooldown for a 429 that arrived outside the pacer (e.g. loading another page of a
+   * search): 60 s, or the server's `Retry-After`.
+   */
+  noteRateLimited(error: RateLimitedException): void {
+    if (this.disposed) return;
+    const pause = Math.min(this.maxCooldownMs, error.retryAfterMs ?? this.cooldownMs);
+    this.cooldownUntil = this.timers.now() + pause;
+    this.notify();
+    this.waitUntil(this.cooldownUntil);
+  }
+
   /** Stops every timer; later results are ignored. */
   dispose(): void {
     this.disposed = true;
@@ -140,11 +152,7 @@ export class SearchPacer {
     this.run(key).catch((error: unknown) => {
       if (this.disposed) return;
       this.forget(key);
-      if (!(error instanceof RateLimitedException)) return;
-      const pause = Math.min(this.maxCooldownMs, error.retryAfterMs ?? this.cooldownMs);
-      this.cooldownUntil = this.timers.now() + pause;
-      this.notify();
-      this.waitUntil(this.cooldownUntil);
+      if (error instanceof RateLimitedException) this.noteRateLimited(error);
     });
   }
 

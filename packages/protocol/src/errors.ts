@@ -88,6 +88,30 @@ export const ErrorCodes = {
     meaning: "The caller's workspace role lacks the capability the route needs.",
     fix: "Ask a workspace owner or admin to do it, or to change your role.",
   },
+  invalid_credentials: {
+    status: 401,
+    message: "Email or password is incorrect",
+    meaning: "Console sign-in failed: no user with that email has that password.",
+    fix: "Check the email and password; after repeated failures the account is locked for a while (429).",
+  },
+  csrf_failed: {
+    status: 403,
+    message: "Missing or invalid CSRF token",
+    meaning: "A write made with the console session cookie lacked the session's `X-CSRF-Token` header, or came from another origin.",
+    fix: "Send the `csrfToken` from `GET /api/v1/console/auth/session` as `X-CSRF-Token`, from the dashboard's own origin.",
+  },
+  setup_done: {
+    status: 409,
+    message: "First-run setup is already done",
+    meaning: "A console user with a password exists, so `POST /auth/setup` is closed.",
+    fix: "Sign in, or ask an owner for an invitation.",
+  },
+  invalid_invitation: {
+    status: 400,
+    message: "This invitation is invalid, used or expired",
+    meaning: "The invitation token is unknown, revoked, already accepted or past its expiry.",
+    fix: "Ask a workspace owner or admin for a new invitation.",
+  },
   public_access_disabled: {
     status: 403,
     message: "Public surfaces are disabled for this app",

@@ -7,3 +7,4 @@ export * from "./feature-requests.js";
 export * from "./intake.js";
 export * from "./feedback.js";
 export * from "./users.js";
+export * from "./changelog.js";

@@ -18,7 +18,6 @@ import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
-import { portalRoutes } from "./portal/routes.js";
 import { registerPublicCors } from "./http/cors.js";
 import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
 import { healthRoutes } from "./http/health.js";
@@ -37,6 +36,12 @@ import type { ObjectStorage } from "./storage/object-storage.js";
 import { uploadPublicRoutes } from "./uploads/public-routes.js";
 import { startUploadSweeper } from "./uploads/sweeper.js";
 import { userPublicRoutes } from "./users/public-routes.js";
+import { portalRoutes } from "./portal/routes.js";
+import { changelogJobRunner } from "./changelog/background.js";
+import { changelogConsoleRoutes } from "./changelog/console-routes.js";
+import { changelogPublicRoutes } from "./changelog/public-routes.js";
+import { JOB_INTERVAL_MS } from "./jobs/runner.js";
+import { createMailer, type Mailer } from "./mail/mailer.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
 export interface BuildOptions {
@@ -48,6 +53,10 @@ export interface BuildOptions {
   rateLimiter?: RateLimiter;
   /** Where uploads are stored instead of `DATA_DIR/uploads` on local disk. */
   storage?: ObjectStorage;
+  /** Sends mail instead of the one `config.smtpUrl` selects; the caller keeps ownership. */
+  mailer?: Mailer;
+  /** How often background jobs run (scheduled releases, mail); `0` leaves it to `app.jobs.tick()`. @default 5000 */
+  jobIntervalMs?: number;
   /** `false` silences logs (tests). */
   logger?: boolean;
   /** Where JSON log lines go instead of stdout (tests read them). */
@@ -120,6 +129,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("preClose", async () => {
     closing = true;
   });
+  // Scheduled releases and queued mail; the runner stops (finishing its tick) before the database closes.
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }, app.log);
+  const jobs = changelogJobRunner(ctx, app.log, mailer);
+  app.decorate("jobs", jobs);
+  jobs.start(options.jobIntervalMs ?? JOB_INTERVAL_MS);
+  app.addHook("preClose", () => jobs.stop());
+  app.addHook("onClose", async () => {
+    if (options.mailer === undefined) mailer.close();
+  });
   // While shutting down, ask keep-alive clients to hang up after the answer they are waiting for.
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) void reply.header("Connection", "close");
@@ -178,7 +196,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     feedbackPublicRoutes(typed, ctx);
     await uploadPublicRoutes(typed, ctx);
     userPublicRoutes(typed, ctx);
+    await changelogPublicRoutes(typed, ctx, jobs);
   });
+
   // The public portal (/p/<APP_KEY>), its bundles and the script-tag widget: HTML, outside /api.
   await app.register(async (scope) => portalRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
@@ -198,9 +218,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       featureRequestConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);
+      changelogConsoleRoutes(typed, ctx, jobs);
     },
     { prefix: "/api/v1/console" },
   );
+
 
   return app;
 }

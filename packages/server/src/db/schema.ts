@@ -352,6 +352,9 @@ export interface FeatureRequestsFtsTable {
   scope: string;
 }
 
+
+
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   workspaces: WorkspacesTable;

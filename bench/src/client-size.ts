@@ -1,0 +1,61 @@
+/**
+ * Size budget of the SDK core. The core is what an app that calls the API pays: `FeedbackClient`
+ * with its request path, errors, token store and signing, bundled from the package entry the way
+ * an app's bundler tree-shakes it (esbuild, minified, ESM, platform neutral) and gzipped; it must
+ * stay within 8 KB. The headless controllers (list, composer, config loader, pacing) are for UI
+ * layers and are printed, with every module's share of the whole entry, for information.
+ */
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { build, type Metafile } from "esbuild";
+
+const BUDGET_BYTES = 8 * 1024;
+const src = fileURLToPath(new URL("../../packages/client/src/", import.meta.url));
+
+interface Measured {
+  minified: number;
+  gzipped: number;
+  /** Minified bytes each source module contributes. */
+  modules: [string, number][];
+}
+
+/** Bundles `contents` (an ESM module inside the client's src folder) as an app bundler would. */
+async function measure(contents: string): Promise<Measured> {
+  const result = await build({
+    stdin: { contents, resolveDir: src, loader: "ts", sourcefile: "entry.ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.contents;
+  const output = Object.values(result.metafile.outputs)[0] as Metafile["outputs"][string];
+  const modules = Object.entries(output.inputs)
+    .map(([file, input]): [string, number] => [file.replace(/^.*packages\/client\/src\//, ""), input.bytesInOutput])
+    .filter(([, bytes]) => bytes > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength, modules };
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+
+const core = await measure('export * from "./index.ts";');
+const clientOnly = await measure('export { FeedbackClient } from "./index.ts";');
+const locales = await measure('export * from "./locales/index.ts";');
+
+console.log("@tidings/client core entry (minified, ESM, platform neutral)");
+for (const [file, bytes] of core.modules) console.log(`  ${String(bytes).padStart(6)} B  ${(100 * bytes / core.minified).toFixed(1).padStart(5)} %  ${file}`);
+console.log(`  whole entry: minified ${kb(core.minified)}, min+gzip ${kb(core.gzipped)} (everything exported, controllers included)`);
+console.log(`core (FeedbackClient, as an app imports it): min+gzip ${kb(clientOnly.gzipped)} (${clientOnly.gzipped} B) — budget ${kb(BUDGET_BYTES)}`);
+console.log(`@tidings/client/locales (not in the core): min+gzip ${kb(locales.gzipped)}`);
+
+if (clientOnly.gzipped > BUDGET_BYTES) {
+  console.error(`Over budget by ${clientOnly.gzipped - BUDGET_BYTES} B (${kb(clientOnly.gzipped - BUDGET_BYTES)}).`);
+  process.exitCode = 1;
+} else {
+  console.log(`Within budget, ${BUDGET_BYTES - clientOnly.gzipped} B to spare.`);
+}

@@ -1,0 +1,116 @@
+import { AbortError, VerificationRequiredException } from "./errors.js";
+
+/** A proof-of-work challenge as `GET /public/apps/<APP_KEY>/verification/challenge` serves it (altcha v2). */
+export interface AltchaChallenge {
+  parameters: {
+    /** Key derivation; the SDK solves `PBKDF2/SHA-256`, `PBKDF2/SHA-384` and `PBKDF2/SHA-512`. */
+    algorithm: string;
+    /** Hex; the password of each attempt is these bytes followed by the counter. */
+    nonce: string;
+    /** Hex. */
+    salt: string;
+    /** PBKDF2 iterations per attempt. */
+    cost: number;
+    /** Bytes of the derived key. @default 32 */
+    keyLength?: number;
+    /** Hex the derived key of the secret counter starts with. */
+    keyPrefix: string;
+    [field: string]: unknown;
+  };
+  signature?: string;
+}
+
+/** The counter whose derived key matches the challenge's prefix, and that key in lowercase hex. */
+export interface AltchaSolution {
+  counter: number;
+  derivedKey: string;
+}
+
+/** Options of {@link solveAltchaChallenge}. */
+export interface SolveAltchaOptions {
+  /** Stops the search with an {@link AbortError}. */
+  signal?: AbortSignal | undefined;
+  /** Last counter tried before giving up (the server draws its secret counter below 1 000 000). @default 1000000 */
+  maxCounter?: number | undefined;
+}
+
+interface SubtleLike {
+  importKey(format: "raw", key: BufferSource, algorithm: "PBKDF2", extractable: boolean, usages: string[]): Promise<CryptoKey>;
+  deriveBits(algorithm: { name: "PBKDF2"; salt: BufferSource; iterations: number; hash: string }, key: CryptoKey, length: number): Promise<ArrayBuffer>;
+}
+
+const HASHES: Record<string, string> = { "PBKDF2/SHA-256": "SHA-256", "PBKDF2/SHA-384": "SHA-384", "PBKDF2/SHA-512": "SHA-512" };
+
+function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
+  if (hex.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(hex)) throw unsolvable("its hex fields are malformed");
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+function unsolvable(reason: string): VerificationRequiredException {
+  return new VerificationRequiredException(`Could not solve the verification challenge: ${reason}`, { code: "verification_required" });
+}
+
+/**
+ * Solves an altcha v2 challenge the way altcha-lib's `solveChallenge` does, with Web Crypto only:
+ * for counter 0, 1, 2… it derives PBKDF2(nonce ‖ uint32 big-endian counter, salt, cost) and stops
+ * at the first key starting with `keyPrefix`. Throws {@link VerificationRequiredException} when
+ * the challenge cannot be solved here and {@link AbortError} when `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * const solution = await solveAltchaChallenge(await client.getVerificationChallenge());
+ * ```
+ */
+export async function solveAltchaChallenge(challenge: AltchaChallenge, options: SolveAltchaOptions = {}): Promise<AltchaSolution> {
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleLike } }).crypto?.subtle;
+  if (subtle === undefined) throw unsolvable("this runtime lacks Web Crypto (crypto.subtle)");
+  const { algorithm, nonce, salt, cost, keyLength = 32, keyPrefix } = challenge.parameters;
+  const hash = HASHES[algorithm];
+  if (hash === undefined) throw unsolvable(`unsupported algorithm ${String(algorithm)}`);
+  if (typeof keyPrefix !== "string" || keyPrefix === "") throw unsolvable("it has no key prefix");
+  if (!Number.isInteger(cost) || cost < 1 || !Number.isInteger(keyLength) || keyLength < 1) throw unsolvable("its cost or key length is invalid");
+  const prefix = keyPrefix.toLowerCase();
+  const saltBytes = hexToBytes(salt);
+  const nonceBytes = hexToBytes(nonce);
+  const password = new Uint8Array(nonceBytes.length + 4);
+  password.set(nonceBytes);
+  const view = new DataView(password.buffer);
+  const maxCounter = Math.min(options.maxCounter ?? 1_000_000, 0xffffffff);
+  for (let counter = 0; counter <= maxCounter; counter += 1) {
+    if (options.signal?.aborted) throw new AbortError(options.signal.reason);
+    view.setUint32(nonceBytes.length, counter, false);
+    const key = await subtle.importKey("raw", password, "PBKDF2", false, ["deriveBits"]);
+    const bits = await subtle.deriveBits({ name: "PBKDF2", salt: saltBytes, iterations: cost, hash }, key, keyLength * 8);
+    const derivedKey = toHex(new Uint8Array(bits));
+    if (derivedKey.startsWith(prefix)) return { counter, derivedKey };
+  }
+  throw unsolvable(`no counter up to ${maxCounter} matches`);
+}
+
+/** Base64 of UTF-8 text, without `btoa` or `Buffer` (neither exists everywhere the SDK runs). */
+function base64(text: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const bytes = new TextEncoder().encode(text);
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + (i + 1 < bytes.length ? alphabet[(n >> 6) & 63]! : "=") + (i + 2 < bytes.length ? alphabet[n & 63]! : "=");
+  }
+  return out;
+}
+
+/**
+ * The verification token the server checks: `base64(JSON.stringify({challenge, solution}))`.
+ *
+ * @example
+ * ```ts
+ * await client.submitFeedback({ title, details, verificationToken: encodeAltchaToken(challenge, solution) });
+ * ```
+ */
+export function encodeAltchaToken(challenge: AltchaChallenge, solution: AltchaSolution): string {
+  return base64(JSON.stringify({ challenge, solution }));
+}

@@ -1,0 +1,211 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { FeedbackClient } from "./client.js";
+import { UnexpectedStatusException } from "./errors.js";
+import { FeatureRequestListController, type FeatureRequestListOptions } from "./feature-request-list.js";
+import type { FetchLike } from "./request.js";
+import type { FeatureRequestItem } from "./types.js";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(0);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const TITLES = ["Dark mode", "Dark widgets", "Offline sync", "Sync to iCloud", "Export CSV", "Import CSV", "Dark icons"];
+
+function item(id: string, title: string): FeatureRequestItem {
+  return { id, appId: "app_1", title, description: "", status: "open", approved: true, voteCount: 0, hasVoted: false, isOwnRequest: false, createdAt: "", updatedAt: "" };
+}
+
+/**
+ * A fake listing endpoint over seven requests: filters by `q`, pages by offset, logs each call
+ * with the fake time, answers 429 to query searches while `limited` is set, 500 while `broken`,
+ * and takes 5 s to answer `slowQuery`.
+ */
+function fakeServer() {
+  const items = TITLES.map((title, i) => item(`fr_${i}`, title));
+  const calls: { q: string; versionId: string | null; sort: string | null; offset: number; at: number }[] = [];
+  const server = { items, calls, limited: undefined as { retryAfter?: string } | undefined, slowQuery: "", broken: false };
+  const fetch: FetchLike = async (input) => {
+    const params = new URL(input).searchParams;
+    const q = params.get("q") ?? "";
+    const offset = Number(params.get("offset") ?? 0);
+    const limit = Number(params.get("limit"));
+    calls.push({ q, versionId: params.get("versionId"), sort: params.get("sort"), offset, at: Date.now() });
+    if (q !== "" && server.limited !== undefined) {
+      const headers: Record<string, string> = server.limited.retryAfter === undefined ? {} : { "Retry-After": server.limited.retryAfter };
+      return Response.json({ error: "Too many searches", code: "rate_limited" }, { status: 429, headers });
+    }
+    if (server.broken) return Response.json({ error: "Internal error", code: "internal_error" }, { status: 500 });
+    if (q !== "" && q === server.slowQuery) await new Promise((resolve) => setTimeout(resolve, 5000));
+    const matches = server.items.filter((i) => i.title.toLowerCase().includes(q.toLowerCase()));
+    const requests = matches.slice(offset, offset + limit);
+    return Response.json({ requests, total: matches.length, hasMore: offset + limit < matches.length, nextCursor: null });
+  };
+  return { server, fetch };
+}
+
+function harness(options: FeatureRequestListOptions = {}) {
+  const { server, fetch } = fakeServer();
+  const client = new FeedbackClient({ baseUrl: "https://api.example.com", appKey: "app_demo", fetch, userToken: "tok", warn: () => undefined });
+  const list = new FeatureRequestListController(client, options);
+  const queries = () => server.calls.map((c) => [c.q, c.at]);
+  return { server, list, queries };
+}
+
+describe("FeatureRequestListController", () => {
+  it("loads the plain listing at once, debounces typing by 250 ms and spaces searches 2.5 s apart", async () => {
+    const { list, queries } = harness();
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(list.getState()).toMatchObject({ status: "ready", total: 7 });
+    list.setQuery("d");
+    await vi.advanceTimersByTimeAsync(100);
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Dark mode", "Dark widgets", "Dark icons"]);
+    list.setQuery("sync");
+    await vi.advanceTimersByTimeAsync(250);
+    expect(queries()).toEqual([["", 0], ["dark", 350]]);
+    await vi.advanceTimersByTimeAsync(2250);
+    expect(queries().at(-1)).toEqual(["sync", 2850]);
+    expect(list.getState()).toMatchObject({ query: "sync", total: 2 });
+  });
+
+  it("never refetches the same trimmed query and version, and leaves plain listings unpaced", async () => {
+    const { list, queries, server } = harness();
+    list.start();
+    list.setQuery("csv");
+    await vi.advanceTimersByTimeAsync(250);
+    list.setQuery("  csv ");
+    await vi.advanceTimersByTimeAsync(5000);
+    list.setVersionId("v1");
+    await vi.advanceTimersByTimeAsync(250);
+    list.setQuery("");
+    await vi.advanceTimersByTimeAsync(250);
+    list.setVersionId(undefined);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(queries()).toEqual([["", 0], ["csv", 250], ["csv", 5500], ["", 5750], ["", 6000]]);
+    expect(server.calls.map((c) => c.versionId)).toEqual([null, null, "v1", "v1", null]);
+  });
+
+  it("after a 429 keeps the loaded results with a rate-limit notice and suppresses searches for 60 s", async () => {
+    const { list, queries, server } = harness();
+    list.start();
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    server.limited = {};
+    list.setQuery("sync");
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(list.getState()).toMatchObject({ status: "ready", rateLimited: true, error: undefined, query: "sync" });
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Dark mode", "Dark widgets", "Dark icons"]);
+    list.setQuery("export");
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(queries()).toEqual([["", 0], ["dark", 250], ["sync", 2750]]);
+    server.limited = undefined;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(list.getState()).toMatchObject({ rateLimited: false, total: 1 });
+    expect(queries().at(-1)).toEqual(["export", 62_750]);
+  });
+
+  it("lets plain listings through during the cooldown", async () => {
+    const { list, queries, server } = harness();
+    server.limited = {};
+    list.start();
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState().rateLimited).toBe(true);
+    list.setQuery("");
+    await vi.advanceTimersByTimeAsync(250);
+    expect(queries()).toEqual([["", 0], ["dark", 250], ["", 500]]);
+    expect(list.getState()).toMatchObject({ rateLimited: true, total: 7 });
+  });
+
+  it("honours the server's Retry-After and searchRateLimiterOptions", async () => {
+    const { list, queries, server } = harness({ searchRateLimiterOptions: { minSpacingMs: 1000, cooldownMs: 30_000 } });
+    list.start();
+    server.limited = { retryAfter: "5" };
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    server.limited = undefined;
+    list.setQuery("sync");
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(list.getState().rateLimited).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    list.setQuery("csv");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(queries()).toEqual([["", 0], ["dark", 250], ["sync", 5250], ["csv", 6250]]);
+  });
+
+  it("pages with loadMore, never showing an id twice", async () => {
+    const { list, server } = harness({ pageSize: 3 });
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // A new request on top shifts the offsets: the next page repeats the last item shown.
+    server.items.unshift(item("fr_new", "Brand new"));
+    await list.loadMore();
+    await list.loadMore();
+    const state = list.getState();
+    expect(state.items.map((i) => i.id)).toEqual(["fr_0", "fr_1", "fr_2", "fr_3", "fr_4", "fr_5", "fr_6"]);
+    expect(state.hasMore).toBe(false);
+    await list.loadMore();
+    expect(server.calls.map((c) => c.offset)).toEqual([0, 3, 6]);
+  });
+
+  it("starts the cooldown on a 429 while loading more, keeping the items, and pages on after it", async () => {
+    const { list, server } = harness({ pageSize: 2 });
+    list.start();
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    server.limited = {};
+    await list.loadMore();
+    expect(list.getState()).toMatchObject({ rateLimited: true, hasMore: true, error: undefined, loadingMore: false });
+    await list.loadMore();
+    expect(server.calls).toHaveLength(3);
+    server.limited = undefined;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(list.getState().rateLimited).toBe(false);
+    await list.loadMore();
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Dark mode", "Dark widgets", "Dark icons"]);
+  });
+
+  it("drops a slower answer to an older search", async () => {
+    const { list, server } = harness({ searchRateLimiterOptions: { minSpacingMs: 0 } });
+    server.slowQuery = "dark";
+    list.start();
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    list.setQuery("csv");
+    await vi.advanceTimersByTimeAsync(250);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Export CSV", "Import CSV"]);
+  });
+
+  it("refetches with a new sort, and exposes other failures as error", async () => {
+    const { list, server } = harness({ sort: "top" });
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    list.setSort("newest");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.calls.map((c) => c.sort)).toEqual(["top", "newest"]);
+    server.broken = true;
+    list.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(list.getState()).toMatchObject({ status: "error", error: expect.any(UnexpectedStatusException), total: 7 });
+  });
+
+  it("notifies subscribers and goes quiet after dispose", async () => {
+    const { list, server } = harness();
+    const states: string[] = [];
+    list.subscribe((state) => states.push(state.status));
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(states).toEqual(["loading", "ready"]);
+    list.dispose();
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(server.calls).toHaveLength(1);
+  });
+});

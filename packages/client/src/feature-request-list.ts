@@ -1,0 +1,199 @@
+import type { FeedbackClient } from "./client.js";
+import { RateLimitedException } from "./errors.js";
+import { SearchPacer, type SearchKey, type SearchRateLimiterOptions } from "./search-pacer.js";
+import type { Timers } from "./timers.js";
+import type { FeatureRequestItem, FeatureRequestSort } from "./types.js";
+
+/** What a feature-request list shows. */
+export interface FeatureRequestListState {
+  /** `loading` while a first page is on its way (shown items stay until it arrives). */
+  status: "idle" | "loading" | "ready" | "error";
+  items: FeatureRequestItem[];
+  total: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  /** The last failed fetch's error; rate limits show as `rateLimited` instead. */
+  error: unknown;
+  /** True during the cooldown after a 429: loaded results stay, query searches wait. Show a notice. */
+  rateLimited: boolean;
+  /** The search text as typed. */
+  query: string;
+  versionId: string | undefined;
+  sort: FeatureRequestSort | undefined;
+}
+
+/** Options of {@link FeatureRequestListController}. */
+export interface FeatureRequestListOptions {
+  /** Items per page. @default 20 */
+  pageSize?: number | undefined;
+  /** @default the server's order */
+  sort?: FeatureRequestSort | undefined;
+  /** Spacing of query-bearing fetches and cooldown after a 429. @default { minSpacingMs: 2500, cooldownMs: 60000 } */
+  searchRateLimiterOptions?: SearchRateLimiterOptions | undefined;
+  /** Quiet time after the last keystroke, in ms. @default 250 */
+  debounceMs?: number | undefined;
+  /** Lists as this user. @default the client's token */
+  userToken?: string | undefined;
+  /** @default the client's timers */
+  timers?: Timers | undefined;
+}
+
+/** `items` followed by those of `more` whose id is not there yet. */
+function appendUnique(items: readonly FeatureRequestItem[], more: readonly FeatureRequestItem[]): FeatureRequestItem[] {
+  const ids = new Set(items.map((item) => item.id));
+  const out = [...items];
+  for (const item of more) {
+    if (ids.has(item.id)) continue;
+    ids.add(item.id);
+    out.push(item);
+  }
+  return out;
+}
+
+type PageStart = { offset: number } | { cursor: string };
+
+/** Where the page after `page` starts: its cursor, else the offset past it. */
+function nextStart(from: PageStart, page: { requests: unknown[]; nextCursor: string | null }): PageStart {
+  if (page.nextCursor !== null) return { cursor: page.nextCursor };
+  return { offset: ("offset" in from ? from.offset : 0) + page.requests.length };
+}
+
+/**
+ * The feature-request list without a UI framework: search text and version filter paced by
+ * {@link SearchPacer} (250 ms debounce, 2.5 s between searches, no refetch of the same trimmed
+ * query and version, 60 s cooldown after a 429 or the server's `Retry-After` with results kept),
+ * plain listings unpaced, and paging that never repeats an id.
+ *
+ * @example
+ * ```ts
+ * const list = new FeatureRequestListController(client);
+ * list.subscribe((state) => render(state.items, state.rateLimited));
+ * list.start();
+ * input.oninput = () => list.setQuery(input.value);
+ * ```
+ */
+export class FeatureRequestListController {
+  private state: FeatureRequestListState;
+  private readonly listeners = new Set<(state: FeatureRequestListState) => void>();
+  private readonly pacer: SearchPacer;
+  private readonly pageSize: number;
+  private readonly userToken: string | undefined;
+  /** Bumped by every first-page fetch; older answers are dropped. */
+  private generation = 0;
+  /** The search the shown items answer, and where its next page starts. */
+  private shown: { key: SearchKey; next: PageStart } | undefined;
+
+  constructor(
+    private readonly client: Pick<FeedbackClient, "listFeatureRequests" | "timers">,
+    options: FeatureRequestListOptions = {},
+  ) {
+    this.pageSize = options.pageSize ?? 20;
+    this.userToken = options.userToken;
+    this.state = { status: "idle", items: [], total: 0, hasMore: false, loadingMore: false, error: undefined, rateLimited: false, query: "", versionId: undefined, sort: options.sort };
+    this.pacer = new SearchPacer((key) => this.loadFirstPage(key), {
+      ...options.searchRateLimiterOptions,
+      debounceMs: options.debounceMs,
+      timers: options.timers ?? client.timers,
+    });
+    this.pacer.subscribe(() => this.set({ rateLimited: this.pacer.rateLimited }));
+  }
+
+  getState(): FeatureRequestListState {
+    return this.state;
+  }
+
+  /** Calls `listener` with every new state; returns the unsubscribe function. */
+  subscribe(listener: (state: FeatureRequestListState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Loads the first page for the current inputs at once (a plain listing is never paced). */
+  start(): void {
+    this.pacer.update(this.state.query, this.state.versionId);
+    this.pacer.refresh();
+  }
+
+  setQuery(query: string): void {
+    this.set({ query });
+    this.pacer.update(query, this.state.versionId);
+  }
+
+  setVersionId(versionId: string | undefined): void {
+    this.set({ versionId });
+    this.pacer.update(this.state.query, versionId);
+  }
+
+  /** Another order is another listing: fetched again, paced like any search. */
+  setSort(sort: FeatureRequestSort | undefined): void {
+    this.set({ sort });
+    this.pacer.refresh();
+  }
+
+  /** Pull to refresh: fetches the current inputs again, paced like any search. */
+  refresh(): void {
+    this.pacer.refresh();
+  }
+
+  /** Appends the next page, skipping ids already shown. Does nothing during a search cooldown. */
+  async loadMore(): Promise<void> {
+    const shown = this.shown;
+    const { hasMore, loadingMore } = this.state;
+    if (shown === undefined || !hasMore || loadingMore || (shown.key.query !== "" && this.pacer.rateLimited)) return;
+    const generation = this.generation;
+    this.set({ loadingMore: true });
+    try {
+      const page = await this.list(shown.key, shown.next);
+      if (generation !== this.generation) return;
+      this.shown = { key: shown.key, next: nextStart(shown.next, page) };
+      // An empty page ends the paging even if the server claims more.
+      this.set({ items: appendUnique(this.state.items, page.requests), total: page.total, hasMore: page.hasMore && page.requests.length > 0, error: undefined });
+    } catch (error) {
+      if (error instanceof RateLimitedException) this.pacer.noteRateLimited(error);
+      else if (generation === this.generation) this.set({ error });
+    } finally {
+      this.set({ loadingMore: false });
+    }
+  }
+
+  /** Stops the pacer's timers and forgets the listeners; answers still on their way are dropped. */
+  dispose(): void {
+    this.generation += 1;
+    this.pacer.dispose();
+    this.listeners.clear();
+  }
+
+  private list(key: SearchKey, from: PageStart) {
+    return this.client.listFeatureRequests({
+      q: key.query,
+      versionId: key.versionId,
+      sort: this.state.sort,
+      limit: this.pageSize,
+      userToken: this.userToken,
+      ...from,
+    });
+  }
+
+  /** The pacer's fetch: rejects on failure so it can start a cooldown or allow a retry. */
+  private async loadFirstPage(key: SearchKey): Promise<void> {
+    const generation = ++this.generation;
+    this.set({ status: "loading" });
+    try {
+      const page = await this.list(key, { offset: 0 });
+      if (generation !== this.generation) return;
+      this.shown = { key, next: nextStart({ offset: 0 }, page) };
+      this.set({ status: "ready", items: appendUnique([], page.requests), total: page.total, hasMore: page.hasMore, error: undefined });
+    } catch (error) {
+      if (generation === this.generation) {
+        // A 429 keeps what is shown; the cooldown's `rateLimited` is the notice.
+        this.set(error instanceof RateLimitedException ? { status: "ready" } : { status: "error", error });
+      }
+      throw error;
+    }
+  }
+
+  private set(patch: Partial<FeatureRequestListState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of [...this.listeners]) listener(this.state);
+  }
+}

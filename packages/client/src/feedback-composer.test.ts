@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { UnsupportedAttachmentException } from "./attachments.js";
+import { FeedbackClient } from "./client.js";
+import {
+  InactiveSubscriptionException,
+  NetworkException,
+  QuotaExceededException,
+  RequestTimeoutException,
+  VerificationRequiredException,
+} from "./errors.js";
+import { FeedbackComposerController, type FeedbackComposerOptions } from "./feedback-composer.js";
+import type { FetchLike } from "./request.js";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+type Answer = () => Response | Promise<Response>;
+
+const refusal = (status: number, code: string) => () => Response.json({ error: code, code }, { status });
+const hang: Answer = () => new Promise<Response>(() => undefined);
+const created: Answer = () => Response.json({ submissionId: "sub_1" }, { status: 201 });
+
+/** Feedback answers `feedback()`; uploads take 1 s (fake time); the config is empty. */
+function harness(options: FeedbackComposerOptions = {}, feedback: Answer = created) {
+  const sent: Record<string, unknown>[] = [];
+  let uploads = 0;
+  const fetch: FetchLike = async (input, init) => {
+    const path = new URL(input).pathname;
+    if (path.startsWith("/api/v1/uploads/")) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const key = `up/${++uploads}`;
+      return Response.json({ key, url: `https://cdn/${key}`, kind: "image" });
+    }
+    if (path === "/api/v1/feedback") {
+      sent.push(JSON.parse(String(init.body)));
+      return feedback();
+    }
+    return Response.json({});
+  };
+  const client = new FeedbackClient({ baseUrl: "https://api.example.com", appKey: "app_demo", fetch, userToken: "tok", defaultPlatform: "web", warn: () => undefined });
+  return { composer: new FeedbackComposerController(client, options), sent };
+}
+
+const png = () => ({ file: new Blob(["png"]), filename: "shot.png", mimeType: "image/png" });
+
+describe("FeedbackComposerController", () => {
+  it.each([
+    ["verification", refusal(403, "verification_required"), VerificationRequiredException],
+    ["quota", refusal(402, "tier_limit_submissions"), QuotaExceededException],
+    ["subscription", refusal(402, "subscription_inactive"), InactiveSubscriptionException],
+    ["network", () => Promise.reject(new TypeError("fetch failed")), NetworkException],
+    ["timeout", hang, RequestTimeoutException],
+  ] as const)("keeps title, details, platform and attachments after a %s failure", async (_name, answer, ErrorClass) => {
+    const { composer } = harness({}, answer);
+    composer.setTitle("Crash on start");
+    composer.setDetails("It crashes when I open it.");
+    composer.setPlatform("ios");
+    composer.addAttachment({ kind: "image", key: "k1", url: "https://cdn/k1" });
+    const before = composer.getState().draft;
+    const outcome = composer.submit({}, { timeoutMs: 5000 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await outcome).toBeNull();
+    const state = composer.getState();
+    expect(state.error).toBeInstanceOf(ErrorClass);
+    expect(state).toMatchObject({ status: "error", canSubmit: true });
+    expect(state.draft).toBe(before);
+  });
+
+  it("clears the draft only when the submission succeeds", async () => {
+    const { composer, sent } = harness();
+    composer.setTitle("Crash");
+    composer.setDetails("on start");
+    const result = await composer.submit({ reporterEmail: "ann@example.com" });
+    expect(result).toEqual({ submissionId: "sub_1" });
+    expect(composer.getState()).toMatchObject({ status: "sent", result, draft: { title: "", details: "", platform: undefined, attachments: [] } });
+    expect(sent[0]).toMatchObject({ title: "Crash", description: "on start", platform: "web", reporterEmail: "ann@example.com" });
+    composer.setTitle("Another");
+    expect(composer.getState().status).toBe("idle");
+  });
+
+  it("uploads picks at once, waits for running uploads on submit and sends every ready attachment", async () => {
+    const { composer, sent } = harness();
+    composer.setTitle("Screenshots");
+    composer.addAttachment({ kind: "image", key: "pre", url: "https://cdn/pre" });
+    composer.addAttachment(png());
+    composer.addAttachment({ fileUri: "file:///tmp/log.png" });
+    const bad = composer.addAttachment({ uri: "file:///nope" });
+    expect(composer.getState().draft.attachments.map((a) => a.status)).toEqual(["ready", "uploading", "uploading", "error"]);
+    expect(composer.getState().draft.attachments.find((a) => a.id === bad)?.error).toBeInstanceOf(UnsupportedAttachmentException);
+    const outcome = composer.submit();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await outcome).not.toBeNull();
+    expect((sent[0]!.attachments as { key: string }[]).map((a) => a.key)).toEqual(["pre", "up/1", "up/2"]);
+  });
+
+  it("drops an attachment removed while it uploads", async () => {
+    const { composer, sent } = harness();
+    composer.setTitle("t");
+    const id = composer.addAttachment(png())!;
+    composer.removeAttachment(id);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(composer.getState().draft.attachments).toEqual([]);
+    await composer.submit();
+    expect(sent[0]!.attachments).toEqual([]);
+  });
+
+  it("sends the rule-4 platform: the chosen one, else the default, else the first allowed", async () => {
+    const { composer } = harness({ config: { allowedPlatforms: ["ios", "android"] } });
+    expect(composer.getState().platform).toBe("ios");
+    composer.setPlatform("android");
+    expect(composer.getState().platform).toBe("android");
+    composer.setConfig({ allowedPlatforms: ["web", "ios"] });
+    composer.setPlatform(undefined);
+    expect(composer.getState().platform).toBe("web");
+  });
+
+  it("ignores picks and refuses to submit while the feedback flag is off or the title is blank", async () => {
+    const { composer, sent } = harness({ config: { allowedPlatforms: [], sdk: { features: { feedback: false } } } });
+    composer.setTitle("Crash");
+    expect(composer.addAttachment(png())).toBeUndefined();
+    expect(composer.getState()).toMatchObject({ enabled: false, canSubmit: false });
+    expect(await composer.submit()).toBeNull();
+    composer.setConfig(null);
+    composer.setTitle("   ");
+    expect(await composer.submit()).toBeNull();
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,0 +1,204 @@
+import { normalizePickedAttachment, type AttachmentDescriptor } from "./attachments.js";
+import type { CallOptions, FeedbackClient, FeedbackDraft } from "./client.js";
+import { isSurfaceEnabled } from "./feature-flags.js";
+import { resolveSubmissionPlatform, type Platform } from "./platform.js";
+import type { FeedbackResult, PublicAppConfig } from "./types.js";
+
+/** One picked attachment of the draft. */
+export interface ComposerAttachment {
+  id: string;
+  name: string;
+  mimeType: string | undefined;
+  /** `uploading` until the upload answers; `error` rows stay, with their error, until removed. */
+  status: "uploading" | "ready" | "error";
+  descriptor?: AttachmentDescriptor;
+  /** Why the row cannot be sent (localize it with `userFacingErrorMessage`). */
+  error?: unknown;
+}
+
+/** What the user typed and picked; kept intact by every failed submission (rule 11). */
+export interface ComposerDraft {
+  title: string;
+  details: string;
+  /** The platform the user chose, if any. */
+  platform: Platform | undefined;
+  attachments: ComposerAttachment[];
+}
+
+/** State of {@link FeedbackComposerController}. */
+export interface FeedbackComposerState {
+  draft: ComposerDraft;
+  /** False while the `feedback` flag is off: submission disabled, picks ignored. */
+  enabled: boolean;
+  /** The platform a submission sends (rule 4). */
+  platform: Platform;
+  status: "idle" | "submitting" | "sent" | "error";
+  /** The last failed submission's error (verification, quota, subscription, network, timeout…). */
+  error: unknown;
+  result: FeedbackResult | null;
+  canSubmit: boolean;
+}
+
+/** Options of {@link FeedbackComposerController}. */
+export interface FeedbackComposerOptions {
+  /** The app's config: its platform allowlist and `feedback` flag. @default none (any platform, enabled) */
+  config?: Pick<PublicAppConfig, "allowedPlatforms" | "sdk"> | null | undefined;
+  /** @default the client's `defaultPlatform` */
+  defaultPlatform?: Platform | undefined;
+  /** Submits and uploads as this user. @default the client's token */
+  userToken?: string | undefined;
+}
+
+/** Further fields of a submission (reporter, app version, metadata). */
+export type ComposerSubmitFields = Omit<FeedbackDraft, "title" | "details" | "platform" | "attachments">;
+
+const emptyDraft = (): ComposerDraft => ({ title: "", details: "", platform: undefined, attachments: [] });
+
+/**
+ * The feedback composer without a UI framework: title, details, platform and attachments, uploads
+ * started as soon as a file is picked, submission through the client. The draft survives every
+ * failure and is cleared only by a successful submission.
+ *
+ * @example
+ * ```ts
+ * const composer = new FeedbackComposerController(client, { config });
+ * composer.setTitle("Crash on start");
+ * composer.addAttachment({ file, filename: file.name, mimeType: file.type });
+ * const result = await composer.submit(); // null on failure: see getState().error
+ * ```
+ */
+export class FeedbackComposerController {
+  private state: FeedbackComposerState;
+  private readonly listeners = new Set<(state: FeedbackComposerState) => void>();
+  private readonly uploads = new Map<string, Promise<void>>();
+  private config: FeedbackComposerOptions["config"];
+  private nextId = 0;
+
+  constructor(
+    private readonly client: Pick<FeedbackClient, "submitFeedback" | "uploadAttachment" | "defaultPlatform">,
+    private readonly options: FeedbackComposerOptions = {},
+  ) {
+    this.config = options.config;
+    this.state = this.derive({ draft: emptyDraft(), status: "idle", error: undefined, result: null });
+  }
+
+  getState(): FeedbackComposerState {
+    return this.state;
+  }
+
+  /** Calls `listener` with every new state; returns the unsubscribe function. */
+  subscribe(listener: (state: FeedbackComposerState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Applies a (re)loaded config: the platform allowlist and the `feedback` flag. */
+  setConfig(config: FeedbackComposerOptions["config"]): void {
+    this.config = config;
+    this.set({});
+  }
+
+  setTitle(title: string): void {
+    this.editDraft({ title });
+  }
+
+  setDetails(details: string): void {
+    this.editDraft({ details });
+  }
+
+  setPlatform(platform: Platform | undefined): void {
+    this.editDraft({ platform });
+  }
+
+  /**
+   * Rule 10: adds a picked value. A descriptor is attached as is, an upload request or the legacy
+   * `{fileUri}` shape is uploaded now, anything else becomes a row with its localizable error.
+   * Returns the row's id, or undefined while the `feedback` flag is off.
+   */
+  addAttachment(picked: unknown): string | undefined {
+    if (!this.state.enabled) return undefined;
+    const id = `att_${++this.nextId}`;
+    let normalized: ReturnType<typeof normalizePickedAttachment>;
+    try {
+      normalized = normalizePickedAttachment(picked);
+    } catch (error) {
+      this.addRow({ id, name: "", mimeType: undefined, status: "error", error });
+      return id;
+    }
+    if (normalized.type === "descriptor") {
+      const descriptor = normalized.descriptor;
+      this.addRow({ id, name: descriptor.filename ?? descriptor.key, mimeType: descriptor.mimeType, status: "ready", descriptor });
+      return id;
+    }
+    const { request } = normalized;
+    this.addRow({ id, name: request.filename, mimeType: request.mimeType, status: "uploading" });
+    const upload = this.client.uploadAttachment(request, { userToken: this.options.userToken }).then(
+      (descriptor) => this.patchRow(id, { status: "ready", descriptor }),
+      (error: unknown) => this.patchRow(id, { status: "error", error }),
+    );
+    this.uploads.set(id, upload.finally(() => this.uploads.delete(id)));
+    return id;
+  }
+
+  removeAttachment(id: string): void {
+    this.editDraft({ attachments: this.state.draft.attachments.filter((a) => a.id !== id) });
+  }
+
+  /**
+   * Waits for uploads still running, then submits the title, details, rule-4 platform and every
+   * ready attachment. Resolves with the result and clears the draft; on failure resolves null
+   * with the error in the state and the draft untouched.
+   */
+  async submit(fields: ComposerSubmitFields = {}, options: CallOptions = {}): Promise<FeedbackResult | null> {
+    if (!this.state.canSubmit) return null;
+    this.set({ status: "submitting", error: undefined });
+    try {
+      await Promise.all(this.uploads.values());
+      const { draft, platform } = this.state;
+      const attachments = draft.attachments.flatMap((a) => (a.status === "ready" && a.descriptor !== undefined ? [a.descriptor] : []));
+      const draftToSend: FeedbackDraft = { ...fields, title: draft.title, details: draft.details, platform, attachments };
+      const result = await this.client.submitFeedback(draftToSend, { ...options, userToken: this.options.userToken });
+      this.set({ draft: emptyDraft(), status: "sent", result });
+      return result;
+    } catch (error) {
+      this.set({ status: "error", error });
+      return null;
+    }
+  }
+
+  /** Empties the draft and forgets the last outcome. */
+  reset(): void {
+    this.set({ draft: emptyDraft(), status: "idle", error: undefined, result: null });
+  }
+
+  private addRow(row: ComposerAttachment): void {
+    this.editDraft({ attachments: [...this.state.draft.attachments, row] });
+  }
+
+  /** Updates a row if it is still there (it may have been removed while uploading). */
+  private patchRow(id: string, patch: Partial<ComposerAttachment>): void {
+    const attachments = this.state.draft.attachments.map((a) => (a.id === id ? { ...a, ...patch } : a));
+    this.set({ draft: { ...this.state.draft, attachments } });
+  }
+
+  /** A user edit: a `sent` notice gives way to the new draft. */
+  private editDraft(patch: Partial<ComposerDraft>): void {
+    this.set({ draft: { ...this.state.draft, ...patch }, ...(this.state.status === "sent" ? { status: "idle" as const } : {}) });
+  }
+
+  private derive(base: Pick<FeedbackComposerState, "draft" | "status" | "error" | "result">): FeedbackComposerState {
+    const enabled = isSurfaceEnabled(this.config, "feedback");
+    const platform = resolveSubmissionPlatform({
+      draft: base.draft.platform,
+      defaultPlatform: this.options.defaultPlatform ?? this.client.defaultPlatform,
+      allowed: this.config?.allowedPlatforms,
+    });
+    const canSubmit = enabled && base.status !== "submitting" && base.draft.title.trim() !== "";
+    return { ...base, enabled, platform, canSubmit };
+  }
+
+  private set(patch: Partial<Pick<FeedbackComposerState, "draft" | "status" | "error" | "result">>): void {
+    this.state = this.derive({ ...this.state, ...patch });
+    for (const listener of [...this.listeners]) listener(this.state);
+  }
+}

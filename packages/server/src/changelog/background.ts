@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Context } from "../context.js";
+import { JobRunner } from "../jobs/runner.js";
+import type { Mailer } from "../mail/mailer.js";
+import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./publishing.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The background job runner (tests call `app.jobs.tick()` with a fake clock). */
+    jobs: JobRunner;
+  }
+}
+
+/**
+ * The runner with the changelog's work: publish scheduled releases, turn ship-notify votes into
+ * confirmations and shipped requests into mails, then send queued mail.
+ *
+ * @example
+ * ```ts
+ * const runner = changelogJobRunner(ctx, app.log, mailer);
+ * runner.start(5_000);
+ * ```
+ */
+export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer): JobRunner {
+  const runner = new JobRunner(ctx, log);
+  runner.step(publishDueEntries);
+  runner.step(shipNotificationStep);
+  runner.handle("mail", mailJobHandler(ctx, mailer));
+  return runner;
+}

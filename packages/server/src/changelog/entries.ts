@@ -1,0 +1,127 @@
+import type { AdminChangelogEntry, ChangelogEntry } from "@tidings/protocol";
+import type { Kysely, Selectable } from "kysely";
+import type { ChangelogEntriesTable, Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { jobProgress } from "../jobs/queue.js";
+import { renderMarkdown } from "./markdown.js";
+
+export type EntryRow = Selectable<ChangelogEntriesTable>;
+
+/** Linked requests of entries, in their stored order; `publicOnly` keeps approved, unmerged ones. */
+export async function linkedRequests(
+  db: Kysely<Database>,
+  entryIds: readonly string[],
+  publicOnly: boolean,
+): Promise<Map<string, { id: string; title: string }[]>> {
+  const byEntry = new Map<string, { id: string; title: string }[]>();
+  if (entryIds.length === 0) return byEntry;
+  let query = db
+    .selectFrom("changelogEntryRequests as l")
+    .innerJoin("featureRequests as fr", "fr.id", "l.featureRequestId")
+    .select(["l.entryId", "fr.id", "fr.title"])
+    .where("l.entryId", "in", entryIds);
+  if (publicOnly) query = query.where("fr.moderation", "=", "approved").where("fr.mergedIntoId", "is", null);
+  for (const row of await query.orderBy("l.entryId").orderBy("l.position").execute()) {
+    let list = byEntry.get(row.entryId);
+    if (list === undefined) byEntry.set(row.entryId, (list = []));
+    list.push({ id: row.id, title: row.title });
+  }
+  return byEntry;
+}
+
+/** The public shape of a published entry. */
+export function toPublicEntry(row: EntryRow, linked: { id: string; title: string }[]): ChangelogEntry {
+  return {
+    id: row.id,
+    title: row.title,
+    body: row.body,
+    html: renderMarkdown(row.body),
+    versionLabel: row.versionLabel,
+    publishedAt: row.publishedAt ?? row.updatedAt,
+    linkedRequests: linked,
+  };
+}
+
+/** Confirmed changelog subscribers of an app. */
+export async function subscriberCount(db: Kysely<Database>, appId: string): Promise<number> {
+  const row = await db
+    .selectFrom("emailSubscriptions")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("appId", "=", appId)
+    .where("kind", "=", "changelog")
+    .where("status", "=", "confirmed")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The console shape: the entry, its links, subscriber count and mail progress. */
+export async function toAdminEntries(db: Kysely<Database>, rows: readonly EntryRow[]): Promise<AdminChangelogEntry[]> {
+  const linked = await linkedRequests(
+    db,
+    rows.map((r) => r.id),
+    false,
+  );
+  const counts = new Map<string, number>();
+  const out: AdminChangelogEntry[] = [];
+  for (const row of rows) {
+    let count = counts.get(row.appId);
+    if (count === undefined) counts.set(row.appId, (count = await subscriberCount(db, row.appId)));
+    const links = linked.get(row.id) ?? [];
+    out.push({
+      id: row.id,
+      appId: row.appId,
+      title: row.title,
+      body: row.body,
+      html: renderMarkdown(row.body),
+      versionLabel: row.versionLabel,
+      versionId: row.versionId,
+      status: row.status,
+      scheduledAt: row.scheduledAt,
+      publishedAt: row.publishedAt,
+      notifiedAt: row.notifiedAt,
+      linkedRequestIds: links.map((l) => l.id),
+      linkedRequests: links,
+      subscriberCount: count,
+      delivery: await jobProgress(db, row.id),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    });
+  }
+  return out;
+}
+
+/** An entry of a workspace, or 404 `changelog_entry_not_found`. */
+export async function findEntryInWorkspace(db: Kysely<Database>, workspaceId: string, id: string): Promise<EntryRow> {
+  const row = await db
+    .selectFrom("changelogEntries as e")
+    .innerJoin("apps as a", "a.id", "e.appId")
+    .selectAll("e")
+    .where("e.id", "=", id)
+    .where("a.workspaceId", "=", workspaceId)
+    .executeTakeFirst();
+  if (row === undefined) throw new ApiError("changelog_entry_not_found");
+  return row;
+}
+
+/** Replaces an entry's links; every id must be a request of the entry's app (else 404, nothing written). */
+export async function setLinks(trx: Kysely<Database>, entryId: string, appId: string, ids: readonly string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length > 0) {
+    const found = await trx.selectFrom("featureRequests").select("id").where("appId", "=", appId).where("id", "in", unique).execute();
+    if (found.length !== unique.length) throw new ApiError("feature_request_not_found");
+  }
+  await trx.deleteFrom("changelogEntryRequests").where("entryId", "=", entryId).execute();
+  if (unique.length > 0) {
+    await trx
+      .insertInto("changelogEntryRequests")
+      .values(unique.map((featureRequestId, position) => ({ entryId, featureRequestId, position })))
+      .execute();
+  }
+}
+
+/** The label of a version of `appId`, or 404 `version_not_found`. */
+export async function versionLabelOf(db: Kysely<Database>, appId: string, versionId: string): Promise<string> {
+  const row = await db.selectFrom("appVersions").select("label").where("id", "=", versionId).where("appId", "=", appId).executeTakeFirst();
+  if (row === undefined) throw new ApiError("version_not_found");
+  return row.label;
+}

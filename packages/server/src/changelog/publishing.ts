@@ -1,0 +1,186 @@
+import { sql, type Kysely } from "kysely";
+import { isoNow } from "../clock.js";
+import { appTag, type Context } from "../context.js";
+import type { Database } from "../db/schema.js";
+import { enqueueJobs } from "../jobs/queue.js";
+import { normaliseEmail } from "../mail/email-address.js";
+import { composeMail, oneLine, publicBase } from "../mail/compose.js";
+import type { Mailer } from "../mail/mailer.js";
+import type { EntryRow } from "./entries.js";
+import { renderMarkdown } from "./markdown.js";
+import { mailJob, messageHost, requestSubscription, unsubscribeUrl, type MailApp, type MailJobPayload } from "./subscriptions.js";
+
+async function mailAppOf(db: Kysely<Database>, appId: string): Promise<MailApp> {
+  return db.selectFrom("apps").select(["id", "appKey", "name"]).where("id", "=", appId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Publishes an entry in the caller's transaction. The first publication also queues one mail per
+ * confirmed subscriber (jobs keyed by entry and subscriber, so a restart or a re-publish never
+ * mails anyone twice) and stamps `notifiedAt`.
+ */
+export async function publishEntry(trx: Kysely<Database>, ctx: Context, entry: EntryRow): Promise<void> {
+  const now = isoNow(ctx.clock);
+  const notify = entry.notifiedAt === null;
+  await trx
+    .updateTable("changelogEntries")
+    .set({ status: "published", publishedAt: now, scheduledAt: null, updatedAt: now, ...(notify ? { notifiedAt: now } : {}) })
+    .where("id", "=", entry.id)
+    .execute();
+  if (!notify) return;
+  const app = await mailAppOf(trx, entry.appId);
+  const subscribers = await trx
+    .selectFrom("emailSubscriptions")
+    .select(["id", "email"])
+    .where("appId", "=", entry.appId)
+    .where("kind", "=", "changelog")
+    .where("status", "=", "confirmed")
+    .orderBy("id")
+    .execute();
+  const html = renderMarkdown(entry.body);
+  const feed = `${publicBase(ctx.config)}/api/v1/public/apps/${encodeURIComponent(app.appKey)}/changelog`;
+  const jobs = [];
+  for (const sub of subscribers) {
+    const title = oneLine(entry.versionLabel === null ? entry.title : `${entry.title} (${entry.versionLabel})`);
+    const message = composeMail({
+      to: sub.email,
+      subject: `${oneLine(app.name)}: ${title}`,
+      paragraphs: [title],
+      htmlBlock: html,
+      textBlock: entry.body,
+      action: { label: "All release notes", url: feed },
+      unsubscribeUrl: await unsubscribeUrl(ctx, app, sub.id),
+      messageId: `release.${entry.id}.${sub.id}@${messageHost(ctx)}`,
+    });
+    jobs.push(mailJob(`release:${entry.id}:${sub.id}`, entry.id, { subscriptionId: sub.id, requireStatus: "confirmed", message }));
+  }
+  await enqueueJobs(trx, ctx.clock, jobs);
+}
+
+/** Tick step: publishes scheduled entries whose time has come. */
+export async function publishDueEntries(ctx: Context): Promise<void> {
+  const db = ctx.db.kysely;
+  const due = await db
+    .selectFrom("changelogEntries")
+    .selectAll()
+    .where("status", "=", "scheduled")
+    .where("scheduledAt", "<=", isoNow(ctx.clock))
+    .orderBy("scheduledAt")
+    .limit(100)
+    .execute();
+  for (const entry of due) {
+    const published = await db.transaction().execute(async (trx) => {
+      // Re-read inside the transaction: a console edit may have unscheduled it meanwhile.
+      const current = await trx.selectFrom("changelogEntries").selectAll().where("id", "=", entry.id).where("status", "=", "scheduled").executeTakeFirst();
+      if (current === undefined) return false;
+      await publishEntry(trx, ctx, current);
+      return true;
+    });
+    if (published) await ctx.cache.invalidateTag(appTag(entry.appId));
+  }
+}
+
+/**
+ * Tick step for ship notifications: turns new `shipNotifyEmail` votes into pending
+ * subscriptions with a confirmation mail, then queues one "shipped" mail per confirmed
+ * subscription whose request shipped (a `shipped` event, or linked in a published release).
+ * `notifiedAt` is stamped with the job in one transaction, so each voter is mailed once.
+ */
+export async function shipNotificationStep(ctx: Context): Promise<void> {
+  const db = ctx.db.kysely;
+  const votes = await db
+    .selectFrom("featureRequestVotes as v")
+    .innerJoin("featureRequests as fr", "fr.id", "v.featureRequestId")
+    .innerJoin("endUsers as eu", "eu.id", "v.endUserId")
+    .select(["v.featureRequestId", "v.shipNotifyEmail", "fr.appId", "fr.title", "eu.tokenHash"])
+    .where("v.shipNotifyEmail", "is not", null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("emailSubscriptions as s")
+            .select("s.id")
+            .where("s.kind", "=", "ship")
+            .whereRef("s.featureRequestId", "=", "v.featureRequestId")
+            // Subscriptions keep addresses lower-cased; votes keep them as sent.
+            .where("s.email", "=", sql<string>`lower(v.ship_notify_email)`),
+        ),
+      ),
+    )
+    .limit(200)
+    .execute();
+  for (const vote of votes) {
+    const email = normaliseEmail(vote.shipNotifyEmail ?? "");
+    if (email === undefined) continue;
+    const app = await mailAppOf(db, vote.appId);
+    await db.transaction().execute((trx) =>
+      requestSubscription(trx, ctx, app, {
+        kind: "ship",
+        featureRequestId: vote.featureRequestId,
+        email,
+        tokenHash: vote.tokenHash,
+        requestTitle: vote.title,
+      }),
+    );
+  }
+
+  const shipped = await db
+    .selectFrom("emailSubscriptions as s")
+    .innerJoin("featureRequests as fr", "fr.id", "s.featureRequestId")
+    .select(["s.id", "s.email", "s.appId", "fr.title", "fr.id as featureRequestId"])
+    .where("s.kind", "=", "ship")
+    .where("s.status", "=", "confirmed")
+    .where("s.notifiedAt", "is", null)
+    .where(({ or, exists, selectFrom }) =>
+      or([
+        exists(selectFrom("featureRequestEvents as ev").select("ev.id").whereRef("ev.featureRequestId", "=", "s.featureRequestId").where("ev.type", "=", "shipped")),
+        exists(
+          selectFrom("changelogEntryRequests as l")
+            .innerJoin("changelogEntries as e", "e.id", "l.entryId")
+            .select("l.entryId")
+            .whereRef("l.featureRequestId", "=", "s.featureRequestId")
+            .where("e.status", "=", "published"),
+        ),
+      ]),
+    )
+    .limit(500)
+    .execute();
+  for (const sub of shipped) {
+    const app = await mailAppOf(db, sub.appId);
+    const message = composeMail({
+      to: sub.email,
+      subject: `Shipped in ${oneLine(app.name)}: ${oneLine(sub.title)}`,
+      paragraphs: [`"${oneLine(sub.title)}", which you voted for, has shipped in ${oneLine(app.name)}.`],
+      action: {
+        label: "Release notes",
+        url: `${publicBase(ctx.config)}/api/v1/public/apps/${encodeURIComponent(app.appKey)}/changelog`,
+      },
+      unsubscribeUrl: await unsubscribeUrl(ctx, app, sub.id),
+      messageId: `shipped.${sub.id}@${messageHost(ctx)}`,
+    });
+    await db.transaction().execute(async (trx) => {
+      const stamped = await trx
+        .updateTable("emailSubscriptions")
+        .set({ notifiedAt: isoNow(ctx.clock), updatedAt: isoNow(ctx.clock) })
+        .where("id", "=", sub.id)
+        .where("notifiedAt", "is", null)
+        .executeTakeFirst();
+      if (Number(stamped.numUpdatedRows) !== 1) return;
+      await enqueueJobs(trx, ctx.clock, [mailJob(`shipped:${sub.id}`, sub.featureRequestId, { subscriptionId: sub.id, requireStatus: "confirmed", message })]);
+    });
+  }
+}
+
+/**
+ * The `mail` job handler: sends unless the subscription left the state the mail was for
+ * (unsubscribed before its turn came, or already confirmed by an earlier link).
+ */
+export function mailJobHandler(ctx: Context, mailer: Mailer) {
+  return async (raw: unknown): Promise<void> => {
+    const payload = raw as MailJobPayload;
+    if (payload.subscriptionId !== null && payload.requireStatus !== null) {
+      const sub = await ctx.db.kysely.selectFrom("emailSubscriptions").select("status").where("id", "=", payload.subscriptionId).executeTakeFirst();
+      if (sub?.status !== payload.requireStatus) return;
+    }
+    await mailer.send(payload.message);
+  };
+}

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeClock } from "../testing/fake-clock.js";
+import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { claimDueJobs, completeJob, enqueueJobs, failJob, JOB_LEASE_MS, retryDelayMs } from "./queue.js";
+
+describe("retryDelayMs", () => {
+  it("doubles from 30 s and stops at an hour", () => {
+    expect([1, 2, 3, 4, 5].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000, 480_000]);
+    expect(retryDelayMs(20)).toBe(3_600_000);
+  });
+});
+
+describe.each(testDialects())("job queue on %s", (dialect) => {
+  let database: TestDatabase;
+  const clock = new FakeClock();
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterAll(() => database.cleanup());
+
+  it("enqueues a key once, hands a job to one claimer, and takes it back after the lease", async () => {
+    const db = database.db.kysely;
+    const add = () => db.transaction().execute((trx) => enqueueJobs(trx, clock, [{ kind: "k", dedupeKey: "one", payload: { n: 1 } }]));
+    expect(await add()).toBe(1);
+    expect(await add()).toBe(0);
+    const [a, b] = await Promise.all([claimDueJobs(db, clock, 10), claimDueJobs(db, clock, 10)]);
+    expect(a!.length + b!.length).toBe(1);
+    const job = (a!.length === 1 ? a! : b!)[0]!;
+    expect(await claimDueJobs(db, clock, 10)).toEqual([]);
+    clock.advance(JOB_LEASE_MS + 1);
+    const [again] = await claimDueJobs(db, clock, 10);
+    expect(again?.attempts).toBe(2);
+    // The first claimer's late outcome is ignored; the current one counts.
+    await failJob(db, clock, job, "late");
+    await completeJob(db, clock, again!);
+    const row = await db.selectFrom("jobs").selectAll().where("dedupeKey", "=", "one").executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "done", lastError: null });
+  });
+
+  it("retries with backoff and gives up after maxAttempts", async () => {
+    const db = database.db.kysely;
+    await db.transaction().execute((trx) => enqueueJobs(trx, clock, [{ kind: "k", dedupeKey: "two", payload: {}, maxAttempts: 2 }]));
+    const [first] = await claimDueJobs(db, clock, 10);
+    await failJob(db, clock, first!, "boom");
+    expect(await claimDueJobs(db, clock, 10)).toEqual([]);
+    clock.advance(30_000);
+    const [second] = await claimDueJobs(db, clock, 10);
+    await failJob(db, clock, second!, "boom again");
+    const row = await db.selectFrom("jobs").selectAll().where("dedupeKey", "=", "two").executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "failed", attempts: 2, lastError: "boom again" });
+  });
+});

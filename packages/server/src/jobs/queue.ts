@@ -1,0 +1,156 @@
+import type { Kysely } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { Database, JobsTable } from "../db/schema.js";
+import { newId } from "../ids.js";
+
+/** How long a claimed job is reserved; a runner that died mid-job frees it after this. */
+export const JOB_LEASE_MS = 5 * 60_000;
+/** Attempts before a job is marked failed. */
+export const DEFAULT_MAX_ATTEMPTS = 6;
+
+/**
+ * Delay before attempt `attempts + 1`: 30 s doubled per failure, at most an hour.
+ *
+ * @example
+ * ```ts
+ * retryDelayMs(1); // 30_000
+ * retryDelayMs(3); // 120_000
+ * ```
+ */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60_000);
+}
+
+/** A job to add; `dedupeKey` makes enqueueing idempotent. */
+export interface NewJob {
+  kind: string;
+  refId?: string | null;
+  dedupeKey: string;
+  payload: unknown;
+  maxAttempts?: number;
+}
+
+/** Adds jobs inside the caller's transaction; a key already queued (in any state) is skipped. Answers how many were added. */
+export async function enqueueJobs(trx: Kysely<Database>, clock: Clock, jobs: readonly NewJob[]): Promise<number> {
+  let added = 0;
+  const now = isoNow(clock);
+  for (const job of jobs) {
+    const result = await trx
+      .insertInto("jobs")
+      .values({
+        id: newId("job", clock.now()),
+        kind: job.kind,
+        refId: job.refId ?? null,
+        dedupeKey: job.dedupeKey,
+        payload: JSON.stringify(job.payload),
+        status: "pending",
+        attempts: 0,
+        maxAttempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        nextAttemptAt: now,
+        lockedUntil: null,
+        lastError: null,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+      })
+      .onConflict((oc) => oc.column("dedupeKey").doNothing())
+      .executeTakeFirst();
+    added += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return added;
+}
+
+export type JobRow = Pick<JobsTable, "id" | "kind" | "refId" | "payload" | "attempts" | "maxAttempts">;
+
+/**
+ * Reserves up to `limit` due jobs: pending ones whose time has come, and running ones whose
+ * lease ran out (their runner died). Each is taken with a conditional update, so two runners
+ * never take the same job.
+ */
+export async function claimDueJobs(db: Kysely<Database>, clock: Clock, limit: number): Promise<JobRow[]> {
+  const now = isoNow(clock);
+  const candidates = await db
+    .selectFrom("jobs")
+    .select(["id", "kind", "refId", "payload", "attempts", "maxAttempts", "status", "lockedUntil"])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "pending"), eb("nextAttemptAt", "<=", now)]),
+        eb.and([eb("status", "=", "running"), eb("lockedUntil", "<", now)]),
+      ]),
+    )
+    .orderBy("nextAttemptAt")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  const lockedUntil = new Date(clock.now().getTime() + JOB_LEASE_MS).toISOString();
+  const claimed: JobRow[] = [];
+  for (const job of candidates) {
+    let update = db
+      .updateTable("jobs")
+      .set({ status: "running", attempts: job.attempts + 1, lockedUntil, updatedAt: now })
+      .where("id", "=", job.id)
+      .where("status", "=", job.status)
+      .where("attempts", "=", job.attempts);
+    update = job.lockedUntil === null ? update.where("lockedUntil", "is", null) : update.where("lockedUntil", "=", job.lockedUntil);
+    const result = await update.executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) claimed.push({ ...job, attempts: job.attempts + 1 });
+  }
+  return claimed;
+}
+
+/**
+ * Marks a claimed job done. Like {@link failJob} it only touches the claim it was given (same
+ * attempt, still running): a runner that outlived its lease cannot undo another's work.
+ */
+export async function completeJob(db: Kysely<Database>, clock: Clock, job: JobRow): Promise<void> {
+  const now = isoNow(clock);
+  await db
+    .updateTable("jobs")
+    .set({ status: "done", lockedUntil: null, completedAt: now, updatedAt: now })
+    .where("id", "=", job.id)
+    .where("status", "=", "running")
+    .where("attempts", "=", job.attempts)
+    .execute();
+}
+
+/** Records a failure: retried after {@link retryDelayMs}, or `failed` once attempts are spent. */
+export async function failJob(db: Kysely<Database>, clock: Clock, job: JobRow, error: string): Promise<void> {
+  const now = clock.now();
+  const spent = job.attempts >= job.maxAttempts;
+  await db
+    .updateTable("jobs")
+    .set({
+      status: spent ? "failed" : "pending",
+      lockedUntil: null,
+      lastError: error.slice(0, 1000),
+      nextAttemptAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString(),
+      updatedAt: now.toISOString(),
+    })
+    .where("id", "=", job.id)
+    .where("status", "=", "running")
+    .where("attempts", "=", job.attempts)
+    .execute();
+}
+
+/** Counts of the jobs of one reference (a release's blast), by outcome, and the latest error. */
+export async function jobProgress(
+  db: Kysely<Database>,
+  refId: string,
+): Promise<{ total: number; sent: number; pending: number; failed: number; lastError: string | null }> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.max("lastError").as("lastError")])
+    .where("refId", "=", refId)
+    .groupBy("status")
+    .execute();
+  const progress = { total: 0, sent: 0, pending: 0, failed: 0, lastError: null as string | null };
+  for (const row of rows) {
+    const n = Number(row.n);
+    progress.total += n;
+    if (row.status === "done") progress.sent += n;
+    else if (row.status === "failed") progress.failed += n;
+    else progress.pending += n;
+    if (row.lastError !== null && row.status !== "done") progress.lastError = row.lastError;
+  }
+  return progress;
+}

@@ -1,0 +1,74 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import nodemailer from "nodemailer";
+
+/** One outgoing mail, fully rendered. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra headers (List-Unsubscribe, …); nodemailer encodes them, so no value can add a header. */
+  headers: Record<string, string>;
+  /** Stable across retries, so a receiving server can drop a duplicate after a crash mid-send. */
+  messageId: string;
+  /** Links in the mail, logged when mail goes to the outbox folder. */
+  links: readonly string[];
+}
+
+/** Sends mail. Throws when the message was not accepted (the job queue retries). */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** Mail settings, from `SMTP_URL`, `MAIL_FROM` and `DATA_DIR`. */
+export interface MailerOptions {
+  smtpUrl: string | null;
+  from: string;
+  dataDir: string;
+}
+
+/**
+ * Nodemailer to `smtpUrl`, or, without one, `.eml` files under `DATA_DIR/outbox` with the links
+ * logged (the embedded default, so a fresh install can confirm a subscription by hand).
+ *
+ * @example
+ * ```ts
+ * const mailer = createMailer({ smtpUrl: "smtp://mail:25", from: "Tidings <no-reply@example.com>", dataDir: "./data" }, log);
+ * ```
+ */
+export function createMailer(options: MailerOptions, log: FastifyBaseLogger): Mailer {
+  const toMail = (m: MailMessage) => ({
+    from: options.from,
+    to: m.to,
+    subject: m.subject.replace(/[\r\n]+/g, " "),
+    text: m.text,
+    html: m.html,
+    headers: m.headers,
+    messageId: m.messageId,
+  });
+  if (options.smtpUrl !== null) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      send: async (message) => {
+        await transport.sendMail(toMail(message));
+      },
+      close: () => transport.close(),
+    };
+  }
+  const outbox = path.join(options.dataDir, "outbox");
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    send: async (message) => {
+      const info = await transport.sendMail(toMail(message));
+      await fs.mkdir(outbox, { recursive: true });
+      const safeId = message.messageId.replace(/[^A-Za-z0-9._-]/g, "_");
+      const file = path.join(outbox, `${Date.now()}-${safeId}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      log.info({ to: message.to, subject: message.subject, file, links: message.links }, "mail written to the outbox (SMTP_URL is not set)");
+    },
+    close: () => transport.close(),
+  };
+}
