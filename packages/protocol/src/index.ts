@@ -8,3 +8,4 @@ export * from "./intake.js";
 export * from "./feedback.js";
 export * from "./users.js";
 export * from "./changelog.js";
+export * from "./console-auth.js";

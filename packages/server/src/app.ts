@@ -11,6 +11,9 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { authenticate } from "./console/auth.js";
 import { consoleRoutes } from "./console/routes.js";
+import { dashboardRoutes, defaultDashboardDir } from "./console/dashboard-static.js";
+import { invitationRoutes } from "./console/invitation-routes.js";
+import { consoleSessionRoutes } from "./console/session-routes.js";
 import type { Context } from "./context.js";
 import { migrateToLatest, openDatabase, type Db } from "./db/database.js";
 import { seedDemo } from "./demo/seed-demo.js";
@@ -57,6 +60,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** How often background jobs run (scheduled releases, mail); `0` leaves it to `app.jobs.tick()`. @default 5000 */
   jobIntervalMs?: number;
+  /** Folder of the built admin dashboard served at `/admin/`. @default packages/dashboard/dist/public */
+  dashboardDir?: string;
   /** `false` silences logs (tests). */
   logger?: boolean;
   /** Where JSON log lines go instead of stdout (tests read them). */
@@ -213,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         request.principal = await authenticate(ctx, request);
       });
       consoleRoutes(typed, ctx);
+      invitationRoutes(typed, ctx);
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
@@ -223,6 +229,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: "/api/v1/console" },
   );
 
+  // People signing in to the dashboard: outside the bearer hook above (setup, login, logout).
+  await app.register(
+    async (scope) => {
+      const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
+      scope.addHook("onRoute", (route) => {
+        route.bodyLimit = CONSOLE_BODY_LIMIT;
+      });
+      consoleSessionRoutes(typed, ctx);
+    },
+    { prefix: "/api/v1/console/auth" },
+  );
+  dashboardRoutes(app, options.dashboardDir ?? defaultDashboardDir());
 
   return app;
 }

@@ -85,6 +85,7 @@ describe("loadConfig", () => {
       user: { limit: 60, windowSeconds: 60 },
       upload: { limit: 30, windowSeconds: 60 },
       feedback: { limit: 10, windowSeconds: 60 },
+      login: { limit: 10, windowSeconds: 60 },
     });
   });
 

@@ -6,6 +6,7 @@ import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { WorkspaceRow } from "../workspaces/workspaces.js";
 import { membershipOf } from "../workspaces/workspaces.js";
+import { findSession, requireCsrfToken, sessionCookieOf } from "./sessions.js";
 import { findUserByApiToken } from "./tokens.js";
 
 /** Who is calling the console API. */
@@ -28,9 +29,20 @@ function sameSecret(a: string, b: string): boolean {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Resolves `Authorization: Bearer …` to a principal, or throws 401 `unauthorized`. */
+/**
+ * Resolves `Authorization: Bearer …` or, without that header, the dashboard's session cookie to
+ * a principal, or throws 401 `unauthorized`. Cookie-authenticated writes must also carry the
+ * session's CSRF token (403 `csrf_failed`); bearer requests are unchanged.
+ */
 export async function authenticate(ctx: Context, request: FastifyRequest): Promise<Principal> {
   const header = request.headers.authorization;
+  const cookie = header === undefined ? sessionCookieOf(request) : undefined;
+  if (cookie !== undefined) {
+    const session = await findSession(ctx, cookie);
+    if (session === undefined) throw new ApiError("unauthorized", { message: "Your session has ended. Please sign in again." });
+    requireCsrfToken(ctx, request, cookie);
+    return { kind: "user", userId: session.userId, email: session.email, displayName: session.displayName };
+  }
   const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   const token = match?.[1];
   if (token === undefined) throw new ApiError("unauthorized");

@@ -352,8 +352,40 @@ export interface FeatureRequestsFtsTable {
   scope: string;
 }
 
+/** A signed-in browser: only the SHA-256 of the session cookie is stored. */
+export interface ConsoleSessionsTable {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
 
+/** An invitation link to join a workspace (SHA-256 of its token). */
+export interface ConsoleInvitationsTable {
+  id: string;
+  workspaceId: string;
+  email: string;
+  role: string;
+  tokenHash: string;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+}
 
+/** Consecutive failed sign-ins per normalised email, and the lockout they caused. */
+export interface ConsoleLoginFailuresTable {
+  email: string;
+  failures: number;
+  firstFailedAt: string;
+  lockedUntil: string | null;
+}
 
 /** The whole database as Kysely sees it. */
 export interface Database {
@@ -361,6 +393,9 @@ export interface Database {
   consoleUsers: ConsoleUsersTable;
   memberships: MembershipsTable;
   apiTokens: ApiTokensTable;
+  consoleSessions: ConsoleSessionsTable;
+  consoleInvitations: ConsoleInvitationsTable;
+  consoleLoginFailures: ConsoleLoginFailuresTable;
   apps: AppsTable;
   boardColumns: BoardColumnsTable;
   appVersions: AppVersionsTable;

@@ -28,6 +28,8 @@ export const DEFAULT_RATE_LIMITS = {
   upload: { limit: 30, windowSeconds: 60 },
   /** `POST /api/v1/feedback`. */
   feedback: { limit: 10, windowSeconds: 60 },
+  /** Console sign-in, first-run setup and invitation acceptance (per IP; accounts also lock, see console/login-lockout.ts). */
+  login: { limit: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitRule>;
 
 /** A named group of routes that share one per-IP budget. */

@@ -1,0 +1,131 @@
+import type { AdminChangelogEntry } from "@tidings/protocol";
+import { useEffect, useState, type FormEvent } from "react";
+import { api, ApiFailure } from "../api.js";
+import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { t } from "../i18n/t.js";
+import type { FieldErrors } from "../settings-form.js";
+
+const PAGE = 20;
+
+interface Draft {
+  id: string | null;
+  title: string;
+  versionLabel: string;
+  body: string;
+}
+
+const EMPTY: Draft = { id: null, title: "", versionLabel: "", body: "" };
+// The unsaved draft survives a lost session (the signed-in shell unmounts) in this tab's session storage.
+const draftKey = (appId: string) => `tidings.dashboard.changelog-draft.${appId}`;
+
+function storedDraft(appId: string): Draft {
+  try {
+    const raw = window.sessionStorage.getItem(draftKey(appId));
+    return raw === null ? EMPTY : { ...EMPTY, ...(JSON.parse(raw) as Partial<Draft>) };
+  } catch {
+    return EMPTY;
+  }
+}
+
+/** Releases of an app: list with mail progress, and an editor that saves drafts and publishes. */
+export function Changelog(props: { wsId: string; appId: string }) {
+  const base = `/workspaces/${props.wsId}/changelog`;
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(() => api<{ entries: AdminChangelogEntry[]; total: number }>("GET", `${base}?appId=${props.appId}&limit=${PAGE}&offset=${offset}`), [props.wsId, props.appId, offset]);
+  const [draft, setDraft] = useState<Draft>(() => storedDraft(props.appId));
+  const [preview, setPreview] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    window.sessionStorage.setItem(draftKey(props.appId), JSON.stringify(draft));
+  }, [draft, props.appId]);
+
+  const save = async (publish: boolean, event?: FormEvent) => {
+    event?.preventDefault();
+    setFailure(null);
+    setNotice(null);
+    const local: FieldErrors = {};
+    if (draft.title.trim() === "") local.title = [t("validation.required")];
+    if (draft.title.length > 200) local.title = [t("validation.tooLong", { max: 200 })];
+    if (draft.versionLabel.length > 64) local.versionLabel = [t("validation.tooLong", { max: 64 })];
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    const body = { title: draft.title.trim(), body: draft.body, versionLabel: draft.versionLabel.trim() === "" ? null : draft.versionLabel.trim() };
+    try {
+      let entry =
+        draft.id === null
+          ? await api<AdminChangelogEntry>("POST", base, { appId: props.appId, ...body })
+          : await api<AdminChangelogEntry>("PUT", `${base}/${draft.id}`, body);
+      if (publish) entry = await api<AdminChangelogEntry>("POST", `${base}/${entry.id}/publish`);
+      setPreview(entry.html);
+      setDraft(publish ? EMPTY : { ...draft, id: entry.id });
+      setNotice(publish ? t("changelog.published") : t("common.saved"));
+      list.reload();
+    } catch (error) {
+      if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
+      setFailure(error);
+    }
+  };
+  const entries = list.data?.entries ?? [];
+
+  return (
+    <section aria-labelledby="changelog-title">
+      <h1 id="changelog-title">{t("changelog.title")}</h1>
+      <form className="settings" onSubmit={(e) => void save(false, e)} noValidate aria-label={t("changelog.editor")}>
+        <Field id="cl-title" label={t("changelog.entryTitle")} errors={errors.title}>
+          <input id="cl-title" value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} {...describedBy("cl-title", errors.title)} />
+        </Field>
+        <Field id="cl-version" label={t("changelog.version")} errors={errors.versionLabel}>
+          <input id="cl-version" value={draft.versionLabel} onChange={(e) => setDraft({ ...draft, versionLabel: e.target.value })} />
+        </Field>
+        <Field id="cl-body" label={t("changelog.body")} errors={errors.body} hint={t("changelog.markdownHint")}>
+          <textarea id="cl-body" rows={10} value={draft.body} onChange={(e) => setDraft({ ...draft, body: e.target.value })} />
+        </Field>
+        <ErrorBanner error={failure} />
+        {notice === null ? null : <Notice>{notice}</Notice>}
+        <div className="inline-form">
+          <button type="submit">{t("changelog.saveDraft")}</button>
+          <button type="button" className="primary" onClick={() => void save(true)}>
+            {t("changelog.publish")}
+          </button>
+          {draft.id === null && draft.title === "" && draft.body === "" ? null : (
+            <button type="button" onClick={() => (setDraft(EMPTY), setPreview(null))}>
+              {t("common.cancel")}
+            </button>
+          )}
+        </div>
+      </form>
+      {preview === null ? null : (
+        <>
+          <h2>{t("changelog.preview")}</h2>
+          {/* The server renders Markdown and sanitises the HTML; the page's CSP forbids inline script anyway. */}
+          <div className="card markdown" dangerouslySetInnerHTML={{ __html: preview }} />
+        </>
+      )}
+      <h2>{t("changelog.entries")}</h2>
+      <ErrorBanner error={list.error} onRetry={list.reload} />
+      {list.data !== undefined && entries.length === 0 ? <Empty>{t("changelog.empty")}</Empty> : null}
+      <ul className="rows">
+        {entries.map((entry) => (
+          <li key={entry.id} className="row">
+            <div className="row-main">
+              <strong>{entry.title}</strong>
+              <small>
+                {t(`changelog.status.${entry.status}`)}
+                {entry.versionLabel === null ? "" : ` · ${entry.versionLabel}`}
+                {entry.status === "published" ? ` · ${t("changelog.delivery", { sent: entry.delivery.sent, total: entry.delivery.total, failed: entry.delivery.failed })}` : ""}
+              </small>
+            </div>
+            {entry.status === "published" ? null : (
+              <button type="button" onClick={() => (setDraft({ id: entry.id, title: entry.title, versionLabel: entry.versionLabel ?? "", body: entry.body }), setPreview(entry.html))}>
+                {t("changelog.edit")}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />
+    </section>
+  );
+}

@@ -1,0 +1,223 @@
+import { useState } from "react";
+import { api } from "../api.js";
+import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { t } from "../i18n/t.js";
+
+const PAGE = 20;
+const STATUSES = ["open", "in_progress", "resolved", "archived"] as const;
+const FILTERS = ["active", ...STATUSES, "all"] as const;
+
+interface Submission {
+  submissionId: string;
+  appName: string;
+  title: string | null;
+  description: string | null;
+  reporterName: string | null;
+  reporterEmail: string | null;
+  platform: string | null;
+  appVersion: string | null;
+  priority: string | null;
+  triageStatus: string;
+  internalNote: string | null;
+  attachmentCount: number;
+  createdAt: string;
+}
+
+interface Detail {
+  submission: Submission;
+  metadata: { key: string; value: string; redacted: boolean; truncated: boolean }[];
+  attachments: { attachmentId: string; kind: string; filename: string; mimeType: string; sizeBytes: number; url: string }[];
+}
+
+/** The feedback inbox: filters, a paginated list, bulk triage, and the detail of one submission. */
+export function Feedback(props: { wsId: string }) {
+  const base = `/workspaces/${props.wsId}/submissions`;
+  const [filter, setFilter] = useState<(typeof FILTERS)[number]>("active");
+  const [q, setQ] = useState("");
+  const [query, setQuery] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [failure, setFailure] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = useLoad(() => {
+    const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+    if (filter !== "all") params.set("triageStatus", filter);
+    if (query !== "") params.set("q", query);
+    return api<{ submissions: Submission[]; total: number }>("GET", `${base}?${params.toString()}`);
+  }, [props.wsId, filter, query, offset]);
+  const detail = useLoad(() => (openId === null ? Promise.resolve(null) : api<Detail>("GET", `${base}/${openId}`)), [openId]);
+  const [note, setNote] = useState<string | null>(null);
+
+  const act = async (action: () => Promise<unknown>, message?: string) => {
+    setFailure(null);
+    setNotice(null);
+    try {
+      await action();
+      if (message !== undefined) setNotice(message);
+    } catch (error) {
+      setFailure(error);
+    }
+    list.reload();
+    detail.reload();
+  };
+  const bulk = (triageStatus: "resolved" | "archived") =>
+    void act(async () => {
+      const answer = await api<{ updatedCount: number }>("POST", `${base}/bulk-triage`, { submissionIds: [...selected], triageStatus });
+      setSelected(new Set());
+      return answer;
+    });
+  const submissions = list.data?.submissions ?? [];
+  const open = detail.data ?? null;
+
+  return (
+    <section aria-labelledby="feedback-title" className="split">
+      <div className="split-list">
+        <h1 id="feedback-title">{t("feedback.title")}</h1>
+        <form
+          className="filters"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setOffset(0);
+            setQuery(q.trim());
+          }}
+        >
+          <label>
+            {t("feedback.status")}{" "}
+            <select value={filter} onChange={(e) => (setFilter(e.target.value as (typeof FILTERS)[number]), setOffset(0))}>
+              {FILTERS.map((f) => (
+                <option key={f} value={f}>
+                  {t(`feedback.status.${f}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t("common.search")} <input type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />
+          </label>
+          <button type="submit">{t("common.search")}</button>
+        </form>
+        <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
+        {notice === null ? null : <Notice>{notice}</Notice>}
+        {selected.size > 0 ? (
+          <div className="bulk-bar">
+            <button type="button" onClick={() => bulk("resolved")}>
+              {t("feedback.bulkResolve")}
+            </button>
+            <button type="button" onClick={() => bulk("archived")}>
+              {t("feedback.bulkArchive")}
+            </button>
+          </div>
+        ) : null}
+        {list.data !== undefined && submissions.length === 0 ? <Empty>{t("feedback.empty")}</Empty> : null}
+        <ul className="rows">
+          {submissions.map((s) => (
+            <li key={s.submissionId} className={openId === s.submissionId ? "row row-open" : "row"} data-testid="submission-row">
+              <input
+                type="checkbox"
+                aria-label={s.title ?? s.submissionId}
+                checked={selected.has(s.submissionId)}
+                onChange={() => {
+                  const next = new Set(selected);
+                  if (next.has(s.submissionId)) next.delete(s.submissionId);
+                  else next.add(s.submissionId);
+                  setSelected(next);
+                }}
+              />
+              <button type="button" className="row-main link" onClick={() => (setOpenId(s.submissionId), setNote(null))} aria-expanded={openId === s.submissionId}>
+                <strong>{s.title ?? s.description?.slice(0, 80) ?? s.submissionId}</strong>
+                <small>
+                  {t(`feedback.status.${s.triageStatus}` as "feedback.status.open")} · {s.priority ?? ""} {s.appName} · {new Date(s.createdAt).toLocaleString()}
+                </small>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />
+      </div>
+      <aside className="split-detail" aria-label="Submission">
+        <ErrorBanner error={detail.error} />
+        {open === null ? (
+          <Empty>{t("feedback.select")}</Empty>
+        ) : (
+          <article data-testid="submission-detail">
+            <h2>{open.submission.title ?? open.submission.submissionId}</h2>
+            {open.submission.reporterName === null && open.submission.reporterEmail === null ? null : (
+              <p>{t("feedback.from", { name: [open.submission.reporterName, open.submission.reporterEmail].filter(Boolean).join(" ") })}</p>
+            )}
+            <p className="description">{open.submission.description}</p>
+            <div className="inline-form">
+              <label>
+                {t("feedback.status")}{" "}
+                <select
+                  value={open.submission.triageStatus}
+                  onChange={(e) => void act(() => api("PATCH", `${base}/${open.submission.submissionId}/triage`, { triageStatus: e.target.value }), t("common.saved"))}
+                >
+                  {STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {t(`feedback.status.${s}`)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                {t("feedback.priority")}{" "}
+                <select
+                  value={open.submission.priority ?? ""}
+                  onChange={(e) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: e.target.value === "" ? null : e.target.value }), t("common.saved"))}
+                >
+                  <option value="">{t("feedback.none")}</option>
+                  {["!", "!!", "!!!"].map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                const text = (note ?? open.submission.internalNote ?? "").trim();
+                void act(() => api("PUT", `${base}/${open.submission.submissionId}/note`, { internalNote: text === "" ? null : text }), t("common.saved"));
+              }}
+            >
+              <label htmlFor="note">{t("feedback.note")}</label>
+              <textarea id="note" maxLength={5000} value={note ?? open.submission.internalNote ?? ""} onChange={(e) => setNote(e.target.value)} />
+              <button type="submit">{t("common.save")}</button>
+            </form>
+            {open.attachments.length === 0 ? null : (
+              <>
+                <h3>{t("feedback.attachments")}</h3>
+                <ul className="attachments">
+                  {open.attachments.map((a) => (
+                    <li key={a.attachmentId}>
+                      {a.mimeType.startsWith("image/") ? <img src={a.url} alt={a.filename} loading="lazy" /> : null}
+                      <a href={a.url} download={a.filename}>
+                        {t("feedback.download", { name: a.filename })}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            <h3>{t("feedback.metadata")}</h3>
+            <dl className="metadata">
+              {[
+                ["platform", open.submission.platform ?? "—"],
+                ["appVersion", open.submission.appVersion ?? "—"],
+                ...open.metadata.map((m) => [m.key, m.redacted ? "[redacted]" : m.value] as const),
+              ].map(([key, value]) => (
+                <div key={key}>
+                  <dt>{key}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </article>
+        )}
+      </aside>
+    </section>
+  );
+}

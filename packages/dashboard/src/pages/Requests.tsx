@@ -1,0 +1,164 @@
+import type { AdminFeatureRequest, BoardColumn } from "@tidings/protocol";
+import { useState } from "react";
+import { api } from "../api.js";
+import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { t } from "../i18n/t.js";
+
+const PAGE = 20;
+const SORTS = ["newest", "votes", "revenue", "paying_voters"] as const;
+
+interface List {
+  requests: AdminFeatureRequest[];
+  total: number;
+  pendingTotal: number;
+}
+
+/** Triage: the pending queue with bulk approve / decline, and every request with search, filter, sort and move. */
+export function Requests(props: { wsId: string; appId: string }) {
+  const base = `/workspaces/${props.wsId}`;
+  const [tab, setTab] = useState<"pending" | "all">("pending");
+  const [q, setQ] = useState("");
+  const [query, setQuery] = useState("");
+  const [sort, setSort] = useState<(typeof SORTS)[number]>("newest");
+  const [columnId, setColumnId] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const columns = useLoad(() => api<{ columns: BoardColumn[] }>("GET", `${base}/apps/${props.appId}/columns`), [props.wsId, props.appId]);
+  const list = useLoad(() => {
+    const params = new URLSearchParams({ appId: props.appId, limit: String(PAGE), offset: String(offset), sort });
+    if (tab === "pending") params.set("moderation", "pending");
+    if (query !== "") params.set("q", query);
+    if (columnId !== "" && tab === "all") params.set("columnId", columnId);
+    return api<List>("GET", `${base}/feature-requests?${params.toString()}`);
+  }, [props.wsId, props.appId, tab, query, sort, columnId, offset]);
+
+  const switchTab = (next: "pending" | "all") => {
+    setTab(next);
+    setOffset(0);
+    setSelected(new Set());
+    setNotice(null);
+  };
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+  const bulk = async (action: "approve" | "decline") => {
+    setFailure(null);
+    try {
+      const answer = await api<{ updatedCount: number }>("POST", `${base}/feature-requests/bulk-moderate`, { ids: [...selected], action });
+      setNotice(t("requests.updated", { count: answer.updatedCount }));
+      setSelected(new Set());
+    } catch (error) {
+      setFailure(error);
+    }
+    list.reload();
+  };
+  const move = async (id: string, target: string) => {
+    setFailure(null);
+    try {
+      await api("PUT", `${base}/feature-requests/${id}`, { columnId: target });
+    } catch (error) {
+      setFailure(error);
+    }
+    list.reload();
+  };
+  const requests = list.data?.requests ?? [];
+  const allSelected = requests.length > 0 && requests.every((r) => selected.has(r.id));
+
+  return (
+    <section aria-labelledby="requests-title">
+      <h1 id="requests-title">{t("requests.title")}</h1>
+      <div role="tablist" className="tabs">
+        <button role="tab" type="button" aria-selected={tab === "pending"} onClick={() => switchTab("pending")}>
+          {t("requests.pending", { count: list.data?.pendingTotal ?? 0 })}
+        </button>
+        <button role="tab" type="button" aria-selected={tab === "all"} onClick={() => switchTab("all")}>
+          {t("requests.all")}
+        </button>
+      </div>
+      <form
+        className="filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setOffset(0);
+          setQuery(q.trim());
+        }}
+      >
+        <label>
+          {t("common.search")} <input type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />
+        </label>
+        <label>
+          {t("requests.sort")}{" "}
+          <select value={sort} onChange={(e) => (setSort(e.target.value as (typeof SORTS)[number]), setOffset(0))}>
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {t(`requests.sort.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {tab === "all" ? (
+          <label>
+            {t("requests.column")}{" "}
+            <select value={columnId} onChange={(e) => (setColumnId(e.target.value), setOffset(0))}>
+              <option value="">{t("requests.anyColumn")}</option>
+              {(columns.data?.columns ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <button type="submit">{t("common.search")}</button>
+      </form>
+      {notice === null ? null : <Notice>{notice}</Notice>}
+      <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
+      {tab === "pending" && requests.length > 0 ? (
+        <div className="bulk-bar">
+          <label className="check">
+            <input type="checkbox" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(requests.map((r) => r.id)))} /> {t("requests.selectAll")}
+          </label>
+          <button type="button" className="primary" disabled={selected.size === 0} onClick={() => void bulk("approve")}>
+            {t("requests.approveSelected")}
+          </button>
+          <button type="button" disabled={selected.size === 0} onClick={() => void bulk("decline")}>
+            {t("requests.declineSelected")}
+          </button>
+        </div>
+      ) : null}
+      {list.loading && list.data === undefined ? <p>{t("common.loading")}</p> : null}
+      {list.data !== undefined && requests.length === 0 ? <Empty>{tab === "pending" ? t("requests.emptyPending") : t("requests.empty")}</Empty> : null}
+      <ul className="rows">
+        {requests.map((r) => (
+          <li key={r.id} className="row" data-testid="request-row">
+            {tab === "pending" ? <input type="checkbox" aria-label={r.title} checked={selected.has(r.id)} onChange={() => toggle(r.id)} /> : null}
+            <div className="row-main">
+              <strong>{r.title}</strong>
+              <small>
+                {t("requests.votes", { count: r.voteCount })} · {r.columnName ?? "—"}
+                {r.requesterEmail === null ? "" : ` · ${r.requesterEmail}`}
+              </small>
+              {r.description === "" ? null : <p>{r.description}</p>}
+            </div>
+            {tab === "all" ? (
+              <select aria-label={`${t("requests.moveTo")}: ${r.title}`} value={r.columnId ?? ""} onChange={(e) => void move(r.id, e.target.value)}>
+                {(columns.data?.columns ?? []).map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />
+    </section>
+  );
+}
