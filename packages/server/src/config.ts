@@ -133,8 +133,9 @@ function parseDatabaseUrl(env: Env, dataDir: string): string {
   throw new ConfigError("DATABASE_URL", "expected a postgres:// URL, sqlite:<file>, or unset for SQLite in DATA_DIR");
 }
 
-function parseRedisUrl(env: Env): string | null {
-  const raw = env.REDIS_URL?.trim();
+/** An optional service URL (it may carry a password, so a bad value is never echoed). */
+function parseServiceUrl(env: Env, name: string, protocols: readonly string[], expected: string): string | null {
+  const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return null;
   let url: URL | undefined;
   try {
@@ -142,27 +143,16 @@ function parseRedisUrl(env: Env): string | null {
   } catch {
     url = undefined;
   }
-  // The value is not echoed: it may carry a password.
-  if (url === undefined || (url.protocol !== "redis:" && url.protocol !== "rediss:") || url.hostname === "") {
-    throw new ConfigError("REDIS_URL", "expected a redis:// or rediss:// URL with a host, or unset to keep rate limits in memory");
-  }
+  if (url === undefined || !protocols.includes(url.protocol) || url.hostname === "") throw new ConfigError(name, expected);
   return raw;
 }
 
+function parseRedisUrl(env: Env): string | null {
+  return parseServiceUrl(env, "REDIS_URL", ["redis:", "rediss:"], "expected a redis:// or rediss:// URL with a host, or unset to keep rate limits in memory");
+}
+
 function parseSmtpUrl(env: Env): string | null {
-  const raw = env.SMTP_URL?.trim();
-  if (raw === undefined || raw === "") return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  // The value is not echoed: it may carry a password.
-  if (url === undefined || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || url.hostname === "") {
-    throw new ConfigError("SMTP_URL", "expected an smtp:// or smtps:// URL with a host, or unset to write mail to DATA_DIR/outbox");
-  }
-  return raw;
+  return parseServiceUrl(env, "SMTP_URL", ["smtp:", "smtps:"], "expected an smtp:// or smtps:// URL with a host, or unset to write mail to DATA_DIR/outbox");
 }
 
 function parseMailFrom(env: Env): string {

@@ -1,7 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { isoNow } from "../clock.js";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Context } from "../context.js";
-import type { Db } from "../db/database.js";
+import { instanceSecret } from "../instance-secrets.js";
 
 /** What a link token is for; the purpose is signed, so one kind is never accepted as another. */
 export type LinkPurpose = "confirm" | "unsubscribe";
@@ -13,26 +12,10 @@ export interface LinkPayload {
   exp: number;
 }
 
-const SETTING = "mail_link_secret";
-const secrets = new WeakMap<Db, Promise<string>>();
 
 /** The instance's mail-link secret, made once and kept in `server_settings` (links survive restarts). */
 export function mailLinkSecret(ctx: Pick<Context, "db" | "clock">): Promise<string> {
-  let secret = secrets.get(ctx.db);
-  if (secret === undefined) {
-    secret = (async () => {
-      const db = ctx.db.kysely;
-      await db
-        .insertInto("serverSettings")
-        .values({ key: SETTING, value: randomBytes(32).toString("hex"), createdAt: isoNow(ctx.clock) })
-        .onConflict((oc) => oc.column("key").doNothing())
-        .execute();
-      return (await db.selectFrom("serverSettings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow()).value;
-    })();
-    secret.catch(() => secrets.delete(ctx.db));
-    secrets.set(ctx.db, secret);
-  }
-  return secret;
+  return instanceSecret(ctx, "mail_link_secret");
 }
 
 function mac(secret: string, purpose: LinkPurpose, body: string): Buffer {

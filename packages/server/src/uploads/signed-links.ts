@@ -1,35 +1,17 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Context } from "../context.js";
-import type { Db } from "../db/database.js";
-import { isoNow } from "../clock.js";
+import { instanceSecret } from "../instance-secrets.js";
 
 /** How long a download link works. */
 export const DOWNLOAD_LINK_TTL_MS = 60 * 60_000;
 
-const SETTING = "download_link_secret";
-const secrets = new WeakMap<Db, Promise<string>>();
 
 /**
  * The instance's download-link secret: made once, kept in `server_settings`, so links survive
  * restarts and every instance on the database signs alike. Read once per database handle.
  */
 export function downloadLinkSecret(ctx: Pick<Context, "db" | "clock">): Promise<string> {
-  let secret = secrets.get(ctx.db);
-  if (secret === undefined) {
-    secret = (async () => {
-      const db = ctx.db.kysely;
-      await db
-        .insertInto("serverSettings")
-        .values({ key: SETTING, value: randomBytes(32).toString("hex"), createdAt: isoNow(ctx.clock) })
-        .onConflict((oc) => oc.column("key").doNothing())
-        .execute();
-      const row = await db.selectFrom("serverSettings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow();
-      return row.value;
-    })();
-    secret.catch(() => secrets.delete(ctx.db));
-    secrets.set(ctx.db, secret);
-  }
-  return secret;
+  return instanceSecret(ctx, "download_link_secret");
 }
 
 function signature(secret: string, uploadId: string, expires: number): string {
