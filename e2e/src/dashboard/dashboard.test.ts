@@ -5,15 +5,20 @@ import { buildApp, loadConfig } from "@tidings/server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, chromiumAvailable, launchChromium, stripedPng } from "./browser.js";
+import { linkIn, startInbox, type Inbox } from "./smtp.js";
 
 const ADMIN_TOKEN = "e2e-dashboard-admin-token-0123456789";
 const OWNER = { name: "Olivia Owner", email: "olivia@acme.example", password: "correct horse battery staple" };
+const SUBSCRIBER = "reader@example.com";
 
 describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
   let baseUrl = "";
   let close: () => Promise<void> = async () => {};
   let browser: Browser;
   let page: Page;
+  let inbox: Inbox;
+  /** Runs the background jobs (mail) now; the server's job timer is off. */
+  let tickJobs: () => Promise<unknown> = async () => undefined;
   const state = { wsId: "", appId: "", appKey: "", firstSecret: "" };
 
   /** The operator's view of the data, to check what the UI did. */
@@ -32,13 +37,19 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
 
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-dashboard-e2e-"));
-    const app = await buildApp({ ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0" }), adminToken: ADMIN_TOKEN }, { logger: false, jobIntervalMs: 0 });
+    inbox = await startInbox();
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0", SMTP_URL: inbox.url, MAIL_FROM: "Acme <news@acme.example>" });
+    const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false, jobIntervalMs: 0 });
+    // The job runner decorates the app (its type augmentation is internal to the server package).
+    const jobs = (app as unknown as { jobs: { tick(): Promise<unknown> } }).jobs;
+    tickJobs = () => jobs.tick();
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
     if (address === null || typeof address === "string") throw new Error("no TCP address");
     baseUrl = `http://127.0.0.1:${address.port}`;
     close = async () => {
       await app.close();
+      await inbox.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     };
     browser = await launchChromium();
@@ -187,15 +198,47 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await member.close();
   });
 
-  it("writes a changelog entry with a preview, publishes it, and keeps an unsaved draft across a lost session", async () => {
+  it("writes a changelog entry with a live preview, publishes it, and a real SMTP server receives the subscriber mail", async () => {
+    // A reader subscribes and confirms through the public API (double opt-in over SMTP).
+    const subscribed = await fetch(`${baseUrl}/api/v1/public/apps/${state.appKey}/changelog/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: SUBSCRIBER }),
+    });
+    expect(subscribed.status).toBe(201);
+    await tickJobs();
+    const confirmLink = new URL(linkIn(inbox.to(SUBSCRIBER)[0], "/changelog/confirm"));
+    const confirmed = await fetch(`${baseUrl}${confirmLink.pathname}${confirmLink.search}`, { method: "POST", headers: { accept: "application/json" } });
+    expect(await confirmed.json()).toEqual({ confirmed: true });
+
     await page.getByRole("link", { name: "Changelog" }).click();
+    await page.getByText("Start typing to see the rendered release.").waitFor();
     await page.getByLabel("Title").fill("Offline mode is here");
+    // The preview follows the typing before anything is saved, and never runs injected markup.
+    await page.getByLabel("Body (Markdown)").fill("## Write anywhere\n\nNotes now sync when you are back **online**.<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">");
+    const preview = page.getByTestId("changelog-preview");
+    await preview.getByRole("heading", { name: "Write anywhere" }).waitFor();
+    await expect.poll(() => preview.locator("strong").textContent()).toBe("online");
+    expect(await preview.innerHTML()).not.toMatch(/script|onerror/);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     await page.getByLabel("Body (Markdown)").fill("## Write anywhere\n\nNotes now sync when you are back **online**.");
+    await expect.poll(() => preview.innerHTML()).not.toContain("img");
+
     await page.getByRole("button", { name: "Save draft" }).click();
-    await page.getByRole("heading", { name: "Write anywhere" }).waitFor();
+    await page.getByText("Saved.").waitFor();
     await page.getByRole("button", { name: "Publish" }).click();
     await page.getByText("Published. Subscribers are being mailed.").waitFor();
-    await page.getByText(/^Published · mail/).waitFor();
+    await page.getByText("Published · mail 0/1 sent, 0 failed").waitFor();
+    expect(inbox.to(SUBSCRIBER)).toHaveLength(1);
+
+    await tickJobs();
+    const mails = inbox.to(SUBSCRIBER);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]?.subject).toBe("Acme Notes: Offline mode is here");
+    expect(mails[1]?.html).toContain("<strong>online</strong>");
+    // The dashboard refreshes the delivery progress by itself while mail is pending.
+    await page.getByText("Published · mail 1/1 sent, 0 failed").waitFor({ timeout: 10_000 });
+    expect(await page.getByRole("progressbar", { name: "Mail progress of Offline mode is here" }).getAttribute("value")).toBe("1");
 
     await page.getByLabel("Title").fill("Unsaved thoughts");
     await page.context().clearCookies();
@@ -216,5 +259,149 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Feedback inbox" }).waitFor();
+  });
+  it("edits a request, moderates comments, replies as the team, shows voters, merges a duplicate and deletes one", async () => {
+    const ws = `/workspaces/${state.wsId}`;
+    await consoleApi("PUT", `${ws}/apps/${state.appId}/settings`, { allowAnonymousVote: true });
+    const list = (await consoleApi("GET", `${ws}/feature-requests?appId=${state.appId}`)) as unknown as { requests: { id: string; title: string }[] };
+    const offline = list.requests.find((r) => r.title === "Offline mode")!;
+    const asUser = { "content-type": "application/json", "x-user-token": "user-e2e-voter", "x-app-key": state.appKey };
+    expect((await fetch(`${baseUrl}/api/v1/feature-requests/${offline.id}/vote`, { method: "POST", headers: asUser, body: JSON.stringify({ appKey: state.appKey }) })).status).toBe(200);
+    const commented = await fetch(`${baseUrl}/api/v1/feature-requests/${offline.id}/comments`, { method: "POST", headers: asUser, body: JSON.stringify({ body: "Buy cheap pills here" }) });
+    expect(commented.status).toBe(201);
+    const duplicate = (await consoleApi("POST", `${ws}/feature-requests`, { appId: state.appId, title: "Work without network" })) as unknown as { id: string };
+    const throwaway = (await consoleApi("POST", `${ws}/feature-requests`, { appId: state.appId, title: "Throwaway idea" })) as unknown as { id: string };
+
+    await page.getByRole("link", { name: "Feature requests" }).click();
+    await page.getByRole("tab", { name: "All requests" }).click();
+    await page.getByRole("link", { name: "Open Offline mode" }).click();
+    await page.getByRole("heading", { name: "Offline mode", level: 1 }).waitFor();
+    // Voters with their attributes.
+    await page.getByTestId("voters").getByRole("row").nth(1).waitFor();
+    // Bad input is caught before sending.
+    await page.getByLabel("Title", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Required.").waitFor();
+    await page.getByLabel("Title", { exact: true }).fill("Offline mode (beta)");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("heading", { name: "Offline mode (beta)", level: 1 }).waitFor();
+
+    const comment = page.getByTestId("comment-row").filter({ hasText: "Buy cheap pills here" });
+    await comment.getByRole("button", { name: "Hide" }).click();
+    await comment.getByRole("button", { name: "Unhide" }).waitFor();
+    const publicComments = (await (await fetch(`${baseUrl}/api/v1/feature-requests/${offline.id}/comments`, { headers: asUser })).json()) as { comments: unknown[] };
+    expect(publicComments.comments).toHaveLength(0);
+    await page.getByLabel("Reply as the team").fill("Thanks, shipping this week.");
+    await page.getByRole("button", { name: "Send reply" }).click();
+    await page.getByTestId("comment-row").filter({ hasText: "Thanks, shipping this week." }).getByText(/team/).waitFor();
+    await comment.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => page.getByText("Buy cheap pills here").count()).toBe(0);
+    await shot(page, "request-detail");
+
+    // Merge a duplicate into it.
+    await page.goto(`${baseUrl}/admin/w/${state.wsId}/a/${state.appId}/requests/${duplicate.id}`);
+    await page.getByRole("heading", { name: "Work without network", level: 1 }).waitFor();
+    await page.getByLabel("Merge into").selectOption({ label: "Offline mode (beta) (1)" });
+    await page.getByRole("button", { name: "Merge", exact: true }).click();
+    await page.getByRole("heading", { name: "Offline mode (beta)", level: 1 }).waitFor();
+    const merged = (await consoleApi("GET", `${ws}/feature-requests/${duplicate.id}`)) as unknown as { mergedIntoId: string };
+    expect(merged.mergedIntoId).toBe(offline.id);
+
+    // Delete, with a confirmation.
+    await page.goto(`${baseUrl}/admin/w/${state.wsId}/a/${state.appId}/requests/${throwaway.id}`);
+    await page.getByRole("button", { name: "Delete request" }).click();
+    await page.getByRole("heading", { name: "Feature requests" }).waitFor();
+    expect(((await consoleApi("GET", `${ws}/feature-requests/${throwaway.id}`)) as unknown as { code: string }).code).toBe("feature_request_not_found");
+  });
+
+  it("assigns feedback and filters the inbox by platform, priority and date", async () => {
+    await page.getByRole("link", { name: "Feedback" }).click();
+    await page.getByRole("combobox", { name: "Status" }).first().selectOption("all");
+    await page.getByRole("button", { name: /Export button does nothing/ }).click();
+    const detail = page.getByTestId("submission-detail");
+    await detail.getByLabel("Assignee").selectOption({ label: OWNER.name });
+    await page.getByText("Saved.").waitFor();
+    const assigned = (await consoleApi("GET", `/workspaces/${state.wsId}/submissions?assignedTo=unassigned`)) as unknown as { total: number };
+    expect(assigned.total).toBe(0);
+
+    const filters = page.getByRole("search");
+    await filters.getByLabel("Platform").selectOption("android");
+    await page.getByText("No feedback matches.").waitFor();
+    await filters.getByLabel("Platform").selectOption("ios");
+    await page.getByRole("button", { name: /Export button does nothing/ }).waitFor();
+    await filters.getByLabel("Priority").selectOption("!!!");
+    await page.getByText("No feedback matches.").waitFor();
+    await filters.getByLabel("Priority").selectOption("");
+    await filters.getByLabel("From").fill("2001-01-02");
+    await filters.getByLabel("To").fill("2001-01-01");
+    await page.getByText("The start date must not be after the end date.").waitFor();
+    await filters.getByLabel("To").fill("2001-01-03");
+    await page.getByText("No feedback matches.").waitFor();
+    await filters.getByLabel("From").fill("");
+    await filters.getByLabel("To").fill("");
+    await filters.getByLabel("Assignee").selectOption({ label: OWNER.name });
+    await page.getByRole("button", { name: /Export button does nothing/ }).waitFor();
+  });
+
+  it("lists, exports and removes subscribers, and shows end users and usage", async () => {
+    await page.getByRole("link", { name: "Subscribers" }).click();
+    const row = page.getByTestId("subscriber-row").filter({ hasText: SUBSCRIBER });
+    await row.getByText("Confirmed").waitFor();
+    const csv = await page.evaluate(async (href) => (await fetch(href)).text(), (await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")) ?? "");
+    expect(csv.split("\r\n")[0]).toBe("email,status,subscribed_at,confirmed_at,unsubscribed_at");
+    expect(csv).toContain(`"${SUBSCRIBER}","confirmed"`);
+    await row.getByRole("button", { name: `Remove ${SUBSCRIBER}` }).click();
+    await page.getByText("No subscribers yet.").waitFor();
+
+    await page.getByRole("link", { name: "End users" }).click();
+    await page.getByRole("columnheader", { name: "MRR" }).waitFor();
+    expect(await page.getByRole("table").getByRole("row").count()).toBeGreaterThan(1);
+
+    await page.getByRole("link", { name: "Plan and usage" }).click();
+    await page.getByTestId("usage").getByText(/Submissions in \d{4}-\d{2}/).waitFor();
+    const usage = (await consoleApi("GET", `/workspaces/${state.wsId}/usage`)) as unknown as { submissions: number; quota: number | null };
+    expect(usage.submissions).toBeGreaterThan(0);
+    expect(await page.getByTestId("usage").textContent()).toContain(usage.quota === null ? `${usage.submissions} (no quota)` : `${usage.submissions} of ${usage.quota}`);
+    expect(await page.getByRole("progressbar", { name: "Submission quota used" }).count()).toBe(usage.quota === null ? 0 : 1);
+  });
+
+  it("creates an API token shown once, and revokes it", async () => {
+    await page.getByRole("link", { name: "API tokens" }).click();
+    await page.getByText("No API tokens yet.").waitFor();
+    await page.getByRole("button", { name: "Create token" }).click();
+    await page.getByText("Required.").waitFor();
+    await page.getByLabel("Token name").fill("ci");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const token = (await page.getByTestId("new-token").textContent()) ?? "";
+    expect(token).toMatch(/^tdg_/);
+    const me = await fetch(`${baseUrl}/api/v1/console/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    await page.getByRole("button", { name: "Revoke ci" }).click();
+    await page.getByText("Token revoked.").waitFor();
+    await page.getByText("No API tokens yet.").waitFor();
+    expect(await page.getByTestId("new-token").count()).toBe(0);
+    expect((await fetch(`${baseUrl}/api/v1/console/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+  });
+
+  it("creates, releases, edits and deletes a version", async () => {
+    await page.getByRole("link", { name: "Versions" }).click();
+    await page.getByText("No versions yet.").waitFor();
+    await page.getByRole("button", { name: "Add version" }).click();
+    await page.getByText("Required.").waitFor();
+    await page.getByLabel("Version label").fill("2.0");
+    await page.getByRole("button", { name: "Add version" }).click();
+    const row = page.getByTestId("version-row");
+    await row.getByText("Not released").waitFor();
+    await row.getByRole("button", { name: "Mark released" }).click();
+    await row.getByText(/^Released/).waitFor();
+    await row.getByRole("button", { name: "Edit 2.0" }).click();
+    await row.getByLabel("Version label").fill("2.0.1");
+    await row.getByRole("button", { name: "Save" }).click();
+    await row.getByText("2.0.1").waitFor();
+    const versions = (await consoleApi("GET", `/workspaces/${state.wsId}/apps/${state.appId}/versions`)) as unknown as { versions: { label: string; released: boolean }[] };
+    expect(versions.versions).toMatchObject([{ label: "2.0.1", released: true }]);
+    await row.getByRole("button", { name: "Delete 2.0.1" }).click();
+    await page.getByText("No versions yet.").waitFor();
+    await shot(page, "versions");
   });
 });

@@ -7,10 +7,16 @@ import { AcceptInvite, Setup, SignIn } from "./pages/Auth.js";
 import { Apps } from "./pages/Apps.js";
 import { AppSettings } from "./pages/AppSettings.js";
 import { Changelog } from "./pages/Changelog.js";
+import { EndUsers } from "./pages/EndUsers.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Members } from "./pages/Members.js";
+import { RequestDetail } from "./pages/RequestDetail.js";
 import { Requests } from "./pages/Requests.js";
 import { Roadmap } from "./pages/Roadmap.js";
+import { Subscribers } from "./pages/Subscribers.js";
+import { Tokens } from "./pages/Tokens.js";
+import { Usage } from "./pages/Usage.js";
+import { Versions } from "./pages/Versions.js";
 import { navigate, parseRoute, usePath } from "./router.js";
 
 interface Me {
@@ -50,6 +56,13 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
   if (wsId !== undefined) {
     if (route.appId !== undefined && route.section === "settings") page = <AppSettings key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "roadmap") page = <Roadmap key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "requests" && route.itemId !== undefined) {
+      page = <RequestDetail key={route.itemId} wsId={wsId} appId={route.appId} requestId={route.itemId} canDelete={manager} />;
+    } else if (route.appId !== undefined && route.section === "versions") page = <Versions key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
+    else if (route.appId !== undefined && route.section === "subscribers") page = <Subscribers key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.section === "usage") page = <Usage wsId={wsId} />;
+    else if (route.section === "tokens") page = <Tokens />;
     else if (route.appId !== undefined && route.section === "requests") page = <Requests key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "changelog") page = <Changelog key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "feedback") page = <Feedback wsId={wsId} />;
@@ -109,11 +122,26 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         <NavLink href={appSection("changelog")} current={route.section === "changelog"}>
           {t("nav.changelog")}
         </NavLink>
+        <NavLink href={appSection("versions")} current={route.section === "versions"}>
+          {t("nav.versions")}
+        </NavLink>
+        <NavLink href={appSection("subscribers")} current={route.section === "subscribers"}>
+          {t("nav.subscribers")}
+        </NavLink>
+        <NavLink href={appSection("users")} current={route.section === "users"}>
+          {t("nav.endUsers")}
+        </NavLink>
         <NavLink href={`/admin/w/${wsId}/feedback`} current={route.section === "feedback"}>
           {t("nav.feedback")}
         </NavLink>
         <NavLink href={`/admin/w/${wsId}/members`} current={route.section === "members"}>
           {t("nav.members")}
+        </NavLink>
+        <NavLink href={`/admin/w/${wsId}/usage`} current={route.section === "usage"}>
+          {t("nav.usage")}
+        </NavLink>
+        <NavLink href={`/admin/w/${wsId}/tokens`} current={route.section === "tokens"}>
+          {t("nav.tokens")}
         </NavLink>
       </nav>
       <main className="content" id="content">

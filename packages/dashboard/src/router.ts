@@ -23,10 +23,12 @@ export function usePath(): string {
   return path;
 }
 
-/** `{wsId, appId?, section}` of `/admin/w/<ws>/<section>` and `/admin/w/<ws>/a/<app>/<section>`. */
-export function parseRoute(path: string): { wsId?: string; appId?: string; section: string } {
+/** `{wsId, appId?, section, itemId?}` of `/admin/w/<ws>/<section>` and `/admin/w/<ws>/a/<app>/<section>[/<item>]`. */
+export function parseRoute(path: string): { wsId?: string; appId?: string; section: string; itemId?: string } {
   const parts = path.replace(/^\/admin\/?/, "").split("/").filter(Boolean);
   if (parts[0] !== "w" || parts[1] === undefined) return { section: parts[0] ?? "" };
-  if (parts[2] === "a" && parts[3] !== undefined) return { wsId: parts[1], appId: parts[3], section: parts[4] ?? "settings" };
+  if (parts[2] === "a" && parts[3] !== undefined) {
+    return { wsId: parts[1], appId: parts[3], section: parts[4] ?? "settings", ...(parts[5] === undefined ? {} : { itemId: parts[5] }) };
+  }
   return { wsId: parts[1], section: parts[2] ?? "apps" };
 }

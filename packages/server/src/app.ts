@@ -43,6 +43,8 @@ import { portalRoutes } from "./portal/routes.js";
 import { changelogJobRunner } from "./changelog/background.js";
 import { changelogConsoleRoutes } from "./changelog/console-routes.js";
 import { changelogPublicRoutes } from "./changelog/public-routes.js";
+import { subscriberConsoleRoutes } from "./changelog/subscriber-console-routes.js";
+import { endUserConsoleRoutes } from "./users/console-routes.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
 
@@ -225,6 +227,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);
       changelogConsoleRoutes(typed, ctx, jobs);
+      subscriberConsoleRoutes(typed, ctx);
+      endUserConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },
   );

@@ -6,6 +6,8 @@ import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
 
 const PAGE = 20;
+const PREVIEW_DELAY_MS = 300;
+const PROGRESS_POLL_MS = 2000;
 
 interface Draft {
   id: string | null;
@@ -40,6 +42,25 @@ export function Changelog(props: { wsId: string; appId: string }) {
   useEffect(() => {
     window.sessionStorage.setItem(draftKey(props.appId), JSON.stringify(draft));
   }, [draft, props.appId]);
+  // Live preview: the server renders and sanitises the Markdown (the same renderer as the published
+  // release), 300 ms after the last keystroke; an older answer never overwrites a newer one.
+  useEffect(() => {
+    if (draft.body.trim() === "") {
+      setPreview(null);
+      return;
+    }
+    let live = true;
+    const timer = window.setTimeout(() => {
+      api<{ html: string }>("POST", `/workspaces/${props.wsId}/changelog/preview`, { body: draft.body }).then(
+        (answer) => live && setPreview(answer.html),
+        () => undefined,
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [draft.body, props.wsId]);
 
   const save = async (publish: boolean, event?: FormEvent) => {
     event?.preventDefault();
@@ -68,6 +89,13 @@ export function Changelog(props: { wsId: string; appId: string }) {
     }
   };
   const entries = list.data?.entries ?? [];
+  // While subscriber mail is still going out, the list refreshes itself to show the progress.
+  const sending = entries.some((e) => e.status === "published" && e.delivery.pending > 0);
+  useEffect(() => {
+    if (!sending) return;
+    const timer = window.setTimeout(list.reload, PROGRESS_POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [sending, list.data]);
 
   return (
     <section aria-labelledby="changelog-title">
@@ -96,12 +124,12 @@ export function Changelog(props: { wsId: string; appId: string }) {
           )}
         </div>
       </form>
-      {preview === null ? null : (
-        <>
-          <h2>{t("changelog.preview")}</h2>
-          {/* The server renders Markdown and sanitises the HTML; the page's CSP forbids inline script anyway. */}
-          <div className="card markdown" dangerouslySetInnerHTML={{ __html: preview }} />
-        </>
+      <h2 id="cl-preview-title">{t("changelog.livePreview")}</h2>
+      {preview === null ? (
+        <Empty>{t("changelog.previewEmpty")}</Empty>
+      ) : (
+        // The server renders Markdown and sanitises the HTML; the page's CSP forbids inline script anyway.
+        <div className="card markdown" data-testid="changelog-preview" aria-labelledby="cl-preview-title" aria-live="polite" dangerouslySetInnerHTML={{ __html: preview }} />
       )}
       <h2>{t("changelog.entries")}</h2>
       <ErrorBanner error={list.error} onRetry={list.reload} />
@@ -116,6 +144,10 @@ export function Changelog(props: { wsId: string; appId: string }) {
                 {entry.versionLabel === null ? "" : ` · ${entry.versionLabel}`}
                 {entry.status === "published" ? ` · ${t("changelog.delivery", { sent: entry.delivery.sent, total: entry.delivery.total, failed: entry.delivery.failed })}` : ""}
               </small>
+              {entry.status === "published" && entry.delivery.total > 0 ? (
+                <progress aria-label={t("changelog.progress", { title: entry.title })} max={entry.delivery.total} value={entry.delivery.sent + entry.delivery.failed} />
+              ) : null}
+              {entry.delivery.lastError === null ? null : <small className="field-error">{entry.delivery.lastError}</small>}
             </div>
             {entry.status === "published" ? null : (
               <button type="button" onClick={() => (setDraft({ id: entry.id, title: entry.title, versionLabel: entry.versionLabel ?? "", body: entry.body }), setPreview(entry.html))}>

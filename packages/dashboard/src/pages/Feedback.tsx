@@ -1,3 +1,4 @@
+import type { Membership } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
@@ -6,6 +7,21 @@ import { t } from "../i18n/t.js";
 const PAGE = 20;
 const STATUSES = ["open", "in_progress", "resolved", "archived"] as const;
 const FILTERS = ["active", ...STATUSES, "all"] as const;
+const PLATFORMS = ["ios", "macos", "android", "universal", "web"] as const;
+const PRIORITIES = ["!", "!!", "!!!"] as const;
+
+/** The list query of the inbox filters; dates are whole UTC days, inclusive. */
+export function inboxParams(filters: { status: string; q: string; platform: string; priority: string; assignee: string; from: string; to: string }, page: { limit: number; offset: number }): URLSearchParams {
+  const params = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset) });
+  if (filters.status !== "all") params.set("triageStatus", filters.status);
+  if (filters.q !== "") params.set("q", filters.q);
+  if (filters.platform !== "") params.set("platform", filters.platform);
+  if (filters.priority !== "") params.set("priority", filters.priority);
+  if (filters.assignee !== "") params.set("assignedTo", filters.assignee);
+  if (filters.from !== "") params.set("from", `${filters.from}T00:00:00.000Z`);
+  if (filters.to !== "") params.set("to", `${filters.to}T23:59:59.999Z`);
+  return params;
+}
 
 interface Submission {
   submissionId: string;
@@ -17,6 +33,7 @@ interface Submission {
   platform: string | null;
   appVersion: string | null;
   priority: string | null;
+  assignedTo: string | null;
   triageStatus: string;
   internalNote: string | null;
   attachmentCount: number;
@@ -40,12 +57,23 @@ export function Feedback(props: { wsId: string }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [failure, setFailure] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [platform, setPlatform] = useState("");
+  const [priority, setPriority] = useState("");
+  const [assignee, setAssignee] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const dateError = from !== "" && to !== "" && from > to;
+  const members = useLoad(() => api<{ members: Membership[] }>("GET", `/workspaces/${props.wsId}/members`), [props.wsId]);
+  const memberName = (m: Membership) => m.displayName ?? m.email;
   const list = useLoad(() => {
-    const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
-    if (filter !== "all") params.set("triageStatus", filter);
-    if (query !== "") params.set("q", query);
+    if (dateError) return Promise.resolve({ submissions: [] as Submission[], total: 0 });
+    const params = inboxParams({ status: filter, q: query, platform, priority, assignee, from, to }, { limit: PAGE, offset });
     return api<{ submissions: Submission[]; total: number }>("GET", `${base}?${params.toString()}`);
-  }, [props.wsId, filter, query, offset]);
+  }, [props.wsId, filter, query, platform, priority, assignee, from, to, offset]);
+  const refilter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setOffset(0);
+  };
   const detail = useLoad(() => (openId === null ? Promise.resolve(null) : api<Detail>("GET", `${base}/${openId}`)), [openId]);
   const [note, setNote] = useState<string | null>(null);
 
@@ -94,10 +122,55 @@ export function Feedback(props: { wsId: string }) {
             </select>
           </label>
           <label>
+            {t("feedback.platform")}{" "}
+            <select value={platform} onChange={(e) => refilter(setPlatform)(e.target.value)}>
+              <option value="">{t("feedback.anyPlatform")}</option>
+              {PLATFORMS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t("feedback.priority")}{" "}
+            <select value={priority} onChange={(e) => refilter(setPriority)(e.target.value)}>
+              <option value="">{t("feedback.anyPriority")}</option>
+              {PRIORITIES.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t("feedback.assignee")}{" "}
+            <select value={assignee} onChange={(e) => refilter(setAssignee)(e.target.value)}>
+              <option value="">{t("feedback.anyone")}</option>
+              <option value="unassigned">{t("feedback.unassigned")}</option>
+              {(members.data?.members ?? []).map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {memberName(m)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t("feedback.fromDate")} <input type="date" value={from} aria-invalid={dateError} onChange={(e) => refilter(setFrom)(e.target.value)} />
+          </label>
+          <label>
+            {t("feedback.toDate")} <input type="date" value={to} aria-invalid={dateError} onChange={(e) => refilter(setTo)(e.target.value)} />
+          </label>
+          <label>
             {t("common.search")} <input type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />
           </label>
           <button type="submit">{t("common.search")}</button>
         </form>
+        {dateError ? (
+          <p className="field-error" role="alert">
+            {t("feedback.dateOrder")}
+          </p>
+        ) : null}
         <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
         {notice === null ? null : <Notice>{notice}</Notice>}
         {selected.size > 0 ? (
@@ -128,7 +201,8 @@ export function Feedback(props: { wsId: string }) {
               <button type="button" className="row-main link" onClick={() => (setOpenId(s.submissionId), setNote(null))} aria-expanded={openId === s.submissionId}>
                 <strong>{s.title ?? s.description?.slice(0, 80) ?? s.submissionId}</strong>
                 <small>
-                  {t(`feedback.status.${s.triageStatus}` as "feedback.status.open")} · {s.priority ?? ""} {s.appName} · {new Date(s.createdAt).toLocaleString()}
+                  {t(`feedback.status.${s.triageStatus}` as "feedback.status.open")} · {s.priority ?? ""} {s.appName}
+                  {s.platform === null ? "" : ` · ${s.platform}`} · {new Date(s.createdAt).toLocaleString()}
                 </small>
               </button>
             </li>
@@ -168,9 +242,23 @@ export function Feedback(props: { wsId: string }) {
                   onChange={(e) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: e.target.value === "" ? null : e.target.value }), t("common.saved"))}
                 >
                   <option value="">{t("feedback.none")}</option>
-                  {["!", "!!", "!!!"].map((p) => (
+                  {PRIORITIES.map((p) => (
                     <option key={p} value={p}>
                       {p}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                {t("feedback.assignee")}{" "}
+                <select
+                  value={open.submission.assignedTo ?? ""}
+                  onChange={(e) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/assign`, { assignedTo: e.target.value === "" ? null : e.target.value }), t("common.saved"))}
+                >
+                  <option value="">{t("feedback.unassigned")}</option>
+                  {(members.data?.members ?? []).map((m) => (
+                    <option key={m.userId} value={m.userId}>
+                      {memberName(m)}
                     </option>
                   ))}
                 </select>

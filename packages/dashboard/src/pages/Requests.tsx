@@ -1,6 +1,7 @@
 import type { AdminFeatureRequest, BoardColumn } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
+import { navigate } from "../router.js";
 import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 
@@ -139,7 +140,13 @@ export function Requests(props: { wsId: string; appId: string }) {
           <li key={r.id} className="row" data-testid="request-row">
             {tab === "pending" ? <input type="checkbox" aria-label={r.title} checked={selected.has(r.id)} onChange={() => toggle(r.id)} /> : null}
             <div className="row-main">
-              <strong>{r.title}</strong>
+              <a
+                href={`/admin/w/${props.wsId}/a/${props.appId}/requests/${r.id}`}
+                aria-label={t("detail.open", { title: r.title })}
+                onClick={(e) => (e.preventDefault(), navigate(`/admin/w/${props.wsId}/a/${props.appId}/requests/${r.id}`))}
+              >
+                <strong>{r.title}</strong>
+              </a>
               <small>
                 {t("requests.votes", { count: r.voteCount })} · {r.columnName ?? "—"}
                 {r.requesterEmail === null ? "" : ` · ${r.requesterEmail}`}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { formatMoney } from "./pages/EndUsers.js";
+import { inboxParams } from "./pages/Feedback.js";
+import { validateRequest } from "./pages/RequestDetail.js";
+import { validateVersion } from "./pages/Versions.js";
+import { parseRoute } from "./router.js";
+
+const noFilters = { status: "all", q: "", platform: "", priority: "", assignee: "", from: "", to: "" };
+
+describe("dashboard page helpers", () => {
+  it("builds the inbox query from the filters, dates as whole inclusive UTC days", () => {
+    expect(inboxParams(noFilters, { limit: 20, offset: 40 }).toString()).toBe("limit=20&offset=40");
+    const params = inboxParams({ status: "active", q: "crash", platform: "ios", priority: "!!", assignee: "unassigned", from: "2026-01-02", to: "2026-01-03" }, { limit: 20, offset: 0 });
+    expect(Object.fromEntries(params)).toEqual({
+      limit: "20",
+      offset: "0",
+      triageStatus: "active",
+      q: "crash",
+      platform: "ios",
+      priority: "!!",
+      assignedTo: "unassigned",
+      from: "2026-01-02T00:00:00.000Z",
+      to: "2026-01-03T23:59:59.999Z",
+    });
+  });
+
+  it("validates request and version forms before sending", () => {
+    expect(validateRequest("  ", "")).toEqual({ title: ["Required."] });
+    expect(validateRequest("x".repeat(201), "")).toEqual({ title: ["Use at most 200 characters."] });
+    expect(validateRequest("Fine", "d".repeat(20_001))).toEqual({ description: ["Use at most 20000 characters."] });
+    expect(validateRequest("Fine", "")).toEqual({});
+    expect(validateVersion("", "")).toEqual({ label: ["Required."] });
+    expect(validateVersion("v".repeat(61), "x".repeat(2001))).toEqual({ label: ["Use at most 60 characters."], description: ["Use at most 2000 characters."] });
+    expect(validateVersion("2.0", "")).toEqual({});
+  });
+
+  it("formats MRR with its currency, or bare when unknown", () => {
+    expect(formatMoney(19.99, "EUR")).toBe("€19.99");
+    expect(formatMoney(5, null)).toBe("5.00");
+    expect(formatMoney(5, "ZZZZ")).toBe("5.00 ZZZZ");
+    expect(formatMoney(null, "USD")).toBe("—");
+  });
+
+  it("routes request detail pages by id", () => {
+    expect(parseRoute("/admin/w/ws_1/a/app_1/requests/fr_1")).toEqual({ wsId: "ws_1", appId: "app_1", section: "requests", itemId: "fr_1" });
+    expect(parseRoute("/admin/w/ws_1/a/app_1/requests")).toEqual({ wsId: "ws_1", appId: "app_1", section: "requests" });
+    expect(parseRoute("/admin/w/ws_1/tokens")).toEqual({ wsId: "ws_1", section: "tokens" });
+  });
+});

@@ -1,0 +1,102 @@
+import { useState } from "react";
+import { api } from "../api.js";
+import { Empty, ErrorBanner, Pager, useLoad } from "../components/ui.js";
+import { t } from "../i18n/t.js";
+
+const PAGE = 25;
+const SORTS = ["last_seen", "newest", "mrr"] as const;
+
+interface EndUser {
+  id: string;
+  publicId: string;
+  displayName: string | null;
+  isPaying: boolean | null;
+  plan: string | null;
+  mrr: number | null;
+  currency: string | null;
+  voteCount: number;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+/** Money in currency units, or the bare number when the currency is unknown. */
+export function formatMoney(amount: number | null, currency: string | null): string {
+  if (amount === null) return "—";
+  if (currency === null) return amount.toFixed(2);
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+/** End users of an app with the attributes the host app reported, and their activity. */
+export function EndUsers(props: { wsId: string; appId: string }) {
+  const [sort, setSort] = useState<(typeof SORTS)[number]>("last_seen");
+  const [payers, setPayers] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(() => {
+    const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset), sort });
+    if (payers) params.set("payer", "only");
+    return api<{ users: EndUser[]; total: number }>("GET", `/workspaces/${props.wsId}/apps/${props.appId}/end-users?${params.toString()}`);
+  }, [props.wsId, props.appId, sort, payers, offset]);
+  const users = list.data?.users ?? [];
+  const paying = (v: boolean | null) => (v === null ? t("common.unknown") : v ? t("common.yes") : t("common.no"));
+
+  return (
+    <section aria-labelledby="end-users-title">
+      <h1 id="end-users-title">{t("endUsers.title")}</h1>
+      <div className="filters">
+        <label>
+          {t("endUsers.sort")}{" "}
+          <select value={sort} onChange={(e) => (setSort(e.target.value as (typeof SORTS)[number]), setOffset(0))}>
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {t(`endUsers.sort.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={payers} onChange={(e) => (setPayers(e.target.checked), setOffset(0))} /> {t("endUsers.payersOnly")}
+        </label>
+      </div>
+      <ErrorBanner error={list.error} onRetry={list.reload} />
+      {list.loading && list.data === undefined ? <p>{t("common.loading")}</p> : null}
+      {list.data !== undefined && users.length === 0 ? <Empty>{t("endUsers.empty")}</Empty> : null}
+      {users.length === 0 ? null : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t("endUsers.user")}</th>
+                <th scope="col">{t("endUsers.paying")}</th>
+                <th scope="col">{t("endUsers.plan")}</th>
+                <th scope="col">{t("endUsers.mrr")}</th>
+                <th scope="col">{t("endUsers.votes")}</th>
+                <th scope="col">{t("endUsers.lastSeen")}</th>
+                <th scope="col">{t("endUsers.firstSeen")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <th scope="row">
+                    {u.displayName ?? ""} <code>{u.publicId}</code>
+                  </th>
+                  <td>{paying(u.isPaying)}</td>
+                  <td>{u.plan ?? "—"}</td>
+                  <td>{formatMoney(u.mrr, u.currency)}</td>
+                  <td>{u.voteCount}</td>
+                  <td>{new Date(u.lastSeenAt).toLocaleString()}</td>
+                  <td>{new Date(u.createdAt).toLocaleDateString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />
+    </section>
+  );
+}

@@ -1,0 +1,278 @@
+import type { AdminFeatureRequest, Comment } from "@tidings/protocol";
+import { useState, type FormEvent } from "react";
+import { api, ApiFailure } from "../api.js";
+import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { t } from "../i18n/t.js";
+import { navigate } from "../router.js";
+import type { FieldErrors } from "../settings-form.js";
+import { formatMoney } from "./EndUsers.js";
+
+const VOTERS_PAGE = 20;
+
+interface Detail extends AdminFeatureRequest {
+  events: { id: string; type: string; actor: string | null; createdAt: string }[];
+  voters: { publicId: string; isPaying: boolean; plan: string | null; mrr: number | null; currency: string | null; votedAt: string }[];
+}
+
+/** Checks the edit form of a request before sending. */
+export function validateRequest(title: string, description: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (title.trim() === "") errors.title = [t("validation.required")];
+  else if (title.trim().length > 200) errors.title = [t("validation.tooLong", { max: 200 })];
+  if (description.length > 20_000) errors.description = [t("validation.tooLong", { max: 20_000 })];
+  return errors;
+}
+
+/** One feature request: edit, merge, delete, comments with moderation and team replies, voters. */
+export function RequestDetail(props: { wsId: string; appId: string; requestId: string; canDelete: boolean }) {
+  const base = `/workspaces/${props.wsId}/feature-requests`;
+  const listPath = `/admin/w/${props.wsId}/a/${props.appId}/requests`;
+  const detail = useLoad(() => api<Detail>("GET", `${base}/${props.requestId}`), [props.requestId]);
+  const [limit, setLimit] = useState(50);
+  const comments = useLoad(() => api<{ comments: Comment[]; total: number; hasMore: boolean }>("GET", `${base}/${props.requestId}/comments?limit=${limit}`), [props.requestId, limit]);
+  const others = useLoad(
+    () => api<{ requests: AdminFeatureRequest[] }>("GET", `${base}?appId=${props.appId}&limit=200&sort=votes`),
+    [props.appId],
+  );
+  const [form, setForm] = useState<{ title: string; description: string } | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [mergeInto, setMergeInto] = useState("");
+  const [reply, setReply] = useState("");
+  const [replyTo, setReplyTo] = useState<Comment | null>(null);
+  const [replyErrors, setReplyErrors] = useState<FieldErrors>({});
+  const [votersOffset, setVotersOffset] = useState(0);
+
+  const run = async (work: () => Promise<unknown>, message = t("common.saved")) => {
+    setFailure(null);
+    setNotice(null);
+    try {
+      await work();
+      setNotice(message);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
+      setFailure(error);
+      return false;
+    } finally {
+      detail.reload();
+      comments.reload();
+    }
+  };
+
+  const d = detail.data;
+  if (d === undefined) {
+    return (
+      <section>
+        <a href={listPath} onClick={(e) => (e.preventDefault(), navigate(listPath))}>
+          ← {t("common.back")}
+        </a>
+        <ErrorBanner error={detail.error} onRetry={detail.reload} />
+        {detail.loading ? <p>{t("common.loading")}</p> : null}
+      </section>
+    );
+  }
+  const current = form ?? { title: d.title, description: d.description };
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const local = validateRequest(current.title, current.description);
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    if (await run(() => api("PUT", `${base}/${d.id}`, { title: current.title.trim(), description: current.description }))) setForm(null);
+  };
+  const merge = async (event: FormEvent) => {
+    event.preventDefault();
+    const target = (others.data?.requests ?? []).find((r) => r.id === mergeInto);
+    if (target === undefined) {
+      setErrors({ intoId: [t("validation.required")] });
+      return;
+    }
+    if (!window.confirm(t("detail.mergeConfirm", { from: d.title, into: target.title }))) return;
+    if (await run(() => api("POST", `${base}/${d.id}/merge`, { intoId: target.id }))) navigate(`${listPath}/${target.id}`);
+  };
+  const remove = async () => {
+    if (!window.confirm(t("common.confirmDelete", { name: d.title }))) return;
+    setFailure(null);
+    try {
+      await api("DELETE", `${base}/${d.id}`);
+      navigate(listPath);
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+  const sendReply = async (event: FormEvent) => {
+    event.preventDefault();
+    const text = reply.trim();
+    const local: FieldErrors = text === "" ? { body: [t("validation.required")] } : text.length > 5000 ? { body: [t("validation.tooLong", { max: 5000 })] } : {};
+    setReplyErrors(local);
+    if (Object.keys(local).length > 0) return;
+    const ok = await run(() => api("POST", `${base}/${d.id}/comments`, { body: text, ...(replyTo === null ? {} : { parentId: replyTo.id }) }));
+    if (ok) {
+      setReply("");
+      setReplyTo(null);
+    }
+  };
+  const mergeCandidates = (others.data?.requests ?? []).filter((r) => r.id !== d.id && r.mergedIntoId === null);
+  const commentList = comments.data?.comments ?? [];
+
+  return (
+    <section aria-labelledby="detail-title">
+      <a href={listPath} onClick={(e) => (e.preventDefault(), navigate(listPath))}>
+        ← {t("common.back")}
+      </a>
+      <h1 id="detail-title">{d.title}</h1>
+      <p className="hint">
+        {t("requests.votes", { count: d.voteCount })} · {d.columnName ?? "—"} · {d.moderation}
+        {d.requesterEmail === null ? "" : ` · ${d.requesterEmail}`}
+      </p>
+      {d.mergedIntoId === null ? null : (
+        <div className="banner banner-info" role="status">
+          {t("detail.mergedInto")}{" "}
+          <a href={`${listPath}/${d.mergedIntoId}`} onClick={(e) => (e.preventDefault(), navigate(`${listPath}/${d.mergedIntoId}`))}>
+            {t("detail.openTarget")}
+          </a>
+        </div>
+      )}
+      {notice === null ? null : <Notice>{notice}</Notice>}
+      <ErrorBanner error={failure} />
+
+      <h2>{t("detail.edit")}</h2>
+      <form className="settings" onSubmit={(e) => void save(e)} noValidate aria-label={t("detail.edit")}>
+        <Field id="fr-title" label={t("detail.title")} errors={errors.title}>
+          <input id="fr-title" value={current.title} onChange={(e) => setForm({ ...current, title: e.target.value })} {...describedBy("fr-title", errors.title)} />
+        </Field>
+        <Field id="fr-description" label={t("detail.description")} errors={errors.description}>
+          <textarea id="fr-description" rows={5} value={current.description} onChange={(e) => setForm({ ...current, description: e.target.value })} {...describedBy("fr-description", errors.description)} />
+        </Field>
+        <div className="inline-form">
+          <button type="submit" className="primary">
+            {t("common.save")}
+          </button>
+          {props.canDelete ? (
+            <button type="button" className="danger" onClick={() => void remove()}>
+              {t("detail.delete")}
+            </button>
+          ) : null}
+        </div>
+      </form>
+
+      {d.mergedIntoId === null ? (
+        <>
+          <h2>{t("detail.merge")}</h2>
+          <form className="inline-form" onSubmit={(e) => void merge(e)} noValidate>
+            <Field id="merge-into" label={t("detail.mergeTarget")} errors={errors.intoId}>
+              <select id="merge-into" value={mergeInto} onChange={(e) => setMergeInto(e.target.value)} {...describedBy("merge-into", errors.intoId)}>
+                <option value="">—</option>
+                {mergeCandidates.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.title} ({r.voteCount})
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <button type="submit">{t("detail.mergeButton")}</button>
+          </form>
+        </>
+      ) : null}
+
+      <h2>{t("detail.comments")}</h2>
+      <ErrorBanner error={comments.error} onRetry={comments.reload} />
+      {comments.data !== undefined && commentList.length === 0 ? <Empty>{t("detail.noComments")}</Empty> : null}
+      <ul className="rows" aria-label={t("detail.comments")}>
+        {commentList.map((c) => (
+          <li key={c.id} className="row" data-testid="comment-row">
+            <div className="row-main">
+              <small>
+                {c.authorName ?? "—"}
+                {c.isTeam ? ` · ${t("detail.team")}` : ""}
+                {c.isHidden ? ` · ${t("detail.hidden")}` : ""} · {new Date(c.createdAt).toLocaleString()}
+              </small>
+              <p className={c.isHidden ? "description muted" : "description"}>{c.body}</p>
+            </div>
+            <div className="row-actions">
+              <button type="button" onClick={() => (setReplyTo(c), document.getElementById("reply-body")?.focus())}>
+                {t("detail.reply")}
+              </button>
+              <button type="button" onClick={() => void run(() => api("PATCH", `/workspaces/${props.wsId}/comments/${c.id}/hide`, { isHidden: !c.isHidden }))}>
+                {c.isHidden ? t("detail.unhide") : t("detail.hide")}
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => {
+                  if (window.confirm(t("common.confirmDelete", { name: c.body.slice(0, 40) }))) void run(() => api("DELETE", `/workspaces/${props.wsId}/comments/${c.id}`));
+                }}
+              >
+                {t("common.delete")}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {comments.data?.hasMore === true ? (
+        <button type="button" onClick={() => setLimit(Math.min(200, limit + 50))} disabled={limit >= 200}>
+          {t("common.loadMore")}
+        </button>
+      ) : null}
+      <form className="settings" onSubmit={(e) => void sendReply(e)} noValidate>
+        {replyTo === null ? null : (
+          <p className="hint">
+            {t("detail.replyTo", { name: replyTo.authorName ?? "—" })}{" "}
+            <button type="button" className="link" onClick={() => setReplyTo(null)}>
+              {t("common.cancel")}
+            </button>
+          </p>
+        )}
+        <Field id="reply-body" label={t("detail.teamReply")} errors={replyErrors.body}>
+          <textarea id="reply-body" rows={3} value={reply} onChange={(e) => setReply(e.target.value)} {...describedBy("reply-body", replyErrors.body)} />
+        </Field>
+        <button type="submit">{t("detail.send")}</button>
+      </form>
+
+      <h2>{t("detail.voters")}</h2>
+      {d.voters.length === 0 ? (
+        <Empty>{t("detail.noVoters")}</Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="voters">
+            <thead>
+              <tr>
+                <th scope="col">{t("endUsers.user")}</th>
+                <th scope="col">{t("endUsers.paying")}</th>
+                <th scope="col">{t("endUsers.plan")}</th>
+                <th scope="col">{t("endUsers.mrr")}</th>
+                <th scope="col">{t("detail.votedAt")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.voters.slice(votersOffset, votersOffset + VOTERS_PAGE).map((v) => (
+                <tr key={v.publicId}>
+                  <th scope="row">
+                    <code>{v.publicId}</code>
+                  </th>
+                  <td>{v.isPaying ? t("common.yes") : t("common.no")}</td>
+                  <td>{v.plan ?? "—"}</td>
+                  <td>{formatMoney(v.mrr, v.currency)}</td>
+                  <td>{new Date(v.votedAt).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager offset={votersOffset} limit={VOTERS_PAGE} total={d.voters.length} onChange={setVotersOffset} />
+
+      <h2>{t("detail.history")}</h2>
+      <ul className="rows">
+        {d.events.slice(0, 50).map((e) => (
+          <li key={e.id} className="row">
+            <small>
+              {e.type} · {e.actor ?? "system"} · {new Date(e.createdAt).toLocaleString()}
+            </small>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { useState, type FormEvent } from "react";
+import { api, ApiFailure } from "../api.js";
+import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { t } from "../i18n/t.js";
+import type { FieldErrors } from "../settings-form.js";
+
+const PAGE = 20;
+
+interface Token {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The signed-in person's API tokens: create (the secret is shown once), list, revoke. */
+export function Tokens() {
+  const list = useLoad(() => api<{ tokens: Token[] }>("GET", "/tokens"), []);
+  const [name, setName] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [offset, setOffset] = useState(0);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    setNotice(null);
+    const trimmed = name.trim();
+    const local: FieldErrors = {};
+    if (trimmed === "") local.name = [t("validation.required")];
+    else if (trimmed.length > 120) local.name = [t("validation.tooLong", { max: 120 })];
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    try {
+      const answer = await api<Token & { token: string }>("POST", "/tokens", { name: trimmed });
+      setCreated(answer.token);
+      setName("");
+      list.reload();
+    } catch (error) {
+      if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
+      setFailure(error);
+    }
+  };
+  const revoke = async (token: Token) => {
+    if (!window.confirm(t("tokens.revokeConfirm", { name: token.name }))) return;
+    setFailure(null);
+    try {
+      await api("DELETE", `/tokens/${token.id}`);
+      setNotice(t("tokens.revoked"));
+      setCreated(null);
+    } catch (error) {
+      setFailure(error);
+    }
+    list.reload();
+  };
+  const tokens = list.data?.tokens ?? [];
+
+  return (
+    <section aria-labelledby="tokens-title">
+      <h1 id="tokens-title">{t("tokens.title")}</h1>
+      <p className="hint">{t("tokens.intro")}</p>
+      <form className="inline-form" onSubmit={(e) => void create(e)} noValidate>
+        <Field id="token-name" label={t("tokens.name")} errors={errors.name}>
+          <input id="token-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} {...describedBy("token-name", errors.name)} />
+        </Field>
+        <button type="submit" className="primary">
+          {t("tokens.create")}
+        </button>
+      </form>
+      {created === null ? null : (
+        <div className="banner banner-info secret" role="status">
+          <span>{t("tokens.created")}</span>
+          <code data-testid="new-token">{created}</code>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(created)}>
+            {t("common.copy")}
+          </button>
+        </div>
+      )}
+      {notice === null ? null : <Notice>{notice}</Notice>}
+      <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
+      {list.data !== undefined && tokens.length === 0 ? <Empty>{t("tokens.empty")}</Empty> : null}
+      <ul className="rows">
+        {tokens.slice(offset, offset + PAGE).map((token) => (
+          <li key={token.id} className="row" data-testid="token-row">
+            <div className="row-main">
+              <strong>{token.name}</strong>
+              <small>
+                <code>{token.prefix}…</code> ·{" "}
+                {t("tokens.lastUsed", {
+                  created: new Date(token.createdAt).toLocaleDateString(),
+                  used: token.lastUsedAt === null ? t("common.never") : new Date(token.lastUsedAt).toLocaleString(),
+                })}
+              </small>
+            </div>
+            <button type="button" className="danger" aria-label={`${t("tokens.revoke")} ${token.name}`} onClick={() => void revoke(token)}>
+              {t("tokens.revoke")}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Pager offset={offset} limit={PAGE} total={tokens.length} onChange={setOffset} />
+    </section>
+  );
+}
