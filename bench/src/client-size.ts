@@ -4,6 +4,10 @@
  * an app's bundler tree-shakes it (esbuild, minified, ESM, platform neutral) and gzipped; it must
  * stay within 8 KB. The headless controllers (list, composer, config loader, pacing) are for UI
  * layers and are printed, with every module's share of the whole entry, for information.
+ *
+ * `@tidings/react` is printed too, without a budget (the issue sets none): its entry as an app's
+ * bundler sees it (react, react-dom and `@tidings/client` external, since the app has them anyway),
+ * its stylesheet, and the portal bundle the server serves (React and the SDK included).
  */
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -59,3 +63,38 @@ if (clientOnly.gzipped > BUDGET_BYTES) {
 } else {
   console.log(`Within budget, ${BUDGET_BYTES - clientOnly.gzipped} B to spare.`);
 }
+
+const reactSrc = fileURLToPath(new URL("../../packages/react/src/", import.meta.url));
+
+/** Minified and gzipped bytes of a `@tidings/react` source entry bundled for browsers. */
+async function measureReact(entry: string, external: string[]): Promise<{ minified: number; gzipped: number }> {
+  const result = await build({
+    entryPoints: [`${reactSrc}${entry}`],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2020",
+    jsx: "automatic",
+    external,
+    define: { "process.env.NODE_ENV": '"production"' },
+    loader: { ".css": "css" },
+    write: false,
+    outdir: "out",
+    logLevel: "silent",
+  });
+  const code = result.outputFiles.find((f) => f.path.endsWith(".js"))!.contents;
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+}
+
+const reactEntry = await measureReact("index.ts", ["react", "react-dom", "react/jsx-runtime", "@tidings/client"]);
+const css = await build({ entryPoints: [`${reactSrc}styles.css`], bundle: true, minify: true, write: false, logLevel: "silent" });
+const cssGzip = gzipSync(css.outputFiles[0]!.contents, { level: 9 }).byteLength;
+const portal = await measureReact("portal/portal-entry.tsx", []);
+const widget = await measureReact("portal/widget.ts", []);
+console.log("");
+console.log("@tidings/react (no budget; react, react-dom and @tidings/client external)");
+console.log(`  entry: minified ${kb(reactEntry.minified)}, min+gzip ${kb(reactEntry.gzipped)} (every screen, hook and the 14 UI catalogs)`);
+console.log(`  styles.css: min+gzip ${kb(cssGzip)}`);
+console.log(`portal bundle /p/assets/portal.js (React and the SDK included): minified ${kb(portal.minified)}, min+gzip ${kb(portal.gzipped)}`);
+console.log(`widget loader /widget.js: min+gzip ${kb(widget.gzipped)}`);

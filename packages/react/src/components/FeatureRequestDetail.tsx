@@ -27,7 +27,15 @@ function CommentForm(props: { label: string; onPost: (body: string) => Promise<b
   );
 }
 
-function CommentView(props: { comment: Comment; replies: Comment[]; onReply: (c: Comment) => void; replyingTo: string | null; reply: (body: string) => Promise<boolean>; posting: boolean }) {
+function CommentView(props: {
+  comment: Comment;
+  replies: Comment[];
+  onReply: (c: Comment) => void;
+  replyingTo: string | null;
+  reply: (body: string) => Promise<boolean>;
+  posting: boolean;
+  onOpenProfile?: ((userId: string, name?: string) => void) | undefined;
+}) {
   const { t, locale } = useTidings();
   const { comment } = props;
   const name = comment.authorName ?? t("detail.anonymous");
@@ -35,7 +43,13 @@ function CommentView(props: { comment: Comment; replies: Comment[]; onReply: (c:
   return (
     <li className="td-comment">
       <div className="td-comment-head">
-        <strong>{name}</strong>
+        {comment.authorClerkId && props.onOpenProfile ? (
+          <button type="button" className="td-link td-author" onClick={() => props.onOpenProfile?.(comment.authorClerkId!, comment.authorName ?? undefined)}>
+            <strong>{name}</strong>
+          </button>
+        ) : (
+          <strong>{name}</strong>
+        )}
         {comment.isTeam ? <span className="td-badge">{t("detail.team")}</span> : null}
         <time className="td-muted td-small" dateTime={comment.createdAt}>
           {Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString(locale)}
@@ -52,7 +66,16 @@ function CommentView(props: { comment: Comment; replies: Comment[]; onReply: (c:
       {props.replies.length > 0 ? (
         <ul className="td-replies">
           {props.replies.map((r) => (
-            <CommentView key={r.id} comment={r} replies={[]} onReply={props.onReply} replyingTo={props.replyingTo} reply={props.reply} posting={props.posting} />
+            <CommentView
+              key={r.id}
+              comment={r}
+              replies={[]}
+              onReply={props.onReply}
+              replyingTo={props.replyingTo}
+              reply={props.reply}
+              posting={props.posting}
+              onOpenProfile={props.onOpenProfile}
+            />
           ))}
         </ul>
       ) : null}
@@ -74,6 +97,8 @@ export function FeatureRequestDetail(props: {
   votes: ToggleVote;
   onBack?: (() => void) | undefined;
   onChange?: ((patch: Partial<FeatureRequestItem>) => void) | undefined;
+  /** Makes comment authors' names buttons opening their public profile. */
+  onOpenProfile?: ((userId: string, name?: string) => void) | undefined;
 }) {
   const { t } = useTidings();
   const { item } = props;
@@ -126,6 +151,7 @@ export function FeatureRequestDetail(props: {
                 replyingTo={replyingTo}
                 reply={(body) => post(body, replyingTo ?? undefined)}
                 posting={comments.posting}
+                onOpenProfile={props.onOpenProfile}
               />
             ))}
           </ul>

@@ -49,6 +49,8 @@ export interface FeatureRequestListProps extends UseFeatureRequestsOptions {
   allowPropose?: boolean | undefined;
   /** Open requests in the built-in detail view. @default true */
   showDetail?: boolean | undefined;
+  /** Makes comment authors in the detail open their profile (the portal shows the profile screen). */
+  onOpenProfile?: ((userId: string, name?: string) => void) | undefined;
 }
 
 /**
@@ -81,7 +83,9 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   if (open !== undefined && props.showDetail !== false) {
     return (
       <TidingsScreen label={open.title}>
-        <FeatureRequestDetail item={open} votes={list.votes} onBack={() => setOpenId(null)} onChange={(patch) => list.updateItem(open.id, patch)} />
+        <FeatureRequestDetail item={open} votes={list.votes} onBack={() => setOpenId(null)} onChange={(patch) => list.updateItem(open.id, patch)}
+          onOpenProfile={props.onOpenProfile}
+        />
       </TidingsScreen>
     );
   }

@@ -8,6 +8,7 @@ import { FeedbackComposer } from "./FeedbackComposer.js";
 import { RoadmapBoard } from "./RoadmapBoard.js";
 import { ErrorState } from "./States.js";
 import { THEMES, TidingsScreen } from "./TidingsScreen.js";
+import { UserProfile } from "./UserProfile.js";
 import { WhatsNew } from "./WhatsNew.js";
 
 /** A section of the portal. */
@@ -39,6 +40,11 @@ export interface TidingsPortalProps {
   showOverlay?: boolean | undefined;
   /** Compact header for the embedded widget. @default false */
   embedded?: boolean | undefined;
+  /**
+   * Where the "Powered by Tidings" footer links (shown unless the app's `hideSiteBranding`);
+   * without it the footer is plain text.
+   */
+  brandingHref?: string | undefined;
 }
 
 /**
@@ -54,10 +60,13 @@ export function TidingsPortal(props: TidingsPortalProps) {
   const { t, config, configError, refreshConfig, isEnabled, theme, locale, errorMessage } = useTidings();
   const tabs = TABS.filter((tab) => isEnabled(tab.surface));
   const [chosen, setChosen] = useState<PortalTab | undefined>(props.initialTab);
+  const [profile, setProfile] = useState<{ id: string; name?: string | undefined } | null>(null);
+  const profileId = profile?.id ?? null;
   const active = tabs.find((tab) => tab.id === chosen) ?? tabs[0];
   const base = useId();
   const select = (tab: PortalTab) => {
     setChosen(tab);
+    setProfile(null);
     props.onTabChange?.(tab);
   };
   const onKey = (event: KeyboardEvent, index: number) => {
@@ -123,11 +132,35 @@ export function TidingsPortal(props: TidingsPortalProps) {
         ))}
       </nav>
       <main id={`${base}-panel`} role="tabpanel" aria-labelledby={active === undefined ? undefined : `${base}-${active.id}`} className="td-portal-main">
-        {active?.id === "roadmap" ? <RoadmapBoard /> : null}
-        {active?.id === "requests" ? <FeatureRequestList /> : null}
-        {active?.id === "changelog" ? <WhatsNew /> : null}
-        {active?.id === "feedback" ? <FeedbackComposer /> : null}
+        {profileId !== null ? (
+          <div className="td-detail">
+            <button type="button" className="td-link" onClick={() => setProfile(null)}>
+              ← {t("common.back")}
+            </button>
+            <UserProfile userId={profileId} fallbackName={profile?.name} />
+          </div>
+        ) : null}
+        {profileId === null && active?.id === "roadmap" ? <RoadmapBoard /> : null}
+        {/* Hidden rather than unmounted while a profile is open, so Back returns to the same request. */}
+        {active?.id === "requests" ? (
+          <div hidden={profileId !== null}>
+            <FeatureRequestList onOpenProfile={(id, name) => setProfile({ id, name })} />
+          </div>
+        ) : null}
+        {profileId === null && active?.id === "changelog" ? <WhatsNew /> : null}
+        {profileId === null && active?.id === "feedback" ? <FeedbackComposer /> : null}
       </main>
+      {config !== null && config.hideSiteBranding !== true ? (
+        <footer className="td-portal-footer td-small td-muted">
+          {props.brandingHref ? (
+            <a href={props.brandingHref} target="_blank" rel="noopener noreferrer">
+              {t("portal.poweredBy")}
+            </a>
+          ) : (
+            t("portal.poweredBy")
+          )}
+        </footer>
+      ) : null}
       {props.showOverlay === false ? null : <ChangelogOverlay onlyIfUnseen />}
     </TidingsScreen>
   );

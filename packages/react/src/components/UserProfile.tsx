@@ -15,7 +15,11 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  * <UserProfile userId="u_0123456789abcdef0123456789abcdef" />
  * ```
  */
-export function UserProfile(props: { userId: string }) {
+export function UserProfile(props: {
+  userId: string;
+  /** Shown when the profile has no display name (e.g. the name on the comment that led here). */
+  fallbackName?: string | undefined;
+}) {
   const { t, errorMessage, locale } = useTidings();
   const profile = useUserProfile(props.userId);
   if (profile.status === "error") {
@@ -34,7 +38,7 @@ export function UserProfile(props: { userId: string }) {
     );
   }
   const p = profile.data.profile;
-  const name = text(p.displayName) ?? t("detail.anonymous");
+  const name = text(p.displayName) ?? text(props.fallbackName) ?? t("detail.anonymous");
   const avatar = text(p.avatarUrl);
   const website = text(p.websiteUrl);
   const comments = Array.isArray(profile.data.recentComments) ? (profile.data.recentComments as Record<string, unknown>[]) : [];

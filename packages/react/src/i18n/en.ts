@@ -18,6 +18,7 @@ export const enStrings = {
   "portal.theme": "Theme",
   "portal.language": "Language",
   "portal.notFound": "This page does not exist.",
+  "portal.poweredBy": "Powered by Tidings",
   "theme.system": "System",
   "theme.light": "Light",
   "theme.dark": "Dark",
