@@ -4,7 +4,6 @@ import type { DialectName } from "../db/database.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
-import { recordEvent } from "./events.js";
 import { scopeTokens, searchText } from "./search-text.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
@@ -88,40 +87,86 @@ export async function createFeatureRequest(
   dialect: DialectName,
   input: NewFeatureRequest,
 ): Promise<FeatureRequestRow> {
+  const [row] = await createFeatureRequests(trx, clock, dialect, input.appId, [input]);
+  return row!;
+}
+
+/** Rows per multi-row INSERT: well under SQLite's limit of bound parameters. */
+const BATCH = 400;
+
+/**
+ * Creates many requests of one app in the caller's transaction with a few multi-row statements
+ * (importers, seeding, benchmarks): the same rows, search text, index entries and `created`
+ * events as one {@link createFeatureRequest} each.
+ */
+export async function createFeatureRequests(
+  trx: Kysely<Database>,
+  clock: Clock,
+  dialect: DialectName,
+  appId: string,
+  inputs: readonly NewFeatureRequest[],
+): Promise<FeatureRequestRow[]> {
+  if (inputs.some((input) => input.appId !== appId)) throw new Error("createFeatureRequests: every request must belong to appId");
   const now = isoNow(clock);
-  const row: FeatureRequestRow = {
-    id: newId("fr", clock.now()),
-    appId: input.appId,
-    title: input.title,
-    description: input.description,
-    columnId: input.columnId ?? (await reviewColumnId(trx, input.appId)),
-    versionId: input.versionId ?? null,
-    moderation: input.approved ? "approved" : "pending",
-    approvedAt: input.approved ? now : null,
-    mergedIntoId: null,
-    requesterEndUserId: input.requesterEndUserId,
-    requesterName: input.requesterName,
-    requesterEmail: input.requesterEmail,
-    createdByAdmin: input.createdByAdmin ? 1 : 0,
-    voteCount: 0,
-    importedVotes: 0,
-    commentCount: 0,
-    searchTitle: "",
-    searchBody: "",
-    searchExtra: "",
-    createdAt: now,
-    updatedAt: now,
-  };
-  await trx.insertInto("featureRequests").values(row).execute();
-  await reindex(trx, dialect, row.id);
-  await recordEvent(trx, clock, {
-    featureRequestId: row.id,
-    appId: row.appId,
-    type: "created",
-    actor: input.actor,
-    data: { approved: input.approved },
+  const review = await reviewColumnId(trx, appId);
+  const [columns, versions] = await Promise.all([
+    trx.selectFrom("boardColumns").select(["id", "name"]).where("appId", "=", appId).execute(),
+    trx.selectFrom("appVersions").select(["id", "label"]).where("appId", "=", appId).execute(),
+  ]);
+  const columnName = new Map(columns.map((c) => [c.id, c.name]));
+  const versionLabel = new Map(versions.map((v) => [v.id, v.label]));
+  const rows = inputs.map((input): FeatureRequestRow => {
+    const columnId = input.columnId ?? review;
+    const versionId = input.versionId ?? null;
+    return {
+      id: newId("fr", clock.now()),
+      appId,
+      title: input.title,
+      description: input.description,
+      columnId,
+      versionId,
+      moderation: input.approved ? "approved" : "pending",
+      approvedAt: input.approved ? now : null,
+      mergedIntoId: null,
+      requesterEndUserId: input.requesterEndUserId,
+      requesterName: input.requesterName,
+      requesterEmail: input.requesterEmail,
+      createdByAdmin: input.createdByAdmin ? 1 : 0,
+      voteCount: 0,
+      importedVotes: 0,
+      commentCount: 0,
+      searchTitle: searchText(input.title),
+      searchBody: searchText(input.description),
+      searchExtra: searchText(`${columnName.get(columnId) ?? ""} ${versionId === null ? "" : (versionLabel.get(versionId) ?? "")}`),
+      createdAt: now,
+      updatedAt: now,
+    };
   });
-  return row;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const chunk = rows.slice(i, i + BATCH);
+    await trx.insertInto("featureRequests").values(chunk).execute();
+    if (dialect === "sqlite") {
+      await trx
+        .insertInto("featureRequestsFts")
+        .values(chunk.map((r) => ({ featureRequestId: r.id, title: r.searchTitle, body: r.searchBody, extra: r.searchExtra, scope: scopeTokens(r) })))
+        .execute();
+    }
+    await trx
+      .insertInto("featureRequestEvents")
+      .values(
+        chunk.map((r, j) => ({
+          id: newId("evt", clock.now()),
+          featureRequestId: r.id,
+          appId,
+          type: "created",
+          data: JSON.stringify({ approved: r.moderation === "approved" }),
+          actor: inputs[i + j]!.actor,
+          createdAt: now,
+        })),
+      )
+      .execute();
+  }
+  return rows;
 }
 
 /**
