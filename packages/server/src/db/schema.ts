@@ -342,14 +342,12 @@ export interface JobsTable {
   completedAt: string | null;
 }
 
-/** SQLite only: the FTS5 index of feature requests. */
+/** SQLite only: the FTS5 index of feature requests (words prefixed, see `indexPrefix`). */
 export interface FeatureRequestsFtsTable {
   featureRequestId: string;
   title: string;
   body: string;
   extra: string;
-  /** Filter tokens: see `scopeTokens` in feature-requests/search-text.ts. */
-  scope: string;
 }
 
 /** A signed-in browser: only the SHA-256 of the session cookie is stored. */

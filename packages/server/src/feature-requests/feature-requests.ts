@@ -4,13 +4,13 @@ import type { DialectName } from "../db/database.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
-import { scopeTokens, searchText } from "./search-text.js";
+import { indexPrefix, prefixWords, searchText } from "./search-text.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
 
 /**
  * Refreshes a request's search columns (title, description, and its column's and version's
- * names) and, on SQLite, its FTS5 row with its scope tokens. Runs in the caller's transaction
+ * names) and, on SQLite, its FTS5 row with prefixed words. Runs in the caller's transaction
  * after every change of text, column, version or moderation.
  */
 export async function reindex(trx: Kysely<Database>, dialect: DialectName, featureRequestId: string): Promise<void> {
@@ -32,9 +32,19 @@ export async function reindex(trx: Kysely<Database>, dialect: DialectName, featu
     await trx.deleteFrom("featureRequestsFts").where("featureRequestId", "=", featureRequestId).execute();
     await trx
       .insertInto("featureRequestsFts")
-      .values({ featureRequestId, title: fields.searchTitle, body: fields.searchBody, extra: fields.searchExtra, scope: scopeTokens(row) })
+      .values(ftsRow(featureRequestId, fields, indexPrefix(row)))
       .execute();
   }
+}
+
+/** A request's SQLite index entry. */
+function ftsRow(featureRequestId: string, text: { searchTitle: string; searchBody: string; searchExtra: string }, prefix: string) {
+  return {
+    featureRequestId,
+    title: prefixWords(text.searchTitle, prefix),
+    body: prefixWords(text.searchBody, prefix),
+    extra: prefixWords(text.searchExtra, prefix),
+  };
 }
 
 /** Reindexes the requests of a column or a version (after it is renamed or deleted). */
@@ -148,7 +158,7 @@ export async function createFeatureRequests(
     if (dialect === "sqlite") {
       await trx
         .insertInto("featureRequestsFts")
-        .values(chunk.map((r) => ({ featureRequestId: r.id, title: r.searchTitle, body: r.searchBody, extra: r.searchExtra, scope: scopeTokens(r) })))
+        .values(chunk.map((r) => ftsRow(r.id, r, indexPrefix(r))))
         .execute();
     }
     await trx

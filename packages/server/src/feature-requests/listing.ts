@@ -6,7 +6,7 @@ import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { idToken, PUBLIC_TOKEN, searchTerms } from "./search-text.js";
+import { appPrefixes, searchTerms } from "./search-text.js";
 
 /** How far back `trending` counts votes. */
 export const TRENDING_WINDOW_DAYS = 7;
@@ -40,10 +40,12 @@ type Cursor =
 const RANK_ALIAS = "rank";
 
 /** The search part: which rows match and how well, on each engine. */
-function searchJoin(db: Kysely<Database>, dialect: DialectName, terms: string[]) {
+function searchJoin(db: Kysely<Database>, dialect: DialectName, appId: string, terms: string[]) {
   if (dialect === "sqlite") {
-    // FTS5: each term as a quoted prefix; implicit AND. bm25 weights: title 10, body 1, names 2.
-    const match = terms.map((t) => `"${t}"*`).join(" ");
+    // FTS5: each term as a quoted prefix under either of the app's prefixes (public or not: the
+    // join filters visibility); implicit AND. bm25 weights: title 10, body 1, names 2.
+    const { visible, hidden } = appPrefixes(appId);
+    const match = terms.map((t) => `("${visible}${t}"* OR "${hidden}${t}"*)`).join(" AND ");
     return db
       .selectFrom("featureRequestsFts")
       .select(["featureRequestId", sql<number>`bm25(feature_requests_fts, 0.0, 10.0, 1.0, 2.0)`.as(RANK_ALIAS)])
@@ -60,10 +62,11 @@ function searchJoin(db: Kysely<Database>, dialect: DialectName, terms: string[])
 }
 
 /**
- * A public search on SQLite answered by the FTS5 index alone: the `scope` tokens select the app,
- * public visibility and the version, FTS5 counts the matches and ranks only the page it returns
- * (bm25, then newest first). Joining every match with the requests table instead cost tens of
- * milliseconds for one-word searches on boards of tens of thousands of requests.
+ * A public search on SQLite answered by the FTS5 index alone. Words are indexed under a prefix
+ * naming the app and public visibility, so each term is one prefix lookup. Relevance is tiered:
+ * requests whose title holds every term first, then the others, each tier most recently indexed
+ * first; ranking every match with bm25 instead cost tens of milliseconds for one-word searches on
+ * boards of 100k requests.
  */
 async function rankOnSqlite(
   db: Kysely<Database>,
@@ -71,15 +74,23 @@ async function rankOnSqlite(
   terms: string[],
   page: { offset: number; limit: number },
 ): Promise<{ ids: string[]; total: number }> {
-  if (query.versionId !== undefined && !/^[a-z]+_[0-9a-z]+$/.test(query.versionId)) return { ids: [], total: 0 };
-  const scope = [idToken(query.appId), PUBLIC_TOKEN, ...(query.versionId === undefined ? [] : [idToken(query.versionId)])];
-  const match = [...scope.map((t) => `scope:"${t}"`), ...terms.map((t) => `{title body extra}:"${t}"*`)].join(" AND ");
-  const [{ rows: counted }, { rows }] = await Promise.all([
-    sql<{ n: number }>`select count(*) as n from feature_requests_fts where feature_requests_fts match ${match}`.execute(db),
-    sql<{ featureRequestId: string }>`select feature_request_id from feature_requests_fts where feature_requests_fts match ${match}
-      order by bm25(feature_requests_fts, 0.0, 10.0, 1.0, 2.0, 0.0), rowid desc limit ${page.limit} offset ${page.offset}`.execute(db),
-  ]);
-  return { ids: rows.map((r) => r.featureRequestId), total: Number(counted[0]?.n ?? 0) };
+  const prefix = appPrefixes(query.appId).visible;
+  const anywhere = terms.map((t) => `"${prefix}${t}"*`).join(" AND ");
+  const inTitle = terms.map((t) => `title : "${prefix}${t}"*`).join(" AND ");
+  const tiers = [inTitle, `${anywhere} NOT (${inTitle})`];
+  const count = async (match: string) =>
+    Number((await sql<{ n: number }>`select count(*) as n from feature_requests_fts where feature_requests_fts match ${match}`.execute(db)).rows[0]?.n ?? 0);
+  const ids = async (match: string, limit: number, offset: number) =>
+    limit <= 0
+      ? []
+      : (
+          await sql<{ featureRequestId: string }>`select feature_request_id from feature_requests_fts where feature_requests_fts match ${match}
+            order by rowid desc limit ${limit} offset ${offset}`.execute(db)
+        ).rows.map((r) => r.featureRequestId);
+  const [total, first] = await Promise.all([count(anywhere), count(inTitle)]);
+  const fromFirst = page.offset < first ? await ids(tiers[0]!, page.limit, page.offset) : [];
+  const fromSecond = await ids(tiers[1]!, page.limit - fromFirst.length, Math.max(0, page.offset - first));
+  return { ids: [...fromFirst, ...fromSecond], total };
 }
 
 /** Identifies the filters a cursor was issued for, so it cannot be replayed on another list. */
@@ -120,7 +131,7 @@ export async function listFeatureRequests(
 
   // Public searches on SQLite: the index ranks and pages, the table only fills in the page.
   const ranked =
-    searching && dialect === "sqlite" && viewer === null
+    searching && dialect === "sqlite" && viewer === null && query.versionId === undefined
       ? await rankOnSqlite(db, query, terms, {
           limit: query.limit + 1,
           offset:
@@ -130,11 +141,13 @@ export async function listFeatureRequests(
         })
       : null;
   if (ranked !== null && query.cursor !== undefined) offset = decodeCursor<{ o: number }>(query.cursor, { o: "number" }).o;
+  // A ranked page is read by primary key alone: with the listing's filters and order SQLite
+  // preferred an app index and walked the whole board (tens of ms on 100k requests).
   const withSearch =
     ranked !== null
-      ? base.where("fr.id", "in", ranked.ids.length > 0 ? ranked.ids : [""])
+      ? db.selectFrom("featureRequests as fr").where("fr.id", "in", ranked.ids.length > 0 ? ranked.ids : [""])
       : searching
-        ? base.innerJoin(searchJoin(db, dialect, terms).as("s"), "s.featureRequestId", "fr.id")
+        ? base.innerJoin(searchJoin(db, dialect, query.appId, terms).as("s"), "s.featureRequestId", "fr.id")
         : base;
 
   const total =
@@ -178,8 +191,10 @@ export async function listFeatureRequests(
       "desc",
     );
   }
-  if (query.sort === "top" || query.sort === "trending" || searching) page = page.orderBy("fr.voteCount", "desc");
-  page = page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc");
+  if (ranked === null) {
+    if (query.sort === "top" || query.sort === "trending" || searching) page = page.orderBy("fr.voteCount", "desc");
+    page = page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc");
+  }
 
   if (query.cursor !== undefined && ranked === null) {
     if (keyset && query.sort === "newest") {

@@ -327,6 +327,22 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(await search("pdf")).toEqual([]);
     });
 
+    it("finds the caller's own pending requests and filters searches by version", async () => {
+      const other = await freshApp({ moderationPolicy: "anonymous" });
+      const pending = (await propose(other.appKey, "Dark pending idea", "", "sam")).json().featureRequestId;
+      const approved = (await propose(other.appKey, "Dark approved idea", "", "tia", { "x-user-hash": userHash(other.signingSecret, "tia") })).json().featureRequestId;
+      const ids = async (query: string, headers: Record<string, string> = {}) =>
+        (await list(`appKey=${other.appKey}&${query}`, headers)).body.requests.map((r: { id: string }) => r.id);
+      expect(await ids("q=dark")).toEqual([approved]);
+      expect((await ids("q=dark", { "x-user-token": "sam" })).sort()).toEqual([approved, pending].sort());
+      const version = await other.console.post(`/workspaces/${other.wsId}/apps/${other.appId}/versions`, { label: "7.0", released: true });
+      await other.console.put(`/workspaces/${other.wsId}/feature-requests/${approved}`, { versionId: version.body.id });
+      expect(await ids(`q=dark&versionId=${version.body.id}`)).toEqual([approved]);
+      expect(await ids(`q=pending&versionId=${version.body.id}`)).toEqual([]);
+      // Another app's requests never match.
+      expect((await list(`appKey=${ws.appKey}&q=pending`)).body.total).toBe(0);
+    });
+
     it("pages search results with a cursor", async () => {
       const first = await list(`appKey=${ws.appKey}&q=dark&limit=1`);
       expect(first.body).toMatchObject({ total: 2, hasMore: true });

@@ -23,21 +23,26 @@ export function searchTerms(query: string): string[] {
   return text === "" ? [] : text.split(" ").slice(0, 12);
 }
 
-/** The token standing for one id in the SQLite index's `scope` column (ids are `prefix_base32`). */
-export function idToken(id: string): string {
-  return `x${id.slice(id.indexOf("_") + 1)}`;
+/**
+ * The prefix of every word a request contributes to the SQLite index: `x` + the app id's random
+ * part for requests the public may see (approved, not merged), `z` + the same for the others.
+ * A public search then matches `x<app>word*` prefixes only: one posting list per word, no
+ * intersection with an "app" or "visible" token that every row carries.
+ */
+export function indexPrefix(row: { appId: string; moderation: string; mergedIntoId: string | null }): string {
+  return `${row.moderation === "approved" && row.mergedIntoId === null ? "x" : "z"}${appToken(row.appId)}`;
 }
 
-/** The token of requests every visitor may find: approved and not merged into another. */
-export const PUBLIC_TOKEN = "visible";
+function appToken(appId: string): string {
+  return appId.slice(appId.indexOf("_") + 1);
+}
 
-/**
- * Filter tokens of a request for the SQLite index: its app, its version, and whether the public
- * may see it. Searches match them as `scope:` terms instead of joining the table.
- */
-export function scopeTokens(row: { appId: string; versionId: string | null; moderation: string; mergedIntoId: string | null }): string {
-  const tokens = [idToken(row.appId)];
-  if (row.versionId !== null) tokens.push(idToken(row.versionId));
-  if (row.moderation === "approved" && row.mergedIntoId === null) tokens.push(PUBLIC_TOKEN);
-  return tokens.join(" ");
+/** The public and the hidden prefix of an app's words (see {@link indexPrefix}). */
+export function appPrefixes(appId: string): { visible: string; hidden: string } {
+  return { visible: `x${appToken(appId)}`, hidden: `z${appToken(appId)}` };
+}
+
+/** Normalised text with every word prefixed, as the SQLite index stores it. */
+export function prefixWords(text: string, prefix: string): string {
+  return text === "" ? "" : text.split(" ").map((word) => `${prefix}${word}`).join(" ");
 }

@@ -127,10 +127,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       (setweight(to_tsvector('simple', search_title), 'A') || setweight(to_tsvector('simple', search_body || ' ' || search_extra), 'B'))
     )`.execute(db);
   } else {
-    // `scope` holds tokens for the app, public visibility and the version, so a public search
-    // is answered by the FTS index alone (count and top-ranked page) on large boards.
+    // Every word is stored with a prefix naming the app and whether the public may see the
+    // request (see feature-requests/search-text.ts), so a public search is answered by the index.
     await sql`create virtual table feature_requests_fts using fts5(
-      feature_request_id unindexed, title, body, extra, scope, tokenize = 'unicode61 remove_diacritics 2'
+      feature_request_id unindexed, title, body, extra, tokenize = 'unicode61 remove_diacritics 2'
     )`.execute(db);
   }
 }
