@@ -1,6 +1,7 @@
 import type { AppRecord, Membership, SessionState, Workspace } from "@tidings/protocol";
 import { useCallback, useEffect, useState, type MouseEvent } from "react";
 import { api, onSessionLost, setCsrfToken } from "./api.js";
+import { Select } from "./components/Select.js";
 import { ErrorBanner, useLoad } from "./components/ui.js";
 import { t } from "./i18n/t.js";
 import { AcceptInvite, Setup, SignIn } from "./pages/Auth.js";
@@ -79,13 +80,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         {me.data !== undefined && me.data.workspaces.length > 1 ? (
           <label>
             <span className="visually-hidden">{t("nav.workspace")}</span>
-            <select value={wsId ?? ""} onChange={(e) => navigate(`/admin/w/${e.target.value}/apps`)}>
-              {me.data.workspaces.map((w) => (
-                <option key={w.workspace.id} value={w.workspace.id}>
-                  {w.workspace.name}
-                </option>
-              ))}
-            </select>
+            <Select value={wsId ?? ""} choices={me.data.workspaces.map((w) => ({ value: w.workspace.id, label: w.workspace.name }))} onChange={(id) => navigate(`/admin/w/${id}/apps`)} />
           </label>
         ) : (
           <span className="workspace-name">{entry?.workspace.name}</span>
@@ -93,13 +88,11 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         {(apps.data?.apps.length ?? 0) > 0 ? (
           <label>
             <span className="visually-hidden">{t("nav.app")}</span>
-            <select value={appId ?? ""} onChange={(e) => navigate(`/admin/w/${wsId}/a/${e.target.value}/${route.appId === undefined ? "requests" : route.section}`)}>
-              {(apps.data?.apps ?? []).map((a) => (
-                <option key={a.appId} value={a.appId}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
+            <Select
+              value={appId ?? ""}
+              choices={(apps.data?.apps ?? []).map((a) => ({ value: a.appId, label: a.name }))}
+              onChange={(id) => navigate(`/admin/w/${wsId}/a/${id}/${route.appId === undefined ? "requests" : route.section}`)}
+            />
           </label>
         ) : null}
         <span className="user">

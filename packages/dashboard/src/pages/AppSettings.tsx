@@ -1,6 +1,7 @@
 import type { AppRecord } from "@tidings/protocol";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { api, ApiFailure } from "../api.js";
+import { choices, Select } from "../components/Select.js";
 import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { formFromApp, patchFromForm, validateSettings, type FieldErrors, type SettingsForm } from "../settings-form.js";
@@ -150,13 +151,7 @@ export function AppSettings(props: { wsId: string; appId: string; canConfigure: 
           ))}
         </Fieldset>
         <Field id="theme" label={t("settings.theme")}>
-          <select id="theme" value={form.theme} onChange={(e) => update({ theme: e.target.value })}>
-            {THEMES.map((theme) => (
-              <option key={theme} value={theme}>
-                {theme}
-              </option>
-            ))}
-          </select>
+          <Select id="theme" value={form.theme} choices={choices(THEMES)} onChange={(theme) => update({ theme })} />
         </Field>
         <Fieldset legend={t("settings.overlay")}>
           {(["title", "subtitle", "entryCount", "primaryButton", "closeButton"] as const).map((key) => (
@@ -179,23 +174,16 @@ export function AppSettings(props: { wsId: string; appId: string; canConfigure: 
           <Check id="hideSiteBranding" label={t("settings.hideSiteBranding")} checked={form.hideSiteBranding} onChange={(checked) => update({ hideSiteBranding: checked })} />
         </Fieldset>
         <Field id="moderationPolicy" label={t("settings.moderation")}>
-          <select id="moderationPolicy" value={form.moderationPolicy} onChange={(e) => update({ moderationPolicy: e.target.value })}>
-            {(["none", "anonymous", "all"] as const).map((policy) => (
-              <option key={policy} value={policy}>
-                {t(`settings.moderation.${policy}`)}
-              </option>
-            ))}
-          </select>
+          <Select
+            id="moderationPolicy"
+            value={form.moderationPolicy}
+            choices={choices(["none", "anonymous", "all"] as const, (policy) => t(`settings.moderation.${policy}`))}
+            onChange={(moderationPolicy) => update({ moderationPolicy })}
+          />
         </Field>
         <Fieldset legend={t("settings.verification")}>
           <Field id="provider" label={t("settings.provider")}>
-            <select id="provider" value={form.provider} onChange={(e) => update({ provider: e.target.value })}>
-              {PROVIDERS.map((provider) => (
-                <option key={provider} value={provider}>
-                  {provider}
-                </option>
-              ))}
-            </select>
+            <Select id="provider" value={form.provider} choices={choices(PROVIDERS)} onChange={(provider) => update({ provider })} />
           </Field>
           <Field id="siteKey" label={t("settings.siteKey")} errors={err("verification.siteKey")}>
             <input id="siteKey" value={form.siteKey} onChange={(e) => update({ siteKey: e.target.value })} />

@@ -1,6 +1,7 @@
 import type { AdminChangelogEntry } from "@tidings/protocol";
 import { useEffect, useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
+import { ListStatus } from "../components/ListStatus.js";
 import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
@@ -133,7 +134,7 @@ export function Changelog(props: { wsId: string; appId: string }) {
       )}
       <h2>{t("changelog.entries")}</h2>
       <ErrorBanner error={list.error} onRetry={list.reload} />
-      {list.data !== undefined && entries.length === 0 ? <Empty>{t("changelog.empty")}</Empty> : null}
+      <ListStatus list={list} count={entries.length} empty={t("changelog.empty")} />
       <ul className="rows">
         {entries.map((entry) => (
           <li key={entry.id} className="row">

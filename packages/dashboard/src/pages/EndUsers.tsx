@@ -1,6 +1,11 @@
 import { useState } from "react";
 import { api } from "../api.js";
-import { Empty, ErrorBanner, Pager, useLoad } from "../components/ui.js";
+import { DataTable } from "../components/DataTable.js";
+import { LabelledSelect } from "../components/LabelledSelect.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { choices } from "../components/Select.js";
+import { ErrorBanner, Pager, useLoad } from "../components/ui.js";
+import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
 
 const PAGE = 25;
@@ -34,7 +39,7 @@ export function formatMoney(amount: number | null, currency: string | null): str
 export function EndUsers(props: { wsId: string; appId: string }) {
   const [sort, setSort] = useState<(typeof SORTS)[number]>("last_seen");
   const [payers, setPayers] = useState(false);
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset, refilter } = useOffset();
   const list = useLoad(() => {
     const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset), sort });
     if (payers) params.set("payer", "only");
@@ -47,54 +52,29 @@ export function EndUsers(props: { wsId: string; appId: string }) {
     <section aria-labelledby="end-users-title">
       <h1 id="end-users-title">{t("endUsers.title")}</h1>
       <div className="filters">
-        <label>
-          {t("endUsers.sort")}{" "}
-          <select value={sort} onChange={(e) => (setSort(e.target.value as (typeof SORTS)[number]), setOffset(0))}>
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {t(`endUsers.sort.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LabelledSelect label={t("endUsers.sort")} value={sort} choices={choices(SORTS, (s) => t(`endUsers.sort.${s}`))} onChange={refilter((value) => setSort(value as (typeof SORTS)[number]))} />
         <label className="check">
-          <input type="checkbox" checked={payers} onChange={(e) => (setPayers(e.target.checked), setOffset(0))} /> {t("endUsers.payersOnly")}
+          <input type="checkbox" checked={payers} onChange={(e) => refilter(setPayers)(e.target.checked)} /> {t("endUsers.payersOnly")}
         </label>
       </div>
       <ErrorBanner error={list.error} onRetry={list.reload} />
-      {list.loading && list.data === undefined ? <p>{t("common.loading")}</p> : null}
-      {list.data !== undefined && users.length === 0 ? <Empty>{t("endUsers.empty")}</Empty> : null}
+      <ListStatus list={list} count={users.length} empty={t("endUsers.empty")} showLoading />
       {users.length === 0 ? null : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("endUsers.user")}</th>
-                <th scope="col">{t("endUsers.paying")}</th>
-                <th scope="col">{t("endUsers.plan")}</th>
-                <th scope="col">{t("endUsers.mrr")}</th>
-                <th scope="col">{t("endUsers.votes")}</th>
-                <th scope="col">{t("endUsers.lastSeen")}</th>
-                <th scope="col">{t("endUsers.firstSeen")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <th scope="row">
-                    {u.displayName ?? ""} <code>{u.publicId}</code>
-                  </th>
-                  <td>{paying(u.isPaying)}</td>
-                  <td>{u.plan ?? "—"}</td>
-                  <td>{formatMoney(u.mrr, u.currency)}</td>
-                  <td>{u.voteCount}</td>
-                  <td>{new Date(u.lastSeenAt).toLocaleString()}</td>
-                  <td>{new Date(u.createdAt).toLocaleDateString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={[t("endUsers.user"), t("endUsers.paying"), t("endUsers.plan"), t("endUsers.mrr"), t("endUsers.votes"), t("endUsers.lastSeen"), t("endUsers.firstSeen")]}>
+          {users.map((u) => (
+            <tr key={u.id}>
+              <th scope="row">
+                {u.displayName ?? ""} <code>{u.publicId}</code>
+              </th>
+              <td>{paying(u.isPaying)}</td>
+              <td>{u.plan ?? "—"}</td>
+              <td>{formatMoney(u.mrr, u.currency)}</td>
+              <td>{u.voteCount}</td>
+              <td>{new Date(u.lastSeenAt).toLocaleString()}</td>
+              <td>{new Date(u.createdAt).toLocaleDateString()}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />
     </section>

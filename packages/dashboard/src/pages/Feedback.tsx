@@ -1,7 +1,13 @@
 import type { Membership } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
+import { LabelledSelect } from "../components/LabelledSelect.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
+import { choices } from "../components/Select.js";
 import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { useAction } from "../components/useAction.js";
+import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
 
 const PAGE = 20;
@@ -50,13 +56,10 @@ interface Detail {
 export function Feedback(props: { wsId: string }) {
   const base = `/workspaces/${props.wsId}/submissions`;
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>("active");
-  const [q, setQ] = useState("");
-  const [query, setQuery] = useState("");
-  const [offset, setOffset] = useState(0);
+  const search = useSearch();
+  const { offset, setOffset, refilter } = useOffset();
   const [openId, setOpenId] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [failure, setFailure] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const [platform, setPlatform] = useState("");
   const [priority, setPriority] = useState("");
   const [assignee, setAssignee] = useState("");
@@ -64,31 +67,19 @@ export function Feedback(props: { wsId: string }) {
   const [to, setTo] = useState("");
   const dateError = from !== "" && to !== "" && from > to;
   const members = useLoad(() => api<{ members: Membership[] }>("GET", `/workspaces/${props.wsId}/members`), [props.wsId]);
-  const memberName = (m: Membership) => m.displayName ?? m.email;
+  const memberChoices = (members.data?.members ?? []).map((m) => ({ value: m.userId, label: m.displayName ?? m.email }));
   const list = useLoad(() => {
     if (dateError) return Promise.resolve({ submissions: [] as Submission[], total: 0 });
-    const params = inboxParams({ status: filter, q: query, platform, priority, assignee, from, to }, { limit: PAGE, offset });
+    const params = inboxParams({ status: filter, q: search.query, platform, priority, assignee, from, to }, { limit: PAGE, offset });
     return api<{ submissions: Submission[]; total: number }>("GET", `${base}?${params.toString()}`);
-  }, [props.wsId, filter, query, platform, priority, assignee, from, to, offset]);
-  const refilter = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setOffset(0);
-  };
+  }, [props.wsId, filter, search.query, platform, priority, assignee, from, to, offset]);
   const detail = useLoad(() => (openId === null ? Promise.resolve(null) : api<Detail>("GET", `${base}/${openId}`)), [openId]);
   const [note, setNote] = useState<string | null>(null);
 
-  const act = async (action: () => Promise<unknown>, message?: string) => {
-    setFailure(null);
-    setNotice(null);
-    try {
-      await action();
-      if (message !== undefined) setNotice(message);
-    } catch (error) {
-      setFailure(error);
-    }
+  const { failure, notice, run: act } = useAction(() => {
     list.reload();
     detail.reload();
-  };
+  });
   const bulk = (triageStatus: "resolved" | "archived") =>
     void act(async () => {
       const answer = await api<{ updatedCount: number }>("POST", `${base}/bulk-triage`, { submissionIds: [...selected], triageStatus });
@@ -102,70 +93,24 @@ export function Feedback(props: { wsId: string }) {
     <section aria-labelledby="feedback-title" className="split">
       <div className="split-list">
         <h1 id="feedback-title">{t("feedback.title")}</h1>
-        <form
-          className="filters"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setOffset(0);
-            setQuery(q.trim());
-          }}
-        >
-          <label>
-            {t("feedback.status")}{" "}
-            <select value={filter} onChange={(e) => (setFilter(e.target.value as (typeof FILTERS)[number]), setOffset(0))}>
-              {FILTERS.map((f) => (
-                <option key={f} value={f}>
-                  {t(`feedback.status.${f}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("feedback.platform")}{" "}
-            <select value={platform} onChange={(e) => refilter(setPlatform)(e.target.value)}>
-              <option value="">{t("feedback.anyPlatform")}</option>
-              {PLATFORMS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("feedback.priority")}{" "}
-            <select value={priority} onChange={(e) => refilter(setPriority)(e.target.value)}>
-              <option value="">{t("feedback.anyPriority")}</option>
-              {PRIORITIES.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t("feedback.assignee")}{" "}
-            <select value={assignee} onChange={(e) => refilter(setAssignee)(e.target.value)}>
-              <option value="">{t("feedback.anyone")}</option>
-              <option value="unassigned">{t("feedback.unassigned")}</option>
-              {(members.data?.members ?? []).map((m) => (
-                <option key={m.userId} value={m.userId}>
-                  {memberName(m)}
-                </option>
-              ))}
-            </select>
-          </label>
+        <SearchForm onSearch={() => (setOffset(0), search.submit())}>
+          <LabelledSelect label={t("feedback.status")} value={filter} choices={choices(FILTERS, (f) => t(`feedback.status.${f}`))} onChange={refilter((value) => setFilter(value as (typeof FILTERS)[number]))} />
+          <LabelledSelect label={t("feedback.platform")} value={platform} choices={[{ value: "", label: t("feedback.anyPlatform") }, ...choices(PLATFORMS)]} onChange={refilter(setPlatform)} />
+          <LabelledSelect label={t("feedback.priority")} value={priority} choices={[{ value: "", label: t("feedback.anyPriority") }, ...choices(PRIORITIES)]} onChange={refilter(setPriority)} />
+          <LabelledSelect
+            label={t("feedback.assignee")}
+            value={assignee}
+            choices={[{ value: "", label: t("feedback.anyone") }, { value: "unassigned", label: t("feedback.unassigned") }, ...memberChoices]}
+            onChange={refilter(setAssignee)}
+          />
           <label>
             {t("feedback.fromDate")} <input type="date" value={from} aria-invalid={dateError} onChange={(e) => refilter(setFrom)(e.target.value)} />
           </label>
           <label>
             {t("feedback.toDate")} <input type="date" value={to} aria-invalid={dateError} onChange={(e) => refilter(setTo)(e.target.value)} />
           </label>
-          <label>
-            {t("common.search")} <input type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />
-          </label>
-          <button type="submit">{t("common.search")}</button>
-        </form>
+          <SearchInput value={search.text} onChange={search.setText} />
+        </SearchForm>
         {dateError ? (
           <p className="field-error" role="alert">
             {t("feedback.dateOrder")}
@@ -183,7 +128,7 @@ export function Feedback(props: { wsId: string }) {
             </button>
           </div>
         ) : null}
-        {list.data !== undefined && submissions.length === 0 ? <Empty>{t("feedback.empty")}</Empty> : null}
+        <ListStatus list={list} count={submissions.length} empty={t("feedback.empty")} />
         <ul className="rows">
           {submissions.map((s) => (
             <li key={s.submissionId} className={openId === s.submissionId ? "row row-open" : "row"} data-testid="submission-row">
@@ -222,47 +167,24 @@ export function Feedback(props: { wsId: string }) {
             )}
             <p className="description">{open.submission.description}</p>
             <div className="inline-form">
-              <label>
-                {t("feedback.status")}{" "}
-                <select
-                  value={open.submission.triageStatus}
-                  onChange={(e) => void act(() => api("PATCH", `${base}/${open.submission.submissionId}/triage`, { triageStatus: e.target.value }), t("common.saved"))}
-                >
-                  {STATUSES.map((s) => (
-                    <option key={s} value={s}>
-                      {t(`feedback.status.${s}`)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                {t("feedback.priority")}{" "}
-                <select
-                  value={open.submission.priority ?? ""}
-                  onChange={(e) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: e.target.value === "" ? null : e.target.value }), t("common.saved"))}
-                >
-                  <option value="">{t("feedback.none")}</option>
-                  {PRIORITIES.map((p) => (
-                    <option key={p} value={p}>
-                      {p}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                {t("feedback.assignee")}{" "}
-                <select
-                  value={open.submission.assignedTo ?? ""}
-                  onChange={(e) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/assign`, { assignedTo: e.target.value === "" ? null : e.target.value }), t("common.saved"))}
-                >
-                  <option value="">{t("feedback.unassigned")}</option>
-                  {(members.data?.members ?? []).map((m) => (
-                    <option key={m.userId} value={m.userId}>
-                      {memberName(m)}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <LabelledSelect
+                label={t("feedback.status")}
+                value={open.submission.triageStatus}
+                choices={choices(STATUSES, (s) => t(`feedback.status.${s}`))}
+                onChange={(value) => void act(() => api("PATCH", `${base}/${open.submission.submissionId}/triage`, { triageStatus: value }), t("common.saved"))}
+              />
+              <LabelledSelect
+                label={t("feedback.priority")}
+                value={open.submission.priority ?? ""}
+                choices={[{ value: "", label: t("feedback.none") }, ...choices(PRIORITIES)]}
+                onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: value === "" ? null : value }), t("common.saved"))}
+              />
+              <LabelledSelect
+                label={t("feedback.assignee")}
+                value={open.submission.assignedTo ?? ""}
+                choices={[{ value: "", label: t("feedback.unassigned") }, ...memberChoices]}
+                onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/assign`, { assignedTo: value === "" ? null : value }), t("common.saved"))}
+              />
             </div>
             <form
               onSubmit={(e) => {

@@ -1,6 +1,7 @@
 import type { Invitation, Membership } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
+import { choices, Select } from "../components/Select.js";
 import { describedBy, Empty, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
@@ -62,13 +63,7 @@ export function Members(props: { wsId: string; canManage: boolean }) {
               <input id="invite-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} {...describedBy("invite-email", errors.email)} />
             </Field>
             <Field id="invite-role" label={t("members.role")}>
-              <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as (typeof ROLES)[number])}>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {t(`role.${r}`)}
-                  </option>
-                ))}
-              </select>
+              <Select id="invite-role" value={role} choices={choices(ROLES, (r) => t(`role.${r}`))} onChange={(value) => setRole(value as (typeof ROLES)[number])} />
             </Field>
             <button type="submit" className="primary">
               {t("members.invite")}

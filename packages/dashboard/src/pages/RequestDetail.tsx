@@ -1,6 +1,10 @@
 import type { AdminFeatureRequest, Comment } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
+import { DataTable } from "../components/DataTable.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { Select } from "../components/Select.js";
+import { useAction } from "../components/useAction.js";
 import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { navigate } from "../router.js";
@@ -36,30 +40,27 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
   );
   const [form, setForm] = useState<{ title: string; description: string } | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const [mergeInto, setMergeInto] = useState("");
   const [reply, setReply] = useState("");
   const [replyTo, setReplyTo] = useState<Comment | null>(null);
   const [replyErrors, setReplyErrors] = useState<FieldErrors>({});
   const [votersOffset, setVotersOffset] = useState(0);
 
-  const run = async (work: () => Promise<unknown>, message = t("common.saved")) => {
-    setFailure(null);
-    setNotice(null);
-    try {
-      await work();
-      setNotice(message);
-      return true;
-    } catch (error) {
-      if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
-      setFailure(error);
-      return false;
-    } finally {
-      detail.reload();
-      comments.reload();
-    }
-  };
+  const action = useAction(() => {
+    detail.reload();
+    comments.reload();
+  });
+  const { failure, setFailure, notice } = action;
+  // A refusal's field errors go to the edit form's fields.
+  const run = (work: () => Promise<unknown>, message = t("common.saved")) =>
+    action.run(
+      () =>
+        work().catch((error: unknown) => {
+          if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
+          throw error;
+        }),
+      message,
+    );
 
   const d = detail.data;
   if (d === undefined) {
@@ -162,14 +163,13 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
           <h2>{t("detail.merge")}</h2>
           <form className="inline-form" onSubmit={(e) => void merge(e)} noValidate>
             <Field id="merge-into" label={t("detail.mergeTarget")} errors={errors.intoId}>
-              <select id="merge-into" value={mergeInto} onChange={(e) => setMergeInto(e.target.value)} {...describedBy("merge-into", errors.intoId)}>
-                <option value="">—</option>
-                {mergeCandidates.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {r.title} ({r.voteCount})
-                  </option>
-                ))}
-              </select>
+              <Select
+                id="merge-into"
+                value={mergeInto}
+                choices={[{ value: "", label: "—" }, ...mergeCandidates.map((r) => ({ value: r.id, label: `${r.title} (${r.voteCount})` }))]}
+                onChange={setMergeInto}
+                {...describedBy("merge-into", errors.intoId)}
+              />
             </Field>
             <button type="submit">{t("detail.mergeButton")}</button>
           </form>
@@ -178,7 +178,7 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
 
       <h2>{t("detail.comments")}</h2>
       <ErrorBanner error={comments.error} onRetry={comments.reload} />
-      {comments.data !== undefined && commentList.length === 0 ? <Empty>{t("detail.noComments")}</Empty> : null}
+      <ListStatus list={comments} count={commentList.length} empty={t("detail.noComments")} />
       <ul className="rows" aria-label={t("detail.comments")}>
         {commentList.map((c) => (
           <li key={c.id} className="row" data-testid="comment-row">
@@ -234,32 +234,19 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
       {d.voters.length === 0 ? (
         <Empty>{t("detail.noVoters")}</Empty>
       ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="voters">
-            <thead>
-              <tr>
-                <th scope="col">{t("endUsers.user")}</th>
-                <th scope="col">{t("endUsers.paying")}</th>
-                <th scope="col">{t("endUsers.plan")}</th>
-                <th scope="col">{t("endUsers.mrr")}</th>
-                <th scope="col">{t("detail.votedAt")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.voters.slice(votersOffset, votersOffset + VOTERS_PAGE).map((v) => (
-                <tr key={v.publicId}>
-                  <th scope="row">
-                    <code>{v.publicId}</code>
-                  </th>
-                  <td>{v.isPaying ? t("common.yes") : t("common.no")}</td>
-                  <td>{v.plan ?? "—"}</td>
-                  <td>{formatMoney(v.mrr, v.currency)}</td>
-                  <td>{new Date(v.votedAt).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="voters" columns={[t("endUsers.user"), t("endUsers.paying"), t("endUsers.plan"), t("endUsers.mrr"), t("detail.votedAt")]}>
+          {d.voters.slice(votersOffset, votersOffset + VOTERS_PAGE).map((v) => (
+            <tr key={v.publicId}>
+              <th scope="row">
+                <code>{v.publicId}</code>
+              </th>
+              <td>{v.isPaying ? t("common.yes") : t("common.no")}</td>
+              <td>{v.plan ?? "—"}</td>
+              <td>{formatMoney(v.mrr, v.currency)}</td>
+              <td>{new Date(v.votedAt).toLocaleString()}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <Pager offset={votersOffset} limit={VOTERS_PAGE} total={d.voters.length} onChange={setVotersOffset} />
 

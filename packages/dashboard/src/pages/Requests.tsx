@@ -2,7 +2,12 @@ import type { AdminFeatureRequest, BoardColumn } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
-import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { LabelledSelect } from "../components/LabelledSelect.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
+import { choices, Select } from "../components/Select.js";
+import { ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
 
 const PAGE = 20;
@@ -18,11 +23,10 @@ interface List {
 export function Requests(props: { wsId: string; appId: string }) {
   const base = `/workspaces/${props.wsId}`;
   const [tab, setTab] = useState<"pending" | "all">("pending");
-  const [q, setQ] = useState("");
-  const [query, setQuery] = useState("");
+  const search = useSearch();
   const [sort, setSort] = useState<(typeof SORTS)[number]>("newest");
   const [columnId, setColumnId] = useState("");
-  const [offset, setOffset] = useState(0);
+  const { offset, setOffset, refilter } = useOffset();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -30,10 +34,10 @@ export function Requests(props: { wsId: string; appId: string }) {
   const list = useLoad(() => {
     const params = new URLSearchParams({ appId: props.appId, limit: String(PAGE), offset: String(offset), sort });
     if (tab === "pending") params.set("moderation", "pending");
-    if (query !== "") params.set("q", query);
+    if (search.query !== "") params.set("q", search.query);
     if (columnId !== "" && tab === "all") params.set("columnId", columnId);
     return api<List>("GET", `${base}/feature-requests?${params.toString()}`);
-  }, [props.wsId, props.appId, tab, query, sort, columnId, offset]);
+  }, [props.wsId, props.appId, tab, search.query, sort, columnId, offset]);
 
   const switchTab = (next: "pending" | "all") => {
     setTab(next);
@@ -68,6 +72,7 @@ export function Requests(props: { wsId: string; appId: string }) {
     list.reload();
   };
   const requests = list.data?.requests ?? [];
+  const columnChoices = (columns.data?.columns ?? []).map((c) => ({ value: c.id, label: c.name }));
   const allSelected = requests.length > 0 && requests.every((r) => selected.has(r.id));
 
   return (
@@ -81,43 +86,13 @@ export function Requests(props: { wsId: string; appId: string }) {
           {t("requests.all")}
         </button>
       </div>
-      <form
-        className="filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setOffset(0);
-          setQuery(q.trim());
-        }}
-      >
-        <label>
-          {t("common.search")} <input type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />
-        </label>
-        <label>
-          {t("requests.sort")}{" "}
-          <select value={sort} onChange={(e) => (setSort(e.target.value as (typeof SORTS)[number]), setOffset(0))}>
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {t(`requests.sort.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+      <SearchForm onSearch={() => (setOffset(0), search.submit())}>
+        <SearchInput value={search.text} onChange={search.setText} />
+        <LabelledSelect label={t("requests.sort")} value={sort} choices={choices(SORTS, (s) => t(`requests.sort.${s}`))} onChange={refilter((value) => setSort(value as (typeof SORTS)[number]))} />
         {tab === "all" ? (
-          <label>
-            {t("requests.column")}{" "}
-            <select value={columnId} onChange={(e) => (setColumnId(e.target.value), setOffset(0))}>
-              <option value="">{t("requests.anyColumn")}</option>
-              {(columns.data?.columns ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <LabelledSelect label={t("requests.column")} value={columnId} choices={[{ value: "", label: t("requests.anyColumn") }, ...columnChoices]} onChange={refilter(setColumnId)} />
         ) : null}
-        <button type="submit">{t("common.search")}</button>
-      </form>
+      </SearchForm>
       {notice === null ? null : <Notice>{notice}</Notice>}
       <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
       {tab === "pending" && requests.length > 0 ? (
@@ -133,8 +108,7 @@ export function Requests(props: { wsId: string; appId: string }) {
           </button>
         </div>
       ) : null}
-      {list.loading && list.data === undefined ? <p>{t("common.loading")}</p> : null}
-      {list.data !== undefined && requests.length === 0 ? <Empty>{tab === "pending" ? t("requests.emptyPending") : t("requests.empty")}</Empty> : null}
+      <ListStatus list={list} count={requests.length} empty={tab === "pending" ? t("requests.emptyPending") : t("requests.empty")} showLoading />
       <ul className="rows">
         {requests.map((r) => (
           <li key={r.id} className="row" data-testid="request-row">
@@ -154,13 +128,7 @@ export function Requests(props: { wsId: string; appId: string }) {
               {r.description === "" ? null : <p>{r.description}</p>}
             </div>
             {tab === "all" ? (
-              <select aria-label={`${t("requests.moveTo")}: ${r.title}`} value={r.columnId ?? ""} onChange={(e) => void move(r.id, e.target.value)}>
-                {(columns.data?.columns ?? []).map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
+              <Select aria-label={`${t("requests.moveTo")}: ${r.title}`} value={r.columnId ?? ""} choices={columnChoices} onChange={(value) => void move(r.id, value)} />
             ) : null}
           </li>
         ))}

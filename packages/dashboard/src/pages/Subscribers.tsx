@@ -1,6 +1,12 @@
 import { useState } from "react";
 import { api } from "../api.js";
-import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { LabelledSelect } from "../components/LabelledSelect.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
+import { choices } from "../components/Select.js";
+import { ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
+import { useAction } from "../components/useAction.js";
+import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
 
 const PAGE = 25;
@@ -19,28 +25,18 @@ interface Subscriber {
 export function Subscribers(props: { wsId: string; appId: string }) {
   const base = `/workspaces/${props.wsId}/apps/${props.appId}/subscribers`;
   const [status, setStatus] = useState("");
-  const [q, setQ] = useState("");
-  const [query, setQuery] = useState("");
-  const [offset, setOffset] = useState(0);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const search = useSearch();
+  const { offset, setOffset, refilter } = useOffset();
   const list = useLoad(() => {
     const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
     if (status !== "") params.set("status", status);
-    if (query !== "") params.set("q", query);
+    if (search.query !== "") params.set("q", search.query);
     return api<{ subscribers: Subscriber[]; total: number }>("GET", `${base}?${params.toString()}`);
-  }, [base, status, query, offset]);
+  }, [base, status, search.query, offset]);
+  const { failure, notice, run } = useAction(list.reload);
   const remove = async (s: Subscriber) => {
     if (!window.confirm(t("subscribers.removeConfirm", { email: s.email }))) return;
-    setFailure(null);
-    setNotice(null);
-    try {
-      await api("DELETE", `/workspaces/${props.wsId}/subscribers/${s.id}`);
-      setNotice(t("subscribers.removed"));
-    } catch (error) {
-      setFailure(error);
-    }
-    list.reload();
+    await run(() => api("DELETE", `/workspaces/${props.wsId}/subscribers/${s.id}`), t("subscribers.removed"));
   };
   const rows = list.data?.subscribers ?? [];
   const exportUrl = `/api/v1/console${base}/export${status === "" ? "" : `?status=${status}`}`;
@@ -49,38 +45,25 @@ export function Subscribers(props: { wsId: string; appId: string }) {
     <section aria-labelledby="subscribers-title">
       <h1 id="subscribers-title">{t("subscribers.title")}</h1>
       <p className="hint">{t("subscribers.intro")}</p>
-      <form
-        className="filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setOffset(0);
-          setQuery(q.trim());
-        }}
+      <SearchForm
+        onSearch={() => (setOffset(0), search.submit())}
+        actions={
+          <a className="button" href={exportUrl} download>
+            {t("subscribers.export")}
+          </a>
+        }
       >
-        <label>
-          {t("subscribers.status")}{" "}
-          <select value={status} onChange={(e) => (setStatus(e.target.value), setOffset(0))}>
-            <option value="">{t("subscribers.anyStatus")}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`subscribers.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("common.search")} <input type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} />
-        </label>
-        <button type="submit">{t("common.search")}</button>
-        <a className="button" href={exportUrl} download>
-          {t("subscribers.export")}
-        </a>
-      </form>
+        <LabelledSelect
+          label={t("subscribers.status")}
+          value={status}
+          choices={[{ value: "", label: t("subscribers.anyStatus") }, ...choices(STATUSES, (s) => t(`subscribers.status.${s}`))]}
+          onChange={refilter(setStatus)}
+        />
+        <SearchInput value={search.text} onChange={search.setText} />
+      </SearchForm>
       {notice === null ? null : <Notice>{notice}</Notice>}
       <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
-      {list.loading && list.data === undefined ? <p>{t("common.loading")}</p> : null}
-      {list.data !== undefined && rows.length === 0 ? <Empty>{t("subscribers.empty")}</Empty> : null}
+      <ListStatus list={list} count={rows.length} empty={t("subscribers.empty")} showLoading />
       <ul className="rows">
         {rows.map((s) => (
           <li key={s.id} className="row" data-testid="subscriber-row">

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
-import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { describedBy, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
 
@@ -81,7 +82,7 @@ export function Tokens() {
       )}
       {notice === null ? null : <Notice>{notice}</Notice>}
       <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
-      {list.data !== undefined && tokens.length === 0 ? <Empty>{t("tokens.empty")}</Empty> : null}
+      <ListStatus list={list} count={tokens.length} empty={t("tokens.empty")} />
       <ul className="rows">
         {tokens.slice(offset, offset + PAGE).map((token) => (
           <li key={token.id} className="row" data-testid="token-row">

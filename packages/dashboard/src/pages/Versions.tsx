@@ -1,7 +1,9 @@
 import type { AppVersion } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
-import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { ListStatus } from "../components/ListStatus.js";
+import { useAction } from "../components/useAction.js";
+import { describedBy, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
 
@@ -67,19 +69,9 @@ export function Versions(props: { wsId: string; appId: string; canConfigure: boo
   const list = useLoad(() => api<{ versions: AppVersion[] }>("GET", `/workspaces/${props.wsId}/apps/${props.appId}/versions`), [props.wsId, props.appId]);
   const [editing, setEditing] = useState<string | null>(null);
   const [offset, setOffset] = useState(0);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const run = async (work: () => Promise<unknown>) => {
-    setFailure(null);
-    setNotice(null);
-    try {
-      await work();
-      setNotice(t("common.saved"));
-    } catch (error) {
-      setFailure(error);
-    }
-    list.reload();
-  };
+  const action = useAction(list.reload);
+  const { failure, notice, setNotice } = action;
+  const run = (work: () => Promise<unknown>) => action.run(work, t("common.saved"));
   const versions = list.data?.versions ?? [];
 
   return (
@@ -98,8 +90,7 @@ export function Versions(props: { wsId: string; appId: string; canConfigure: boo
       ) : null}
       {notice === null ? null : <Notice>{notice}</Notice>}
       <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
-      {list.loading && list.data === undefined ? <p>{t("common.loading")}</p> : null}
-      {list.data !== undefined && versions.length === 0 ? <Empty>{t("versions.empty")}</Empty> : null}
+      <ListStatus list={list} count={versions.length} empty={t("versions.empty")} showLoading />
       <ul className="rows">
         {versions.slice(offset, offset + PAGE).map((v) => (
           <li key={v.id} className="row" data-testid="version-row">
