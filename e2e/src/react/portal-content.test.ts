@@ -190,8 +190,13 @@ describe.skipIf(!run)("the portal with configured apps", () => {
 
     await server.consoleCall("PUT", `/workspaces/${app.wsId}/apps/${app.appId}`, { hideSiteBranding: true });
     await clearHttpCache(context, page);
+    // The footer's fate is known only once the config has arrived: wait for it, then for the
+    // footer to be gone (it never is while the app shows its branding).
+    const configLoaded = context.waitForEvent("response", { predicate: (r) => r.url().includes(`/api/v1/public/config/${app.appKey}`) });
     const { page: hidden } = await openPortal(context, app.appKey, "#requests");
+    await configLoaded;
     await hidden.getByRole("button", { name: "Suggest a feature" }).waitFor();
+    await hidden.getByText("Powered by Tidings").waitFor({ state: "detached", timeout: 5000 });
     expect(await hidden.getByText("Powered by Tidings").count()).toBe(0);
     await context.close();
   });

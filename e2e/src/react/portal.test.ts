@@ -152,6 +152,8 @@ describe.skipIf(!run)("the public portal in Chromium", () => {
     const context = await browser.newContext();
     const page = await openPortal(context, app.appKey);
     await page.getByRole("tab", { name: "Requests" }).waitFor();
+    // While the config loads every surface shows (rule 6); once it has loaded the tab goes away.
+    await page.getByRole("tab", { name: "Feedback" }).waitFor({ state: "detached", timeout: 5000 });
     expect(await page.getByRole("tab", { name: "Feedback" }).count()).toBe(0);
     const missing = await context.newPage();
     const response = await missing.goto(`${server.baseUrl}/p/app_doesnotexist`);
