@@ -404,4 +404,45 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await page.getByText("No versions yet.").waitFor();
     await shot(page, "versions");
   });
+
+  it("links a request to a release and schedules it; clearing the time unschedules", async () => {
+    await page.getByRole("link", { name: "Changelog" }).click();
+    await page.getByLabel("Title").fill("Conflict-free sync");
+    await page.getByRole("checkbox", { name: "Offline mode (beta)" }).check();
+    await page.getByLabel("Publish at (optional)").fill("2030-01-02T09:30");
+    await page.getByRole("button", { name: "Save schedule" }).click();
+    await page.getByText("Scheduled. It is published at the chosen time.").waitFor();
+    const row = page.locator("li.row").filter({ hasText: "Conflict-free sync" });
+    await row.getByText(/^Scheduled for /).waitFor();
+    await row.getByText("Delivers: Offline mode (beta)").waitFor();
+    const { entries } = (await consoleApi("GET", `/workspaces/${state.wsId}/changelog?appId=${state.appId}`)) as unknown as {
+      entries: { title: string; status: string; scheduledAt: string | null; linkedRequests: { title: string }[] }[];
+    };
+    expect(entries.find((e) => e.title === "Conflict-free sync")).toMatchObject({
+      status: "scheduled",
+      scheduledAt: new Date("2030-01-02T09:30").toISOString(),
+      linkedRequests: [{ title: "Offline mode (beta)" }],
+    });
+    await page.getByLabel("Publish at (optional)").fill("");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Saved.").waitFor();
+    await row.getByText(/^Draft/).waitFor();
+  });
+
+  it("recolours a column and deletes one; its requests go back to review", async () => {
+    await page.getByRole("link", { name: "Roadmap" }).click();
+    await page.getByRole("combobox", { name: "Move to: Offline mode (beta)" }).selectOption({ label: "Planned" });
+    await page.getByTestId("board-planned").getByText("Offline mode (beta)").waitFor();
+    const colour = page.getByLabel("Colour Planned", { exact: true });
+    await colour.fill("#ff0000");
+    await colour.blur();
+    const columns = async () => ((await consoleApi("GET", `/workspaces/${state.wsId}/apps/${state.appId}/columns`)) as unknown as { columns: { slug: string; color: string | null }[] }).columns;
+    await expect.poll(async () => (await columns()).find((c) => c.slug === "planned")?.color).toBe("#ff0000");
+    // System columns cannot be deleted: no button.
+    expect(await page.getByRole("button", { name: "Delete column Under review" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Delete column Planned" }).click();
+    await expect.poll(() => page.getByTestId("column-planned").count()).toBe(0);
+    await page.getByTestId("board-under-review").getByText("Offline mode (beta)").waitFor();
+    expect((await columns()).map((c) => c.slug)).not.toContain("planned");
+  });
 });

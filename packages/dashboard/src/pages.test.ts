@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
 import { formatMoney } from "./pages/EndUsers.js";
 import { inboxParams } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
@@ -39,6 +40,14 @@ describe("dashboard page helpers", () => {
     expect(formatMoney(5, null)).toBe("5.00");
     expect(formatMoney(5, "ZZZZ")).toBe("5.00 ZZZZ");
     expect(formatMoney(null, "USD")).toBe("—");
+  });
+
+  it("converts the schedule between datetime-local values and ISO times", () => {
+    expect(fromLocalInput("")).toBeNull();
+    expect(fromLocalInput("not a date")).toBeNull();
+    expect(fromLocalInput("2030-01-02T09:30")).toBe(new Date(2030, 0, 2, 9, 30).toISOString());
+    expect(toLocalInput(new Date(2030, 0, 2, 9, 30).toISOString())).toBe("2030-01-02T09:30");
+    expect(toLocalInput(null)).toBe("");
   });
 
   it("routes request detail pages by id", () => {

@@ -1,4 +1,4 @@
-import type { AdminChangelogEntry } from "@tidings/protocol";
+import type { AdminChangelogEntry, AdminFeatureRequest } from "@tidings/protocol";
 import { useEffect, useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
@@ -15,9 +15,38 @@ interface Draft {
   title: string;
   versionLabel: string;
   body: string;
+  /** Feature requests this release delivers. */
+  linkedRequestIds: string[];
+  /** When to publish, as a `datetime-local` value (local time); empty for no schedule. */
+  scheduledAt: string;
 }
 
-const EMPTY: Draft = { id: null, title: "", versionLabel: "", body: "" };
+const EMPTY: Draft = { id: null, title: "", versionLabel: "", body: "", linkedRequestIds: [], scheduledAt: "" };
+
+/** An ISO time as a `datetime-local` value in the browser's time zone ("" for none). */
+export function toLocalInput(iso: string | null): string {
+  if (iso === null) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A `datetime-local` value (local time) as an ISO time; null when empty or unreadable. */
+export function fromLocalInput(value: string): string | null {
+  if (value.trim() === "") return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+const editable = (entry: AdminChangelogEntry): Draft => ({
+  id: entry.id,
+  title: entry.title,
+  versionLabel: entry.versionLabel ?? "",
+  body: entry.body,
+  linkedRequestIds: [...entry.linkedRequestIds],
+  scheduledAt: toLocalInput(entry.scheduledAt),
+});
 // The unsaved draft survives a lost session (the signed-in shell unmounts) in this tab's session storage.
 const draftKey = (appId: string) => `tidings.dashboard.changelog-draft.${appId}`;
 
@@ -35,6 +64,10 @@ export function Changelog(props: { wsId: string; appId: string }) {
   const base = `/workspaces/${props.wsId}/changelog`;
   const [offset, setOffset] = useState(0);
   const list = useLoad(() => api<{ entries: AdminChangelogEntry[]; total: number }>("GET", `${base}?appId=${props.appId}&limit=${PAGE}&offset=${offset}`), [props.wsId, props.appId, offset]);
+  const requests = useLoad(
+    () => api<{ requests: AdminFeatureRequest[] }>("GET", `/workspaces/${props.wsId}/feature-requests?appId=${props.appId}&limit=200`),
+    [props.wsId, props.appId],
+  );
   const [draft, setDraft] = useState<Draft>(() => storedDraft(props.appId));
   const [preview, setPreview] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -71,9 +104,18 @@ export function Changelog(props: { wsId: string; appId: string }) {
     if (draft.title.trim() === "") local.title = [t("validation.required")];
     if (draft.title.length > 200) local.title = [t("validation.tooLong", { max: 200 })];
     if (draft.versionLabel.length > 64) local.versionLabel = [t("validation.tooLong", { max: 64 })];
+    const scheduledAt = publish ? null : fromLocalInput(draft.scheduledAt);
+    if (!publish && draft.scheduledAt.trim() !== "" && scheduledAt === null) local.scheduledAt = [t("changelog.invalidSchedule")];
     setErrors(local);
     if (Object.keys(local).length > 0) return;
-    const body = { title: draft.title.trim(), body: draft.body, versionLabel: draft.versionLabel.trim() === "" ? null : draft.versionLabel.trim() };
+    const body = {
+      title: draft.title.trim(),
+      body: draft.body,
+      versionLabel: draft.versionLabel.trim() === "" ? null : draft.versionLabel.trim(),
+      linkedRequestIds: draft.linkedRequestIds,
+      // An empty schedule unschedules (back to draft); publishing now ignores it.
+      scheduledAt,
+    };
     try {
       let entry =
         draft.id === null
@@ -81,8 +123,8 @@ export function Changelog(props: { wsId: string; appId: string }) {
           : await api<AdminChangelogEntry>("PUT", `${base}/${draft.id}`, body);
       if (publish) entry = await api<AdminChangelogEntry>("POST", `${base}/${entry.id}/publish`);
       setPreview(entry.html);
-      setDraft(publish ? EMPTY : { ...draft, id: entry.id });
-      setNotice(publish ? t("changelog.published") : t("common.saved"));
+      setDraft(publish ? EMPTY : editable(entry));
+      setNotice(publish ? t("changelog.published") : entry.status === "scheduled" ? t("changelog.scheduledNotice") : t("common.saved"));
       list.reload();
     } catch (error) {
       if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
@@ -111,10 +153,40 @@ export function Changelog(props: { wsId: string; appId: string }) {
         <Field id="cl-body" label={t("changelog.body")} errors={errors.body} hint={t("changelog.markdownHint")}>
           <textarea id="cl-body" rows={10} value={draft.body} onChange={(e) => setDraft({ ...draft, body: e.target.value })} />
         </Field>
+        <Field id="cl-schedule" label={t("changelog.scheduleAt")} errors={errors.scheduledAt} hint={t("changelog.scheduleHint")}>
+          <input
+            id="cl-schedule"
+            type="datetime-local"
+            value={draft.scheduledAt}
+            onChange={(e) => setDraft({ ...draft, scheduledAt: e.target.value })}
+            {...describedBy("cl-schedule", errors.scheduledAt)}
+          />
+        </Field>
+        <fieldset className="field">
+          <legend>{t("changelog.linkedRequests")}</legend>
+          <ErrorBanner error={requests.error} onRetry={requests.reload} />
+          <ListStatus list={requests} count={requests.data?.requests.length ?? 0} empty={t("changelog.noRequests")} />
+          {(requests.data?.requests ?? []).map((request) => (
+            <label key={request.id} className="check">
+              <input
+                type="checkbox"
+                checked={draft.linkedRequestIds.includes(request.id)}
+                onChange={(e) =>
+                  setDraft({
+                    ...draft,
+                    linkedRequestIds: e.target.checked ? [...draft.linkedRequestIds, request.id] : draft.linkedRequestIds.filter((id) => id !== request.id),
+                  })
+                }
+              />{" "}
+              {request.title}
+            </label>
+          ))}
+          {errors.linkedRequestIds === undefined ? null : <small className="field-error" role="alert">{errors.linkedRequestIds.join(" ")}</small>}
+        </fieldset>
         <ErrorBanner error={failure} />
         {notice === null ? null : <Notice>{notice}</Notice>}
         <div className="inline-form">
-          <button type="submit">{t("changelog.saveDraft")}</button>
+          <button type="submit">{draft.scheduledAt.trim() === "" ? t("changelog.saveDraft") : t("changelog.saveScheduled")}</button>
           <button type="button" className="primary" onClick={() => void save(true)}>
             {t("changelog.publish")}
           </button>
@@ -142,16 +214,22 @@ export function Changelog(props: { wsId: string; appId: string }) {
               <strong>{entry.title}</strong>
               <small>
                 {t(`changelog.status.${entry.status}`)}
+                {entry.status === "scheduled" && entry.scheduledAt !== null ? ` ${t("changelog.scheduledFor", { when: new Date(entry.scheduledAt).toLocaleString() })}` : ""}
                 {entry.versionLabel === null ? "" : ` · ${entry.versionLabel}`}
                 {entry.status === "published" ? ` · ${t("changelog.delivery", { sent: entry.delivery.sent, total: entry.delivery.total, failed: entry.delivery.failed })}` : ""}
               </small>
               {entry.status === "published" && entry.delivery.total > 0 ? (
                 <progress aria-label={t("changelog.progress", { title: entry.title })} max={entry.delivery.total} value={entry.delivery.sent + entry.delivery.failed} />
               ) : null}
+              {entry.linkedRequests.length === 0 ? null : (
+                <small>
+                  {t("changelog.links")}: {entry.linkedRequests.map((r) => r.title).join(", ")}
+                </small>
+              )}
               {entry.delivery.lastError === null ? null : <small className="field-error">{entry.delivery.lastError}</small>}
             </div>
             {entry.status === "published" ? null : (
-              <button type="button" onClick={() => (setDraft({ id: entry.id, title: entry.title, versionLabel: entry.versionLabel ?? "", body: entry.body }), setPreview(entry.html))}>
+              <button type="button" onClick={() => (setDraft(editable(entry)), setPreview(entry.html))}>
                 {t("changelog.edit")}
               </button>
             )}

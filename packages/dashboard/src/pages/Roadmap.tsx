@@ -2,6 +2,7 @@ import type { AdminFeatureRequest, BoardColumn } from "@tidings/protocol";
 import { useState, type DragEvent, type FormEvent } from "react";
 import { api } from "../api.js";
 import { Empty, ErrorBanner, Field, useLoad } from "../components/ui.js";
+import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
 
 /** Columns of an app (add, rename, colour, hide, reorder, delete) and the board of its approved requests. */
@@ -12,20 +13,12 @@ export function Roadmap(props: { wsId: string; appId: string }) {
     () => api<{ requests: AdminFeatureRequest[]; total: number }>("GET", `${base}/feature-requests?appId=${props.appId}&moderation=approved&limit=200&sort=votes`),
     [props.wsId, props.appId],
   );
-  const [failure, setFailure] = useState<unknown>(null);
   const [newName, setNewName] = useState("");
   const [newError, setNewError] = useState<string[] | undefined>(undefined);
   const [dragColumn, setDragColumn] = useState<string | null>(null);
-  const run = async (action: () => Promise<unknown>) => {
-    setFailure(null);
-    try {
-      await action();
-    } catch (error) {
-      setFailure(error);
-    }
-    columns.reload();
-    requests.reload();
-  };
+  const { failure, run } = useAction(() => (columns.reload(), requests.reload()));
+  const setColor = (column: BoardColumn, color: string | null) => color !== column.color && void run(() => api("PUT", `${base}/columns/${column.id}`, { color }));
+  const remove = (column: BoardColumn) => window.confirm(t("roadmap.confirmDelete", { name: column.name })) && void run(() => api("DELETE", `${base}/columns/${column.id}`));
   const list = columns.data?.columns ?? [];
   const reorder = (ids: string[]) => run(() => api("POST", `${base}/apps/${props.appId}/columns/reorder`, { columnIds: ids }));
   const move = (index: number, delta: number) => {
@@ -84,12 +77,17 @@ export function Roadmap(props: { wsId: string; appId: string }) {
               onBlur={(e) => e.target.value.trim() !== "" && e.target.value !== column.name && void run(() => api("PUT", `${base}/columns/${column.id}`, { name: e.target.value.trim() }))}
               onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()}
             />
+            {/* Saved when the picker is left (not on every step of a drag); re-created when the saved colour changes. */}
             <input
+              key={column.color ?? "none"}
               type="color"
               aria-label={`${t("roadmap.color")} ${column.name}`}
               defaultValue={column.color ?? "#94a3b8"}
-              onChange={(e) => void run(() => api("PUT", `${base}/columns/${column.id}`, { color: e.target.value }))}
+              onBlur={(e) => setColor(column, e.target.value.toLowerCase())}
             />
+            <button type="button" aria-label={t("roadmap.resetColor", { name: column.name })} disabled={column.color === null} onClick={() => setColor(column, null)}>
+              ↺
+            </button>
             <label className="check">
               <input type="checkbox" checked={column.isVisible} onChange={(e) => void run(() => api("PUT", `${base}/columns/${column.id}`, { isVisible: e.target.checked }))} />{" "}
               {t("roadmap.visible")}
@@ -103,7 +101,7 @@ export function Roadmap(props: { wsId: string; appId: string }) {
             {column.isSystem ? (
               <span className="badge">{t("roadmap.system")}</span>
             ) : (
-              <button type="button" className="danger" onClick={() => window.confirm(`${t("common.delete")} ${column.name}?`) && void run(() => api("DELETE", `${base}/columns/${column.id}`))}>
+              <button type="button" className="danger" aria-label={t("roadmap.delete", { name: column.name })} onClick={() => remove(column)}>
                 {t("common.delete")}
               </button>
             )}
