@@ -41,6 +41,8 @@ describe("tidings serve (the embedded default)", () => {
     expect(server.output()).toContain(`API base URL:   ${server.url}/api/v1`);
     expect(server.output()).toContain("Demo app key:   app_demo");
     expect(server.output()).toContain(`${server.url}/docs`);
+    expect(server.output()).toContain(`Dashboard:      ${server.url}/admin/`);
+    expect(server.output()).toContain(`Demo portal:    ${server.url}/p/app_demo`);
     expect(fs.existsSync(path.join(dataDir, "tidings.db"))).toBe(true);
   });
 

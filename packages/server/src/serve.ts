@@ -38,9 +38,11 @@ export function banner(config: Config, url: string, hasDemo: boolean): string {
     `Tidings is listening on ${url}`,
     `  API base URL:   ${base}/api/v1`,
     `  API docs:       ${base}/docs  (OpenAPI: ${base}/api/v1/openapi.json)`,
+    `  Dashboard:      ${base}/admin/  (the first visit creates the owner account)`,
   ];
   if (hasDemo) {
     lines.push(`  Demo app key:   ${DEMO_APP_KEY}  (try ${base}/api/v1/public/config/${DEMO_APP_KEY})`);
+    lines.push(`  Demo portal:    ${base}/p/${DEMO_APP_KEY}`);
   }
   lines.push(
     config.adminToken === null
