@@ -1,36 +1,5 @@
-import fs from "node:fs";
-import { chromium, type Browser } from "playwright-core";
 
-/** Where the system Chromium is (`apt-get install -y chromium`). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-/**
- * Whether browser tests can run. Without Chromium they are skipped with a message, except with
- * CI=true, where a missing browser is a failure.
- */
-export function chromiumAvailable(): boolean {
-  if (fs.existsSync(CHROMIUM_PATH)) return true;
-  if (process.env.CI === "true") throw new Error(`CI=true but Chromium is missing at ${CHROMIUM_PATH}: apt-get install -y chromium`);
-  console.warn(`Skipping dashboard browser tests: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
-  return false;
-}
-
-/** Headless Chromium with the flags a container needs. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
+export { chromiumAvailable, launchChromium } from "../chromium.js";
 
 /** Folder for screenshots (gitignored). */
 export const ARTIFACTS = new URL("../../artifacts/", import.meta.url);
