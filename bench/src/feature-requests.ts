@@ -69,7 +69,10 @@ try {
   const listUrl = `${base}/api/v1/feature-requests?appKey=${appKey}&limit=50`;
   const page = await (await fetch(listUrl, { headers: { "x-user-token": token } })).json();
   bare.get("/page", async () => page);
-  const bareUrl = `${await bare.listen({ port: 0, host: HOST })}/page`;
+  // The same vote requests, answered without touching a database: what the machine's HTTP costs.
+  bare.post("/api/v1/feature-requests/:id/vote", async () => ({ voted: true, voteCount: 1 }));
+  const bareBase = await bare.listen({ port: 0, host: HOST });
+  const bareUrl = `${bareBase}/page`;
 
   await load(listUrl, 1, { headers: { "x-user-token": token } });
   await load(bareUrl, 1);
@@ -91,10 +94,9 @@ try {
 
   // Vote toggles: each request from a random user on one of the newest requests.
   process.env.BENCH_VOTE_TARGETS = JSON.stringify(firstIds);
-  const votes = await load(`${base}/api/v1/feature-requests/${firstIds[0]}/vote`, seconds, {
-    method: "POST",
-    requests: [{ setupRequest: fileURLToPath(new URL("../vote-request.cjs", import.meta.url)) as never }],
-  });
+  const voteLoad = { method: "POST" as const, requests: [{ setupRequest: fileURLToPath(new URL("../vote-request.cjs", import.meta.url)) as never }] };
+  const votes = await load(`${base}/api/v1/feature-requests/${firstIds[0]}/vote`, seconds, voteLoad);
+  const bareVotes = await load(`${bareBase}/api/v1/feature-requests/${firstIds[0]}/vote`, seconds, voteLoad);
   const stored = await db
     .selectFrom("featureRequests")
     .select((eb) => eb.fn.sum<number>("voteCount").as("n"))
@@ -110,6 +112,8 @@ try {
   const p95 = percentile(samples, 95);
   console.log(`${"search p50 / p95 (ms)".padEnd(40)} ${`${percentile(samples, 50).toFixed(1)} / ${p95.toFixed(1)}`.padStart(10)}  p95 < 10 ms ${p95 < 10 ? "PASS" : "BELOW"}`);
   console.log(`${"vote toggles (req/s)".padEnd(40)} ${votes.requests.average.toFixed(0).padStart(10)}  >= 3000/s ${votes.requests.average >= 3000 ? "PASS" : "BELOW"}`);
+  console.log(`${"bare route, same vote requests (req/s)".padEnd(40)} ${bareVotes.requests.average.toFixed(0).padStart(10)}`);
+  console.log(`${"ratio votes/bare".padEnd(40)} ${(votes.requests.average / bareVotes.requests.average).toFixed(2).padStart(10)}`);
   console.log(`(votes stored after the run: ${Number(stored.n)})`);
 } catch (err) {
   console.error(err);

@@ -16,7 +16,20 @@ export interface Context {
   readonly storage: ObjectStorage;
 }
 
-/** The cache tag that groups every cached answer derived from one app. */
+/** The cache tag that groups every cached answer derived from one app (console writes drop it). */
 export function appTag(appId: string): string {
   return `app:${appId}`;
+}
+
+/**
+ * The cache tag of answers built from an app's public content (request lists, counts, the
+ * roadmap): votes, comments and proposals drop these without dropping the app's settings.
+ */
+export function appContentTag(appId: string): string {
+  return `app-content:${appId}`;
+}
+
+/** Tags for a cached answer built from an app's public content: dropped by console and public writes. */
+export function contentTags(appId: string): string[] {
+  return [appTag(appId), appContentTag(appId)];
 }

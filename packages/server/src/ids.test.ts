@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId, randomToken } from "./ids.js";
+import { newId, pooledRandomBytes, randomToken } from "./ids.js";
 
 describe("newId", () => {
   it("is the prefix and 26 lowercase base32 characters, ordered by time", () => {
@@ -15,5 +15,16 @@ describe("randomToken", () => {
   it("has the requested length of URL-safe characters", () => {
     const token = randomToken(28);
     expect(token).toMatch(/^[A-Za-z0-9_-]{28}$/);
+  });
+});
+
+describe("pooledRandomBytes", () => {
+  it("never repeats bytes across refills of its pool", () => {
+    const seen = new Set<string>();
+    // 600 × 16 bytes runs through the 4 KB pool more than twice.
+    for (let i = 0; i < 600; i++) seen.add(pooledRandomBytes(16).toString("hex"));
+    expect(seen.size).toBe(600);
+    const ids = new Set(Array.from({ length: 600 }, () => newId("vote")));
+    expect(ids.size).toBe(600);
   });
 });

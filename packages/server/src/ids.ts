@@ -1,4 +1,22 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomFillSync } from "node:crypto";
+
+/** CSPRNG bytes drawn a page at a time: one call into the generator per 256 ids, not per id. */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+/**
+ * `size` (≤ 4096) fresh random bytes from a CSPRNG. The returned view is only valid until the
+ * next call: copy or encode it at once.
+ */
+export function pooledRandomBytes(size: number): Buffer {
+  if (poolOffset + size > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + size);
+  poolOffset += size;
+  return bytes;
+}
 
 const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -24,7 +42,7 @@ export function newId(prefix: string, now: Date = new Date()): string {
     timePart = BASE32[time % 32] + timePart;
     time = Math.floor(time / 32);
   }
-  return `${prefix}_${timePart}${base32(randomBytes(16), 16)}`;
+  return `${prefix}_${timePart}${base32(pooledRandomBytes(16), 16)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import { findAppByKey, type AppRow } from "./apps.js";
+import { findAppById, findAppByKey, type AppRow } from "./apps.js";
 
 /** How long public answers may be served from the shared cache (and by HTTP caches). */
 export const PUBLIC_CACHE_SECONDS = 30;
@@ -17,6 +17,19 @@ export async function lookupPublicApp(ctx: Context, appKey: string): Promise<{ a
   if (found !== undefined) {
     await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.app.id)] });
   }
+  return found;
+}
+
+/**
+ * An app by id through the shared cache (dropped by any console write to the app): the lookup of
+ * every vote and comment, which name a request rather than an app.
+ */
+export async function lookupAppById(ctx: Context, appId: string): Promise<AppRow | undefined> {
+  const key = `app-by-id:${appId}`;
+  const cached = await ctx.cache.get<AppRow>(key);
+  if (cached !== undefined) return cached;
+  const found = await findAppById(ctx.db.kysely, appId);
+  if (found !== undefined) await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.id)] });
   return found;
 }
 

@@ -4,6 +4,8 @@ import SQLite from "better-sqlite3";
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index.js";
+import { createGroupCommit, type SharedWork } from "./group-commit.js";
+import { withStatementCache } from "./statement-cache.js";
 import type { Database } from "./schema.js";
 
 /** Which SQL engine a database runs on. */
@@ -13,6 +15,12 @@ export type DialectName = "sqlite" | "postgres";
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: DialectName;
+  /**
+   * Runs `work` in a transaction. On SQLite, concurrent callers share one transaction and its
+   * commit (group commit, each under its own savepoint); on PostgreSQL each gets its own.
+   * Either way the promise settles only after the commit.
+   */
+  sharedTransaction<T>(work: SharedWork<T>): Promise<T>;
   /** Closes every connection. */
   destroy(): Promise<void>;
 }
@@ -44,10 +52,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: sqlite }),
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin()],
     });
-    return { kysely, dialect: "sqlite", destroy: () => kysely.destroy() };
+    const sync = file === ":memory:" || file === "" ? undefined : () => syncFile(`${file}-wal`);
+    return {
+      kysely,
+      dialect: "sqlite",
+      sharedTransaction: createGroupCommit(kysely, sync === undefined ? {} : { sync }),
+      destroy: () => kysely.destroy(),
+    };
   }
   const searchPath = options.schema === undefined ? undefined : `-c search_path=${options.schema}`;
   const pool = new pg.Pool({
@@ -63,7 +77,31 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
-  return { kysely, dialect: "postgres", destroy: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: "postgres",
+    sharedTransaction: (work) => kysely.transaction().execute(work),
+    destroy: () => kysely.destroy(),
+  };
+}
+
+/**
+ * fdatasync of a file by path, on libuv's thread pool. A WAL file that is gone was checkpointed
+ * into the database and synced when its last connection closed.
+ */
+async function syncFile(file: string): Promise<void> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
@@ -180,27 +181,18 @@ export async function createFeatureRequests(
 }
 
 /**
- * A request the public may see: approved and not merged (or, for `viewerEndUserId`, their own
- * pending one when `allowOwnPending`). Anything else is 404 `feature_request_not_found`, so the
- * answer never reveals that an unapproved request exists.
+ * The id and app of a request the public may see: approved and not merged. Anything else is 404
+ * `feature_request_not_found`, so the answer never reveals that an unapproved request exists.
  */
-export async function findPublicRequest(
-  db: Kysely<Database>,
-  id: string,
-  options: { viewerEndUserId?: string | null; allowOwnPending?: boolean } = {},
-): Promise<FeatureRequestRow> {
-  const row = await db.selectFrom("featureRequests").selectAll().where("id", "=", id).executeTakeFirst();
-  const visible =
-    row !== undefined &&
-    row.mergedIntoId === null &&
-    (row.moderation === "approved" ||
-      (options.allowOwnPending === true &&
-        row.moderation === "pending" &&
-        row.requesterEndUserId !== null &&
-        row.requesterEndUserId === options.viewerEndUserId));
-  if (!visible) throw new ApiError("feature_request_not_found");
+export async function findPublicRequest(db: Kysely<Database>, id: string): Promise<{ id: string; appId: string }> {
+  const row = await publicRequest.first(db, { id });
+  if (row === undefined) throw new ApiError("feature_request_not_found");
   return row;
 }
+
+const publicRequest = preparedQuery<{ id: string }, { id: string; appId: string }>((db, p) =>
+  db.selectFrom("featureRequests").select(["id", "appId"]).where("id", "=", p.id).where("moderation", "=", "approved").where("mergedIntoId", "is", null),
+);
 
 /** Sets `vote_count` to the stored votes plus imported ones. */
 export async function recountVotes(trx: Kysely<Database>, featureRequestId: string): Promise<number> {

@@ -108,7 +108,7 @@ export async function listFeatureRequests(
   dialect: DialectName,
   clock: Clock,
   query: ListQuery,
-  cache?: { shared: SharedCache; tag: string },
+  cache?: { shared: SharedCache; tags: string[] },
 ): Promise<ListPage> {
   const terms = query.q === undefined ? [] : searchTerms(query.q);
   const searching = query.q !== undefined && query.q.trim() !== "";
@@ -296,7 +296,7 @@ const COUNT_CACHE_MS = 30_000;
  * between viewers through the cache, the expensive part on large boards) plus the viewer's own
  * pending ones.
  */
-async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shared: SharedCache; tag: string } | undefined): Promise<number> {
+async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<number> {
   const countApproved = async () => {
     let q = db
       .selectFrom("featureRequests")
@@ -314,7 +314,7 @@ async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shar
     const key = `fr-count:${query.appId}:${query.versionId ?? ""}`;
     const hit = await cache.shared.get<number>(key);
     approved = hit ?? (await countApproved());
-    if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: [cache.tag] });
+    if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });
   }
   if (query.viewerEndUserId === null) return approved;
   let own = db

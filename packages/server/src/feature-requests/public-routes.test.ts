@@ -403,6 +403,19 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(noToken.json().code).toBe("user_token_required");
     });
 
+    it("applies a console change to the app to the very next vote, though votes keep the app cached", async () => {
+      const ws = await freshApp();
+      const target = (await propose(ws.appKey, "Settings reach votes")).json().featureRequestId;
+      expect((await vote(target, "pat")).json()).toEqual({ voted: true, voteCount: 1 });
+      expect((await vote(target, "quinn")).json()).toEqual({ voted: true, voteCount: 2 });
+      await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { allowAnonymousVote: false });
+      const refused = await vote(target, "pat");
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().code).toBe("authentication_required");
+      await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { allowPublic: false });
+      expect((await vote(target, "pat", "POST", { "x-user-hash": userHash(ws.signingSecret, "pat") })).json().code).toBe("public_access_disabled");
+    });
+
     it("answers unknown, malformed and foreign ids with 4xx and stores nothing", async () => {
       expect((await vote("fr_00000000000000000000000000", "ned")).statusCode).toBe(404);
       expect((await vote("not-an-id", "ned")).statusCode).toBe(400);

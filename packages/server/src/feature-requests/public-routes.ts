@@ -13,9 +13,9 @@ import {
 } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
-import { findAppById, type AppRow } from "../apps/apps.js";
-import { requirePublicApp } from "../apps/public-app.js";
-import { appTag, type Context } from "../context.js";
+import type { AppRow } from "../apps/apps.js";
+import { lookupAppById, requirePublicApp } from "../apps/public-app.js";
+import { appContentTag, contentTags, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
@@ -46,7 +46,7 @@ function requireFlag(app: AppRow, flag: 0 | 1, identity: EndUserIdentity, messag
 
 /** The app of a request found by id; private apps refuse like the app-key endpoints do. */
 async function appOfRequest(ctx: Context, appId: string): Promise<AppRow> {
-  const app = await findAppById(ctx.db.kysely, appId);
+  const app = await lookupAppById(ctx, appId);
   if (app === undefined) throw new ApiError("feature_request_not_found");
   if (app.allowPublic !== 1) throw new ApiError("public_access_disabled");
   return app;
@@ -98,14 +98,14 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         q: query.q,
         sort: query.sort ?? "newest",
       } as const;
-      const countCache = { shared: ctx.cache, tag: appTag(appRow.id) };
+      const countCache = { shared: ctx.cache, tags: contentTags(appRow.id) };
       // Every caller starts from the anonymous page, computed once per query and shared.
       const key = `fr-list:${appRow.id}:${JSON.stringify(listQuery)}`;
       let cached = await ctx.cache.get<{ page: ListPage; body: PreparedBody }>(key);
       if (cached === undefined) {
         const page = await listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: null }, countCache);
         cached = { page, body: prepareBody(page) };
-        await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: [appTag(appRow.id)] });
+        await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: contentTags(appRow.id) });
       }
       if (identity.token === null) {
         return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token" });
@@ -177,7 +177,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
         });
       });
-      await ctx.cache.invalidateTag(appTag(appRow.id));
+      await ctx.cache.invalidateTag(appContentTag(appRow.id));
       return reply.code(201).send({ featureRequestId: row.id, pending: !approved });
     },
   );
@@ -197,7 +197,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       mode,
       ...(body.shipNotifyEmail === undefined ? {} : { shipNotifyEmail: body.shipNotifyEmail }),
     });
-    await ctx.cache.invalidateTag(appTag(appRow.id));
+    await ctx.cache.invalidateTag(appContentTag(appRow.id));
     return result;
   };
   // Legacy clients POST `{appKey, userToken}`; DELETE may come with or without a body.
@@ -273,7 +273,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
           parentId: request.body.parentId ?? null,
         });
       });
-      await ctx.cache.invalidateTag(appTag(appRow.id));
+      await ctx.cache.invalidateTag(appContentTag(appRow.id));
       return reply.code(201).send(comment);
     },
   );

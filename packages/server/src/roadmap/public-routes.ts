@@ -2,7 +2,7 @@ import { ColumnsResponseSchema, ErrorBodySchema, VersionsResponseSchema } from "
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { requirePublicApp, PUBLIC_CACHE_SECONDS } from "../apps/public-app.js";
-import { appTag, type Context } from "../context.js";
+import { contentTags, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
@@ -34,7 +34,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
     let body = await ctx.cache.get<PreparedBody>(cacheKey);
     if (body === undefined) {
       body = prepareBody(await load(appRow.id));
-      await ctx.cache.set(cacheKey, body, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(appRow.id)] });
+      await ctx.cache.set(cacheKey, body, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: contentTags(appRow.id) });
     }
     // Only anonymous answers of an openly readable roadmap may sit in shared caches.
     const shared = appRow.allowAnonymousRoadmap === 1 && identity.token === null;

@@ -1,9 +1,10 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { newId } from "../ids.js";
+import { newId, pooledRandomBytes } from "../ids.js";
 
 /** Who is calling a public endpoint, as far as the headers tell. */
 export interface EndUserIdentity {
@@ -54,14 +55,24 @@ export function resolveIdentity(
   return { token, identified: true };
 }
 
+const endUserByToken = preparedQuery<{ appId: string; hash: string }, { id: string; publicId: string }>((db, p) =>
+  db.selectFrom("endUsers").select(["id", "publicId"]).where("appId", "=", p.appId).where("tokenHash", "=", p.hash),
+);
+
+const insertEndUser = preparedQuery<
+  { id: string; appId: string; hash: string; publicId: string; now: string },
+  { id: string; publicId: string }
+>((db, p) =>
+  db
+    .insertInto("endUsers")
+    .values({ id: p.id, appId: p.appId, tokenHash: p.hash, publicId: p.publicId, createdAt: p.now, lastSeenAt: p.now })
+    .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
+    .returning(["id", "publicId"]),
+);
+
 /** The end user of `appId` behind `token` if one was ever minted; reads never mint. */
 export async function findEndUser(db: Kysely<Database>, appId: string, token: string): Promise<{ id: string; publicId: string } | undefined> {
-  return db
-    .selectFrom("endUsers")
-    .select(["id", "publicId"])
-    .where("appId", "=", appId)
-    .where("tokenHash", "=", tokenHash(token))
-    .executeTakeFirst();
+  return endUserByToken.first(db, { appId, hash: tokenHash(token) });
 }
 
 function tokenHash(token: string): string {
@@ -70,7 +81,7 @@ function tokenHash(token: string): string {
 
 /** A public end-user id: `u_` + 32 random hex characters, unrelated to the token. */
 export function newPublicUserId(): string {
-  return `u_${randomBytes(16).toString("hex")}`;
+  return `u_${pooledRandomBytes(16).toString("hex")}`;
 }
 
 /**
@@ -85,26 +96,13 @@ export async function ensureEndUser(
 ): Promise<{ id: string; publicId: string; created: boolean }> {
   const hash = tokenHash(token);
   // Returning users are the common case: look first, insert only when new.
-  const existing = await db
-    .selectFrom("endUsers")
-    .select(["id", "publicId"])
-    .where("appId", "=", appId)
-    .where("tokenHash", "=", hash)
-    .executeTakeFirst();
+  const existing = await endUserByToken.first(db, { appId, hash });
   if (existing !== undefined) return { ...existing, created: false };
   const now = isoNow(clock);
-  const inserted = await db
-    .insertInto("endUsers")
-    .values({ id: newId("eu", clock.now()), appId, tokenHash: hash, publicId: newPublicUserId(), createdAt: now, lastSeenAt: now })
-    .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
-    .returning(["id", "publicId"])
-    .executeTakeFirst();
+  const inserted = await insertEndUser.first(db, { id: newId("eu", clock.now()), appId, hash, publicId: newPublicUserId(), now });
   if (inserted !== undefined) return { ...inserted, created: true };
-  const row = await db
-    .selectFrom("endUsers")
-    .select(["id", "publicId"])
-    .where("appId", "=", appId)
-    .where("tokenHash", "=", hash)
-    .executeTakeFirstOrThrow();
+  // Minted meanwhile by a concurrent request (PostgreSQL).
+  const row = await endUserByToken.first(db, { appId, hash });
+  if (row === undefined) throw new Error("end user vanished while being minted");
   return { ...row, created: false };
 }

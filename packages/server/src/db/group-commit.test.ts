@@ -1,0 +1,152 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeClock } from "../testing/fake-clock.js";
+import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { createWorkspace } from "../workspaces/workspaces.js";
+import { openDatabase, type Db } from "./database.js";
+import { coalesce, createGroupCommit } from "./group-commit.js";
+
+const clock = new FakeClock();
+
+/** A promise settled from outside, and whether it has settled. */
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function track<T>(promise: Promise<T>) {
+  const state = { settled: false };
+  promise.then(
+    () => (state.settled = true),
+    () => (state.settled = true),
+  );
+  return state;
+}
+
+const slugs = async (db: Db, prefix: string) =>
+  (await db.kysely.selectFrom("workspaces").select("slug").where("slug", "like", `${prefix}%`).orderBy("slug").execute()).map((r) => r.slug);
+
+describe.each(testDialects())("shared transactions on %s", (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+  });
+  afterAll(() => t.cleanup());
+
+  it("a unit that fails rolls back its own writes only", async () => {
+    const results = await Promise.allSettled(
+      ["keep-a", "drop-b", "keep-c"].map((slug) =>
+        t.db.sharedTransaction(async (trx) => {
+          await createWorkspace(trx, clock, { name: slug, slug }, null);
+          if (slug.startsWith("drop")) throw new Error(`refused ${slug}`);
+          return slug;
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(results[1]).toMatchObject({ reason: new Error("refused drop-b") });
+    expect(await slugs(t.db, "keep-")).toEqual(["keep-a", "keep-c"]);
+    expect(await slugs(t.db, "drop-")).toEqual([]);
+  });
+});
+
+describe("group commit on SQLite", () => {
+  let dir: string;
+  let db: Db;
+  beforeAll(async () => {
+    const opened = await openTestDatabase("sqlite");
+    db = opened.db;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-gc-"));
+    return () => opened.cleanup();
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("units of one turn share one commit and settle only once it is synced", async () => {
+    const syncs: Array<ReturnType<typeof deferred>> = [];
+    const shared = createGroupCommit(db.kysely, {
+      sync: () => {
+        const d = deferred();
+        syncs.push(d);
+        return d.promise;
+      },
+    });
+    const units = ["gc-1", "gc-2", "gc-3"].map((slug) => shared(async (trx) => (await createWorkspace(trx, clock, { name: slug, slug }, null)).workspace.slug));
+    const states = units.map(track);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Committed, but not acknowledged before the sync.
+    expect(await slugs(db, "gc-")).toEqual(["gc-1", "gc-2", "gc-3"]);
+    expect(syncs).toHaveLength(1);
+    expect(states.map((s) => s.settled)).toEqual([false, false, false]);
+    syncs[0]!.resolve();
+    expect(await Promise.all(units)).toEqual(["gc-1", "gc-2", "gc-3"]);
+    // Back to fully synchronous commits for everything else on the connection.
+    const mode = await sql<{ synchronous: number }>`pragma synchronous`.execute(db.kysely);
+    expect(mode.rows[0]?.synchronous).toBe(2);
+  });
+
+  it("a failed sync rejects every unit of its transaction", async () => {
+    const shared = createGroupCommit(db.kysely, { sync: () => Promise.reject(new Error("EIO: sync failed")) });
+    const results = await Promise.allSettled(["gs-1", "gs-2"].map((slug) => shared((trx) => createWorkspace(trx, clock, { name: slug, slug }, null))));
+    expect(results.map((r) => (r.status === "rejected" ? String(r.reason) : "ok"))).toEqual(["Error: EIO: sync failed", "Error: EIO: sync failed"]);
+  });
+
+  it("the real sync makes a file database's commits durable before answering", async () => {
+    const file = path.join(dir, "real.db");
+    const real = openDatabase(`sqlite:${file}`);
+    try {
+      await sql`create table notes (body text not null)`.execute(real.kysely);
+      const written = await Promise.all([1, 2, 3].map((n) => real.sharedTransaction((trx) => sql`insert into notes (body) values (${`n${n}`})`.execute(trx))));
+      expect(written).toHaveLength(3);
+      expect(fs.existsSync(`${file}-wal`)).toBe(true);
+      const rows = await sql<{ body: string }>`select body from notes order by body`.execute(real.kysely);
+      expect(rows.rows.map((r) => r.body)).toEqual(["n1", "n2", "n3"]);
+    } finally {
+      await real.destroy();
+    }
+  });
+});
+
+describe("coalesce", () => {
+  it("shares one follow-up sync among every caller that came while a sync was in flight", async () => {
+    const runs: Array<ReturnType<typeof deferred>> = [];
+    const sync = coalesce(() => {
+      const d = deferred();
+      runs.push(d);
+      return d.promise;
+    });
+    const first = sync();
+    const second = sync();
+    const third = sync();
+    expect(runs).toHaveLength(1);
+    const secondState = track(second);
+    runs[0]!.resolve();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The follow-up started only after the first finished, and covers both later callers.
+    expect(runs).toHaveLength(2);
+    expect(secondState.settled).toBe(false);
+    runs[1]!.resolve();
+    await Promise.all([second, third]);
+    expect(runs).toHaveLength(2);
+    // Idle again: the next caller starts a sync of its own at once.
+    void sync();
+    expect(runs).toHaveLength(3);
+    runs[2]!.resolve();
+  });
+
+  it("a failed sync fails its callers, and the next callers get a new one", async () => {
+    let calls = 0;
+    const sync = coalesce(() => (++calls === 1 ? Promise.reject(new Error("EIO")) : Promise.resolve()));
+    await expect(sync()).rejects.toThrow("EIO");
+    await expect(sync()).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+});

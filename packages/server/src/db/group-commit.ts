@@ -1,0 +1,134 @@
+import { CompiledQuery, sql, type Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+/** Work that runs inside a transaction shared with other callers' work. */
+export type SharedWork<T> = (trx: Kysely<Database>) => Promise<T>;
+
+/** The most units one shared transaction takes; the rest wait for the next one. */
+const MAX_BATCH = 256;
+
+export interface GroupCommitOptions {
+  /**
+   * Makes every transaction committed so far durable (an fdatasync of the SQLite WAL file) and
+   * settles when it is. When given, shared transactions commit without SQLite's own sync and
+   * their callers wait for this instead, which runs off the event loop and is shared by every
+   * transaction that committed while the previous sync was in flight. Without it, commits are
+   * synchronous as configured on the connection.
+   */
+  sync?: () => Promise<void>;
+}
+
+const SAVEPOINT = CompiledQuery.raw("savepoint unit");
+const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw("rollback to unit");
+const RELEASE_SAVEPOINT = CompiledQuery.raw("release unit");
+
+interface Pending {
+  work: SharedWork<unknown>;
+  resolve(value: unknown): void;
+  reject(reason: unknown): void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Group commit for a database with one writer connection (SQLite): units of work submitted in
+ * the same turn of the event loop run one after another in one transaction, each under its own
+ * savepoint, and share one commit. A unit that throws rolls back its own changes only. Every
+ * promise settles after the commit is durable, so nothing is acknowledged that a power loss could
+ * take back; if the commit or the sync fails, every unit of that transaction is rejected.
+ */
+export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommitOptions = {}): <T>(work: SharedWork<T>) => Promise<T> {
+  const durable = options.sync === undefined ? undefined : coalesce(options.sync);
+  let queue: Pending[] = [];
+  let running = false;
+
+  const runBatch = (batch: Pending[]) =>
+    // One connection for the pragma and the transaction: no other transaction may commit while
+    // synchronous is relaxed, or it would be acknowledged without a sync.
+    kysely.connection().execute(async (conn) => {
+      if (durable !== undefined) await sql`pragma synchronous = NORMAL`.execute(conn);
+      try {
+        return await conn.transaction().execute(async (trx) => {
+          const outcomes: Outcome[] = [];
+          for (const unit of batch) {
+            await trx.executeQuery(SAVEPOINT);
+            try {
+              outcomes.push({ ok: true, value: await unit.work(trx) });
+            } catch (error) {
+              await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
+              outcomes.push({ ok: false, error });
+            }
+            await trx.executeQuery(RELEASE_SAVEPOINT);
+          }
+          return outcomes;
+        });
+      } finally {
+        if (durable !== undefined) await sql`pragma synchronous = FULL`.execute(conn);
+      }
+    });
+
+  const flush = async () => {
+    const batch = queue.slice(0, MAX_BATCH);
+    queue = queue.slice(batch.length);
+    let committed: Promise<Outcome[]>;
+    try {
+      const outcomes = await runBatch(batch);
+      committed = durable === undefined ? Promise.resolve(outcomes) : durable().then(() => outcomes);
+    } catch (error) {
+      committed = Promise.reject(error);
+    }
+    // The next batch may run while this one's sync is in flight.
+    if (queue.length > 0) setImmediate(() => void flush());
+    else running = false;
+    committed.then(
+      (outcomes) =>
+        batch.forEach((unit, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.ok) unit.resolve(outcome.value);
+          else unit.reject(outcome.error);
+        }),
+      (error: unknown) => {
+        for (const unit of batch) unit.reject(error);
+      },
+    );
+  };
+
+  return <T>(work: SharedWork<T>) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work: work as SharedWork<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      if (!running) {
+        running = true;
+        // After the poll phase: every request already readable joins this transaction.
+        setImmediate(() => void flush());
+      }
+    });
+}
+
+/**
+ * Shares syncs between callers: a call made while a sync is in flight waits for the next one
+ * (which must start after the call, to cover what was written before it), and every call made in
+ * the meantime shares that next sync.
+ */
+export function coalesce(sync: () => Promise<void>): () => Promise<void> {
+  let current: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const start = (): Promise<void> => {
+    const run = sync().finally(() => {
+      if (current === run) current = null;
+    });
+    current = run;
+    return run;
+  };
+  return () => {
+    if (current === null) return start();
+    if (next === null) {
+      next = current
+        .catch(() => undefined)
+        .then(() => {
+          next = null;
+          return start();
+        });
+    }
+    return next;
+  };
+}

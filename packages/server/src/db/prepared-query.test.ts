@@ -1,0 +1,45 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeClock } from "../testing/fake-clock.js";
+import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { createWorkspace } from "../workspaces/workspaces.js";
+import { preparedQuery } from "./prepared-query.js";
+
+const bySlug = preparedQuery<{ slug: string }, { id: string; name: string }>((db, p) =>
+  db.selectFrom("workspaces").select(["id", "name"]).where("slug", "=", p.slug).where("name", "!=", "never"),
+);
+const rename = preparedQuery<{ id: string; name: string }, { name: string }>((db, p) =>
+  db.updateTable("workspaces").set({ name: sql<string>`${p.name} || ' (renamed)'` }).where("id", "=", p.id).returning("name"),
+);
+
+describe.each(testDialects())("prepared queries on %s", (dialect) => {
+  let t: TestDatabase;
+  const clock = new FakeClock();
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    for (const slug of ["alpha", "beta"]) await createWorkspace(t.db.kysely, clock, { name: `Team ${slug}`, slug }, null);
+  });
+  afterAll(() => t.cleanup());
+
+  it("binds new values each run and keeps the constants built in", async () => {
+    expect((await bySlug.first(t.db.kysely, { slug: "alpha" }))?.name).toBe("Team alpha");
+    expect((await bySlug.first(t.db.kysely, { slug: "beta" }))?.name).toBe("Team beta");
+    expect(await bySlug.rows(t.db.kysely, { slug: "gamma" })).toEqual([]);
+  });
+
+  it("answers what the same query built by Kysely answers, camel-cased", async () => {
+    const built = await t.db.kysely.selectFrom("workspaces").select(["id", "name"]).where("slug", "=", "beta").executeTakeFirst();
+    expect(await bySlug.first(t.db.kysely, { slug: "beta" })).toEqual(built);
+  });
+
+  it("runs inside a transaction, parameters inside raw SQL included", async () => {
+    const alpha = await bySlug.first(t.db.kysely, { slug: "alpha" });
+    await expect(
+      t.db.kysely.transaction().execute(async (trx) => {
+        expect(await rename.first(trx, { id: alpha!.id, name: "Renamed" })).toEqual({ name: "Renamed (renamed)" });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect((await bySlug.first(t.db.kysely, { slug: "alpha" }))?.name).toBe("Team alpha");
+  });
+});
