@@ -1,10 +1,16 @@
-import { sql } from "kysely";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Migrator, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
+import { createFeatureRequests } from "../feature-requests/feature-requests.js";
+import { listFeatureRequests } from "../feature-requests/listing.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
-import { migrateToLatest } from "./database.js";
+import { migrateToLatest, openDatabase } from "./database.js";
+import { migrations } from "./migrations/index.js";
 
 describe("testDialects", () => {
   it("requires PostgreSQL when CI=true", () => {
@@ -59,4 +65,40 @@ describe.each(testDialects())("database on %s", (dialect) => {
       expect(sync.rows[0]?.synchronous).toBe(2);
     });
   }
+});
+
+describe("migration 0006 on a SQLite database with requests", () => {
+  it("keeps every indexed request searchable after rebuilding the index with prefixes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-m6-"));
+    const db = openDatabase(`sqlite:${path.join(dir, "old.db")}`);
+    try {
+      const clock = new FakeClock();
+      const migrator = new Migrator({ db: db.kysely.withoutPlugins() as Kysely<unknown>, provider: { getMigrations: () => Promise.resolve(migrations) } });
+      expect((await migrator.migrateTo("0005-console-sessions")).error).toBeUndefined();
+      const { workspace } = await createWorkspace(db.kysely, clock, { name: "Old", slug: "old" }, null);
+      const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
+      const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => ({
+        appId,
+        title,
+        description: "From before the upgrade",
+        approved: true,
+        requesterEndUserId: null,
+        requesterName: null,
+        requesterEmail: null,
+        createdByAdmin: false,
+        actor: null,
+      }));
+      await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
+      expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index"]);
+      const search = (q: string) =>
+        listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });
+      expect((await search("da")).requests.map((r) => r.title)).toEqual(["Dark mode"]);
+      expect((await search("upgrade")).total).toBe(3);
+      const ddl = await sql<{ sql: string }>`select sql from sqlite_master where name = 'feature_requests_fts'`.execute(db.kysely);
+      expect(ddl.rows[0]?.sql).toContain("prefix = '28 29 30'");
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -39,6 +39,24 @@ type Cursor =
 
 const RANK_ALIAS = "rank";
 
+/** The request's own columns a listed item is built from. */
+const ITEM_COLUMNS = [
+  "fr.id",
+  "fr.appId",
+  "fr.title",
+  "fr.description",
+  "fr.moderation",
+  "fr.voteCount",
+  "fr.importedVotes",
+  "fr.commentCount",
+  "fr.columnId",
+  "fr.versionId",
+  "fr.requesterName",
+  "fr.requesterEndUserId",
+  "fr.createdAt",
+  "fr.updatedAt",
+] as const;
+
 /** The search part: which rows match and how well, on each engine. */
 function searchJoin(db: Kysely<Database>, dialect: DialectName, appId: string, terms: string[]) {
   if (dialect === "sqlite") {
@@ -61,25 +79,51 @@ function searchJoin(db: Kysely<Database>, dialect: DialectName, appId: string, t
     .where(sql<SqlBool>`${vector} @@ ${query}`);
 }
 
+/** Up to this many matches, a search reads every matching rowid and orders the tiers in memory. */
+const SMALL_RESULT = 2_000;
+
 /**
  * A public search on SQLite answered by the FTS5 index alone. Words are indexed under a prefix
- * naming the app and public visibility, so each term is one prefix lookup. Relevance is tiered:
- * requests whose title holds every term first, then the others, each tier most recently indexed
- * first; ranking every match with bm25 instead cost tens of milliseconds for one-word searches on
- * boards of 100k requests.
+ * naming the app and public visibility, so each term is one prefix lookup (served by the prefix
+ * indexes of migration 0006 for words of up to three letters). Relevance is tiered: requests
+ * whose title holds every term first, then the others, each tier most recently indexed first;
+ * ranking every match with bm25 instead cost tens of milliseconds for one-word searches on boards
+ * of 100k requests. Small result sets (the usual case for a typed query) are read whole as
+ * rowids, two index reads in all; large ones page each tier in the index.
  */
-async function rankOnSqlite(
+export async function rankOnSqlite(
   db: Kysely<Database>,
-  query: ListQuery,
+  query: Pick<ListQuery, "appId">,
   terms: string[],
   page: { offset: number; limit: number },
+  smallResult = SMALL_RESULT,
 ): Promise<{ ids: string[]; total: number }> {
   const prefix = appPrefixes(query.appId).visible;
   const anywhere = terms.map((t) => `"${prefix}${t}"*`).join(" AND ");
   const inTitle = terms.map((t) => `title : "${prefix}${t}"*`).join(" AND ");
-  const tiers = [inTitle, `${anywhere} NOT (${inTitle})`];
   const count = async (match: string) =>
     Number((await sql<{ n: number }>`select count(*) as n from feature_requests_fts where feature_requests_fts match ${match}`.execute(db)).rows[0]?.n ?? 0);
+  const rowids = async (match: string, limit: number) =>
+    (
+      await sql<{ rowid: number }>`select rowid from feature_requests_fts where feature_requests_fts match ${match} order by rowid desc limit ${limit}`.execute(db)
+    ).rows.map((r) => r.rowid);
+
+  const all = await rowids(anywhere, smallResult + 1);
+  if (all.length <= smallResult) {
+    const total = all.length;
+    if (total === 0 || page.limit <= 0) return { ids: [], total };
+    const titled = new Set(await rowids(inTitle, smallResult));
+    const ordered = [...all.filter((r) => titled.has(r)), ...all.filter((r) => !titled.has(r))];
+    const wanted = ordered.slice(page.offset, page.offset + page.limit);
+    if (wanted.length === 0) return { ids: [], total };
+    const found = await sql<{ rowid: number; featureRequestId: string }>`select rowid, feature_request_id from feature_requests_fts
+      where rowid in (${sql.join(wanted)})`.execute(db);
+    const byRowid = new Map(found.rows.map((r) => [Number(r.rowid), r.featureRequestId]));
+    return { ids: wanted.map((r) => byRowid.get(r)).filter((id): id is string => id !== undefined), total };
+  }
+
+  const total = await count(anywhere);
+  const tiers = [inTitle, `${anywhere} NOT (${inTitle})`];
   const ids = async (match: string, limit: number, offset: number) =>
     limit <= 0
       ? []
@@ -87,8 +131,10 @@ async function rankOnSqlite(
           await sql<{ featureRequestId: string }>`select feature_request_id from feature_requests_fts where feature_requests_fts match ${match}
             order by rowid desc limit ${limit} offset ${offset}`.execute(db)
         ).rows.map((r) => r.featureRequestId);
-  const [total, first] = await Promise.all([count(anywhere), count(inTitle)]);
-  const fromFirst = page.offset < first ? await ids(tiers[0]!, page.limit, page.offset) : [];
+  const fromFirst = await ids(tiers[0]!, page.limit, page.offset);
+  if (fromFirst.length === page.limit) return { ids: fromFirst, total };
+  // The page runs past the title tier: where that tier ends decides the offset in the other.
+  const first = fromFirst.length > 0 || page.offset === 0 ? page.offset + fromFirst.length : await count(inTitle);
   const fromSecond = await ids(tiers[1]!, page.limit - fromFirst.length, Math.max(0, page.offset - first));
   return { ids: [...fromFirst, ...fromSecond], total };
 }
@@ -163,7 +209,8 @@ export async function listFeatureRequests(
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
     .leftJoin("appVersions as v", "v.id", "fr.versionId")
     .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-    .selectAll("fr")
+    // Not `fr.*`: the search copies of the text would be read for every row and thrown away.
+    .select(ITEM_COLUMNS)
     .select([
       "c.slug as columnSlug",
       "c.name as columnName",

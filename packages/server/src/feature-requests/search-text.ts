@@ -27,7 +27,9 @@ export function searchTerms(query: string): string[] {
  * The prefix of every word a request contributes to the SQLite index: `x` + the app id's random
  * part for requests the public may see (approved, not merged), `z` + the same for the others.
  * A public search then matches `x<app>word*` prefixes only: one posting list per word, no
- * intersection with an "app" or "visible" token that every row carries.
+ * intersection with an "app" or "visible" token that every row carries. App ids carry 26
+ * characters after `app_`, so the prefix is 27 characters long: the FTS5 prefix indexes of
+ * migration 0006 (28–30 characters) serve searches for the first one to three letters of a word.
  */
 export function indexPrefix(row: { appId: string; moderation: string; mergedIntoId: string | null }): string {
   return `${row.moderation === "approved" && row.mergedIntoId === null ? "x" : "z"}${appToken(row.appId)}`;
