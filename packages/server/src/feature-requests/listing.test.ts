@@ -5,7 +5,7 @@ import { openTestDatabase, type TestDatabase } from "../testing/test-database.js
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests } from "./feature-requests.js";
 import { rankOnSqlite } from "./listing.js";
-import { appPrefixes, searchTerms } from "./search-text.js";
+import { appPrefixes, searchTerms, searchText } from "./search-text.js";
 
 // The SQLite-only ranking has two strategies (small result sets read whole, large ones paged
 // tier by tier in the index); on the same board they must answer the same pages.
@@ -31,6 +31,14 @@ describe("search ranking on SQLite", () => {
       createdByAdmin: false,
       actor: null,
     }));
+    // Words the in-memory title check and FTS5's tokenizer must see alike.
+    for (const [title, description] of [
+      ["Naïve CAFÉ mode", "Straße export"],
+      ["Export für Ärzte", "café au lait, naïve"],
+      ["Mode-switch: dark/light", "Ｆｕｌｌ-width ＥＸＰＯＲＴ"],
+    ] as const) {
+      inputs.push({ ...inputs[1]!, title, description });
+    }
     const rows = await createFeatureRequests(t.db.kysely, clock, "sqlite", appId, inputs);
     rows.forEach((row, i) => texts.set(row.id, { title: row.title, all: `${row.title} ${row.description}`, approved: inputs[i]!.approved }));
   });
@@ -41,7 +49,7 @@ describe("search ranking on SQLite", () => {
     expect(appPrefixes(appId).hidden).toHaveLength(27);
   });
 
-  const queries = ["dark", "dark mo", "sync cal", "1", "idea 4", "export dark", "nothing here"];
+  const queries = ["dark", "dark mo", "sync cal", "1", "idea 4", "export dark", "nothing here", "cafe", "naive mode", "stra", "arzte", "export", "full"];
 
   it.each(queries)("answers %j alike whichever way it reads the index", async (q) => {
     const terms = searchTerms(q);
@@ -55,7 +63,7 @@ describe("search ranking on SQLite", () => {
 
   it("ranks requests whose title holds every word before the others, and counts every match", async () => {
     const terms = ["mode", "export"];
-    const holds = (text: string) => terms.every((term) => text.split(" ").some((word) => word.startsWith(term)));
+    const holds = (text: string) => terms.every((term) => searchText(text).split(" ").some((word) => word.startsWith(term)));
     const expected = [...texts].filter(([, r]) => r.approved && holds(r.all));
     const { ids, total } = await rankOnSqlite(t.db.kysely, { appId }, terms, { offset: 0, limit: 200 });
     expect(total).toBe(expected.length);

@@ -79,8 +79,8 @@ function searchJoin(db: Kysely<Database>, dialect: DialectName, appId: string, t
     .where(sql<SqlBool>`${vector} @@ ${query}`);
 }
 
-/** Up to this many matches, a search reads every matching rowid and orders the tiers in memory. */
-const SMALL_RESULT = 2_000;
+/** Up to this many matches, a search reads them all in one index query and orders the tiers in memory. */
+const SMALL_RESULT = 500;
 
 /**
  * A public search on SQLite answered by the FTS5 index alone. Words are indexed under a prefix
@@ -88,8 +88,8 @@ const SMALL_RESULT = 2_000;
  * indexes of migration 0006 for words of up to three letters). Relevance is tiered: requests
  * whose title holds every term first, then the others, each tier most recently indexed first;
  * ranking every match with bm25 instead cost tens of milliseconds for one-word searches on boards
- * of 100k requests. Small result sets (the usual case for a typed query) are read whole as
- * rowids, two index reads in all; large ones page each tier in the index.
+ * of 100k requests. Small result sets (the usual case for a typed query) are read whole, with
+ * their titles, in one query; large ones are counted and paged tier by tier in the index.
  */
 export async function rankOnSqlite(
   db: Kysely<Database>,
@@ -103,23 +103,18 @@ export async function rankOnSqlite(
   const inTitle = terms.map((t) => `title : "${prefix}${t}"*`).join(" AND ");
   const count = async (match: string) =>
     Number((await sql<{ n: number }>`select count(*) as n from feature_requests_fts where feature_requests_fts match ${match}`.execute(db)).rows[0]?.n ?? 0);
-  const rowids = async (match: string, limit: number) =>
-    (
-      await sql<{ rowid: number }>`select rowid from feature_requests_fts where feature_requests_fts match ${match} order by rowid desc limit ${limit}`.execute(db)
-    ).rows.map((r) => r.rowid);
 
-  const all = await rowids(anywhere, smallResult + 1);
-  if (all.length <= smallResult) {
-    const total = all.length;
-    if (total === 0 || page.limit <= 0) return { ids: [], total };
-    const titled = new Set(await rowids(inTitle, smallResult));
-    const ordered = [...all.filter((r) => titled.has(r)), ...all.filter((r) => !titled.has(r))];
-    const wanted = ordered.slice(page.offset, page.offset + page.limit);
-    if (wanted.length === 0) return { ids: [], total };
-    const found = await sql<{ rowid: number; featureRequestId: string }>`select rowid, feature_request_id from feature_requests_fts
-      where rowid in (${sql.join(wanted)})`.execute(db);
-    const byRowid = new Map(found.rows.map((r) => [Number(r.rowid), r.featureRequestId]));
-    return { ids: wanted.map((r) => byRowid.get(r)).filter((id): id is string => id !== undefined), total };
+  const { rows: matches } = await sql<{ featureRequestId: string; title: string }>`select feature_request_id, title from feature_requests_fts
+    where feature_requests_fts match ${anywhere} order by rowid desc limit ${smallResult + 1}`.execute(db);
+  if (matches.length <= smallResult) {
+    // The title column holds the prefixed words, so "every term in the title" is a check on them.
+    const prefixed = terms.map((t) => `${prefix}${t}`);
+    const titled = (title: string) => {
+      const words = title.split(" ");
+      return prefixed.every((term) => words.some((word) => word.startsWith(term)));
+    };
+    const ordered = [...matches.filter((m) => titled(m.title)), ...matches.filter((m) => !titled(m.title))];
+    return { ids: ordered.slice(page.offset, page.offset + Math.max(0, page.limit)).map((m) => m.featureRequestId), total: matches.length };
   }
 
   const total = await count(anywhere);
