@@ -6,6 +6,7 @@ import pg from "pg";
 import { migrations } from "./migrations/index.js";
 import { createGroupCommit, type SharedWork } from "./group-commit.js";
 import { withStatementCache } from "./statement-cache.js";
+import { walSync } from "./wal-sync.js";
 import type { Database } from "./schema.js";
 
 /** Which SQL engine a database runs on. */
@@ -55,12 +56,15 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin()],
     });
-    const sync = file === ":memory:" || file === "" ? undefined : () => syncFile(`${file}-wal`);
+    const wal = file === ":memory:" || file === "" ? undefined : walSync(`${file}-wal`);
     return {
       kysely,
       dialect: "sqlite",
-      sharedTransaction: createGroupCommit(kysely, sync === undefined ? {} : { sync }),
-      destroy: () => kysely.destroy(),
+      sharedTransaction: createGroupCommit(kysely, wal === undefined ? {} : { sync: wal.sync }),
+      destroy: async () => {
+        await kysely.destroy();
+        wal?.close();
+      },
     };
   }
   const searchPath = options.schema === undefined ? undefined : `-c search_path=${options.schema}`;
@@ -83,25 +87,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sharedTransaction: (work) => kysely.transaction().execute(work),
     destroy: () => kysely.destroy(),
   };
-}
-
-/**
- * fdatasync of a file by path, on libuv's thread pool. A WAL file that is gone was checkpointed
- * into the database and synced when its last connection closed.
- */
-async function syncFile(file: string): Promise<void> {
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { openDatabase, type Db } from "./database.js";
-import { coalesce, createGroupCommit } from "./group-commit.js";
+import { createGroupCommit } from "./group-commit.js";
 
 const clock = new FakeClock();
 
@@ -92,6 +92,28 @@ describe("group commit on SQLite", () => {
     expect(mode.rows[0]?.synchronous).toBe(2);
   });
 
+  it("each transaction waits for its own sync only, not for one already in flight", async () => {
+    const syncs: Array<ReturnType<typeof deferred>> = [];
+    const shared = createGroupCommit(db.kysely, {
+      sync: () => {
+        const d = deferred();
+        syncs.push(d);
+        return d.promise;
+      },
+    });
+    const early = shared((trx) => createWorkspace(trx, clock, { name: "early", slug: "gf-early" }, null));
+    const earlyState = track(early);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const late = shared((trx) => createWorkspace(trx, clock, { name: "late", slug: "gf-late" }, null));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(syncs).toHaveLength(2);
+    syncs[1]!.resolve();
+    await late;
+    expect(earlyState.settled).toBe(false);
+    syncs[0]!.resolve();
+    await early;
+  });
+
   it("a failed sync rejects every unit of its transaction", async () => {
     const shared = createGroupCommit(db.kysely, { sync: () => Promise.reject(new Error("EIO: sync failed")) });
     const results = await Promise.allSettled(["gs-1", "gs-2"].map((slug) => shared((trx) => createWorkspace(trx, clock, { name: slug, slug }, null))));
@@ -111,42 +133,5 @@ describe("group commit on SQLite", () => {
     } finally {
       await real.destroy();
     }
-  });
-});
-
-describe("coalesce", () => {
-  it("shares one follow-up sync among every caller that came while a sync was in flight", async () => {
-    const runs: Array<ReturnType<typeof deferred>> = [];
-    const sync = coalesce(() => {
-      const d = deferred();
-      runs.push(d);
-      return d.promise;
-    });
-    const first = sync();
-    const second = sync();
-    const third = sync();
-    expect(runs).toHaveLength(1);
-    const secondState = track(second);
-    runs[0]!.resolve();
-    await first;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    // The follow-up started only after the first finished, and covers both later callers.
-    expect(runs).toHaveLength(2);
-    expect(secondState.settled).toBe(false);
-    runs[1]!.resolve();
-    await Promise.all([second, third]);
-    expect(runs).toHaveLength(2);
-    // Idle again: the next caller starts a sync of its own at once.
-    void sync();
-    expect(runs).toHaveLength(3);
-    runs[2]!.resolve();
-  });
-
-  it("a failed sync fails its callers, and the next callers get a new one", async () => {
-    let calls = 0;
-    const sync = coalesce(() => (++calls === 1 ? Promise.reject(new Error("EIO")) : Promise.resolve()));
-    await expect(sync()).rejects.toThrow("EIO");
-    await expect(sync()).resolves.toBeUndefined();
-    expect(calls).toBe(2);
   });
 });

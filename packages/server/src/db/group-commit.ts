@@ -11,9 +11,10 @@ export interface GroupCommitOptions {
   /**
    * Makes every transaction committed so far durable (an fdatasync of the SQLite WAL file) and
    * settles when it is. When given, shared transactions commit without SQLite's own sync and
-   * their callers wait for this instead, which runs off the event loop and is shared by every
-   * transaction that committed while the previous sync was in flight. Without it, commits are
-   * synchronous as configured on the connection.
+   * their callers wait for this instead, which runs off the event loop; each transaction starts
+   * its own sync right after its commit (waiting for one already in flight to finish first cost
+   * more latency than the extra syncs cost the disk). Without it, commits are synchronous as
+   * configured on the connection.
    */
   sync?: () => Promise<void>;
 }
@@ -38,7 +39,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * take back; if the commit or the sync fails, every unit of that transaction is rejected.
  */
 export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommitOptions = {}): <T>(work: SharedWork<T>) => Promise<T> {
-  const durable = options.sync === undefined ? undefined : coalesce(options.sync);
+  const durable = options.sync;
   let queue: Pending[] = [];
   let running = false;
 
@@ -102,33 +103,4 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
         setImmediate(() => void flush());
       }
     });
-}
-
-/**
- * Shares syncs between callers: a call made while a sync is in flight waits for the next one
- * (which must start after the call, to cover what was written before it), and every call made in
- * the meantime shares that next sync.
- */
-export function coalesce(sync: () => Promise<void>): () => Promise<void> {
-  let current: Promise<void> | null = null;
-  let next: Promise<void> | null = null;
-  const start = (): Promise<void> => {
-    const run = sync().finally(() => {
-      if (current === run) current = null;
-    });
-    current = run;
-    return run;
-  };
-  return () => {
-    if (current === null) return start();
-    if (next === null) {
-      next = current
-        .catch(() => undefined)
-        .then(() => {
-          next = null;
-          return start();
-        });
-    }
-    return next;
-  };
 }

@@ -3,6 +3,7 @@ import { sql, type Kysely, type SqlBool } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
@@ -288,17 +289,32 @@ export async function listFeatureRequests(
 
 /** True when the viewer has pending requests of their own in the app (they change what a page shows). */
 export async function hasOwnPending(db: Kysely<Database>, appId: string, viewerEndUserId: string): Promise<boolean> {
-  const row = await db
+  return (await ownPending.first(db, { appId, viewerEndUserId })) !== undefined;
+}
+
+const ownPending = preparedQuery<{ appId: string; viewerEndUserId: string }, { id: string }>((db, p) =>
+  db
     .selectFrom("featureRequests")
     .select("id")
-    .where("requesterEndUserId", "=", viewerEndUserId)
-    .where("appId", "=", appId)
+    .where("requesterEndUserId", "=", p.viewerEndUserId)
+    .where("appId", "=", p.appId)
     .where("moderation", "=", "pending")
     .where("mergedIntoId", "is", null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+    .limit(1),
+);
+
+/**
+ * The viewer's votes among requests whose ids fall in a range. Ids sort by creation time, so a
+ * page's ids bound a range; a fixed statement (no list of ids) keeps it prepared.
+ */
+const votesInRange = preparedQuery<{ endUserId: string; from: string; to: string }, { featureRequestId: string }>((db, p) =>
+  db
+    .selectFrom("featureRequestVotes")
+    .select("featureRequestId")
+    .where("endUserId", "=", p.endUserId)
+    .where("featureRequestId", ">=", p.from)
+    .where("featureRequestId", "<=", p.to),
+);
 
 /**
  * The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in with one
@@ -310,20 +326,11 @@ export async function personalisePage(
   page: ListPage,
   viewer: { id: string; publicId: string },
 ): Promise<ListPage> {
-  const ids = page.requests.map((r) => r.id);
+  const ids = page.requests.map((r) => r.id).sort();
   const voted =
     ids.length === 0
       ? new Set<string>()
-      : new Set(
-          (
-            await db
-              .selectFrom("featureRequestVotes")
-              .select("featureRequestId")
-              .where("endUserId", "=", viewer.id)
-              .where("featureRequestId", "in", ids)
-              .execute()
-          ).map((v) => v.featureRequestId),
-        );
+      : new Set((await votesInRange.rows(db, { endUserId: viewer.id, from: ids[0]!, to: ids.at(-1)! })).map((v) => v.featureRequestId));
   return {
     ...page,
     requests: page.requests.map((r) => ({ ...r, hasVoted: voted.has(r.id), isOwnRequest: r.requesterClerkId === viewer.publicId })),

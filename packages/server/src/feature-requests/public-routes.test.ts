@@ -247,6 +247,17 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(both.headers.vary).toContain("X-User-Token");
     });
 
+    it("marks exactly the viewer's votes on every item of a page, whatever its order", async () => {
+      const mine = new Set([ids[0]!, ids[3]!, ids[6]!]);
+      for (const id of mine) await vote(id, "page-viewer");
+      for (const query of ["limit=50", "sort=top&limit=4", "sort=trending&limit=5&offset=1", "sort=newest&limit=3&offset=2"]) {
+        const { body } = await list(`appKey=${ws.appKey}&${query}`, { "x-user-token": "page-viewer" });
+        expect(body.requests.length, query).toBeGreaterThan(1);
+        for (const item of body.requests as Array<{ id: string; hasVoted: boolean }>) expect(item.hasVoted, `${query} ${item.id}`).toBe(mine.has(item.id));
+      }
+      for (const id of mine) await vote(id, "page-viewer", "DELETE");
+    });
+
     it("filters by version and reads the app key from X-App-Key", async () => {
       const version = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/versions`, { label: "9.9", released: true });
       await t.app.inject({ method: "PUT", url: `/api/v1/console/workspaces/${ws.wsId}/feature-requests/${ids[0]}`, headers: t.admin, payload: { versionId: version.body.id } });
