@@ -49,7 +49,7 @@ describe("search ranking on SQLite", () => {
     expect(appPrefixes(appId).hidden).toHaveLength(27);
   });
 
-  const queries = ["dark", "dark mo", "sync cal", "1", "idea 4", "export dark", "nothing here", "cafe", "naive mode", "stra", "arzte", "export", "full"];
+  const queries = ["idea", "dark", "dark mo", "sync cal", "1", "idea 4", "export dark", "nothing here", "cafe", "naive mode", "stra", "arzte", "export", "full"];
 
   it.each(queries)("answers %j alike whichever way it reads the index", async (q) => {
     const terms = searchTerms(q);
@@ -58,6 +58,9 @@ describe("search ranking on SQLite", () => {
       const whole = await rankOnSqlite(t.db.kysely, { appId }, terms, page);
       const paged = await rankOnSqlite(t.db.kysely, { appId }, terms, page, 0);
       expect(paged, `offset ${offset}`).toEqual(whole);
+      // A window smaller than the matches: pages inside its title matches come from it.
+      const windowed = await rankOnSqlite(t.db.kysely, { appId }, terms, page, 20);
+      expect(windowed, `offset ${offset}, window 20`).toEqual(whole);
     }
   });
 

@@ -107,18 +107,23 @@ export async function rankOnSqlite(
 
   const { rows: matches } = await sql<{ featureRequestId: string; title: string }>`select feature_request_id, title from feature_requests_fts
     where feature_requests_fts match ${anywhere} order by rowid desc limit ${smallResult + 1}`.execute(db);
+  // The title column holds the prefixed words, so "every term in the title" is a check on them.
+  const prefixed = terms.map((t) => `${prefix}${t}`);
+  const titled = (title: string) => {
+    const words = title.split(" ");
+    return prefixed.every((term) => words.some((word) => word.startsWith(term)));
+  };
+  const inTitleTier = matches.filter((m) => titled(m.title));
+  const end = page.offset + Math.max(0, page.limit);
   if (matches.length <= smallResult) {
-    // The title column holds the prefixed words, so "every term in the title" is a check on them.
-    const prefixed = terms.map((t) => `${prefix}${t}`);
-    const titled = (title: string) => {
-      const words = title.split(" ");
-      return prefixed.every((term) => words.some((word) => word.startsWith(term)));
-    };
-    const ordered = [...matches.filter((m) => titled(m.title)), ...matches.filter((m) => !titled(m.title))];
-    return { ids: ordered.slice(page.offset, page.offset + Math.max(0, page.limit)).map((m) => m.featureRequestId), total: matches.length };
+    const ordered = [...inTitleTier, ...matches.filter((m) => !titled(m.title))];
+    return { ids: ordered.slice(page.offset, end).map((m) => m.featureRequestId), total: matches.length };
   }
 
   const total = await count(anywhere);
+  // Any title match outside the newest matches read above is older than all of them, so when
+  // the page lies within the title matches found there, those are the page.
+  if (end <= inTitleTier.length) return { ids: inTitleTier.slice(page.offset, end).map((m) => m.featureRequestId), total };
   const tiers = [inTitle, `${anywhere} NOT (${inTitle})`];
   const ids = async (match: string, limit: number, offset: number) =>
     limit <= 0
