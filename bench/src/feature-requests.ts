@@ -64,17 +64,9 @@ try {
   const { appId, appKey, firstIds } = await db.transaction().execute(async (trx) => {
     const { workspace } = await data.createWorkspace(trx, systemClock, { name: "Bench", slug: "bench" }, null);
     const { row } = await data.createApp(trx, systemClock, workspace.id, { name: "Bench app", moderationPolicy: "none" });
-    const inputs = Array.from({ length: COUNT }, (_, i) => ({
-      appId: row.id,
-      title: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`,
-      description: `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`,
-      approved: true,
-      requesterEndUserId: null,
-      requesterName: null,
-      requesterEmail: null,
-      createdByAdmin: false,
-      actor: null,
-    }));
+    const inputs = Array.from({ length: COUNT }, (_, i) =>
+      data.importedRequest(row.id, `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`, `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`),
+    );
     const created = await data.createFeatureRequests(trx, systemClock, tidings.ctx.db.dialect, row.id, inputs);
     const ids = created.slice(-100).map((r) => r.id);
     return { appId: row.id, appKey: row.appKey, firstIds: ids };

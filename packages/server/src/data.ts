@@ -4,5 +4,5 @@
  */
 export { createWorkspace } from "./workspaces/workspaces.js";
 export { createApp } from "./apps/apps.js";
-export { createFeatureRequest, createFeatureRequests, recountVotes } from "./feature-requests/feature-requests.js";
+export { createFeatureRequest, createFeatureRequests, importedRequest, recountVotes } from "./feature-requests/feature-requests.js";
 export { ensureEndUser } from "./users/identity.js";

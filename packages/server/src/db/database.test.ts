@@ -4,7 +4,7 @@ import path from "node:path";
 import { Migrator, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
-import { createFeatureRequests } from "../feature-requests/feature-requests.js";
+import { createFeatureRequests, importedRequest } from "../feature-requests/feature-requests.js";
 import { listFeatureRequests } from "../feature-requests/listing.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
@@ -77,17 +77,7 @@ describe("migration 0006 on a SQLite database with requests", () => {
       expect((await migrator.migrateTo("0005-console-sessions")).error).toBeUndefined();
       const { workspace } = await createWorkspace(db.kysely, clock, { name: "Old", slug: "old" }, null);
       const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
-      const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => ({
-        appId,
-        title,
-        description: "From before the upgrade",
-        approved: true,
-        requesterEndUserId: null,
-        requesterName: null,
-        requesterEmail: null,
-        createdByAdmin: false,
-        actor: null,
-      }));
+      const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => importedRequest(appId, title, "From before the upgrade"));
       await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
       expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index"]);
       const search = (q: string) =>

@@ -22,6 +22,17 @@ function deferred() {
   return { promise, resolve, reject };
 }
 
+/** A sync that settles only when the test says so, and every sync asked for so far. */
+function heldSyncs() {
+  const syncs: Array<ReturnType<typeof deferred>> = [];
+  const sync = () => {
+    const d = deferred();
+    syncs.push(d);
+    return d.promise;
+  };
+  return { syncs, sync };
+}
+
 function track<T>(promise: Promise<T>) {
   const state = { settled: false };
   promise.then(
@@ -70,14 +81,8 @@ describe("group commit on SQLite", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("units of one turn share one commit and settle only once it is synced", async () => {
-    const syncs: Array<ReturnType<typeof deferred>> = [];
-    const shared = createGroupCommit(db.kysely, {
-      sync: () => {
-        const d = deferred();
-        syncs.push(d);
-        return d.promise;
-      },
-    });
+    const { syncs, sync } = heldSyncs();
+    const shared = createGroupCommit(db.kysely, { sync });
     const units = ["gc-1", "gc-2", "gc-3"].map((slug) => shared(async (trx) => (await createWorkspace(trx, clock, { name: slug, slug }, null)).workspace.slug));
     const states = units.map(track);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -93,14 +98,8 @@ describe("group commit on SQLite", () => {
   });
 
   it("each transaction waits for its own sync only, not for one already in flight", async () => {
-    const syncs: Array<ReturnType<typeof deferred>> = [];
-    const shared = createGroupCommit(db.kysely, {
-      sync: () => {
-        const d = deferred();
-        syncs.push(d);
-        return d.promise;
-      },
-    });
+    const { syncs, sync } = heldSyncs();
+    const shared = createGroupCommit(db.kysely, { sync });
     const early = shared((trx) => createWorkspace(trx, clock, { name: "early", slug: "gf-early" }, null));
     const earlyState = track(early);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -3,7 +3,7 @@ import { createApp } from "../apps/apps.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
-import { createFeatureRequests } from "./feature-requests.js";
+import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests } from "./listing.js";
 
 describe.each(testDialects())("creating requests in bulk on %s", (dialect) => {
@@ -18,17 +18,7 @@ describe.each(testDialects())("creating requests in bulk on %s", (dialect) => {
   afterAll(() => t.cleanup());
 
   it("stores, indexes and logs every request, in batches past the statement size", async () => {
-    const inputs = Array.from({ length: 1001 }, (_, i) => ({
-      appId,
-      title: i % 2 === 0 ? `Dark mode ${i}` : `Export ${i}`,
-      description: "Imported",
-      approved: i !== 5,
-      requesterEndUserId: null,
-      requesterName: null,
-      requesterEmail: null,
-      createdByAdmin: false,
-      actor: null,
-    }));
+    const inputs = Array.from({ length: 1001 }, (_, i) => importedRequest(appId, i % 2 === 0 ? `Dark mode ${i}` : `Export ${i}`, "Imported", i !== 5));
     const rows = await t.db.kysely.transaction().execute((trx) => createFeatureRequests(trx, clock, t.db.dialect, appId, inputs));
     expect(rows).toHaveLength(1001);
     const list = (q?: string) =>
@@ -43,7 +33,7 @@ describe.each(testDialects())("creating requests in bulk on %s", (dialect) => {
   it("refuses requests of another app", async () => {
     await expect(
       createFeatureRequests(t.db.kysely, clock, t.db.dialect, appId, [
-        { appId: "app_other", title: "x", description: "", approved: true, requesterEndUserId: null, requesterName: null, requesterEmail: null, createdByAdmin: false, actor: null },
+        importedRequest("app_other", "x", ""),
       ]),
     ).rejects.toThrow(/appId/);
   });

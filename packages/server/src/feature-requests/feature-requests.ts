@@ -91,6 +91,19 @@ export interface NewFeatureRequest {
   actor: string | null;
 }
 
+/**
+ * A request as an importer (or a test) brings it: anonymous, not created by the team, approved
+ * unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * await createFeatureRequests(trx, clock, dialect, appId, [importedRequest(appId, "Dark mode", "Please")]);
+ * ```
+ */
+export function importedRequest(appId: string, title: string, description: string, approved = true): NewFeatureRequest {
+  return { appId, title, description, approved, requesterEndUserId: null, requesterName: null, requesterEmail: null, createdByAdmin: false, actor: null };
+}
+
 /** Creates a request (in the review column unless told otherwise), indexes it, logs `created`. */
 export async function createFeatureRequest(
   trx: Kysely<Database>,

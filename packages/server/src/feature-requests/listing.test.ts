@@ -3,7 +3,7 @@ import { createApp } from "../apps/apps.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
-import { createFeatureRequests } from "./feature-requests.js";
+import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { rankOnSqlite } from "./listing.js";
 import { appPrefixes, searchTerms, searchText } from "./search-text.js";
 
@@ -20,24 +20,16 @@ describe("search ranking on SQLite", () => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Ranked" })).row.id;
     const words = ["dark", "mode", "export", "sync", "calendar"];
-    const inputs = Array.from({ length: 90 }, (_, i) => ({
-      appId,
-      title: `${words[i % 5]} ${words[(i * 2) % 5]} idea ${i}`,
-      description: `Also about ${words[(i * 3 + 1) % 5]} and ${words[(i + 2) % 5]} (${i % 7})`,
-      approved: i % 11 !== 0,
-      requesterEndUserId: null,
-      requesterName: null,
-      requesterEmail: null,
-      createdByAdmin: false,
-      actor: null,
-    }));
+    const inputs = Array.from({ length: 90 }, (_, i) =>
+      importedRequest(appId, `${words[i % 5]} ${words[(i * 2) % 5]} idea ${i}`, `Also about ${words[(i * 3 + 1) % 5]} and ${words[(i + 2) % 5]} (${i % 7})`, i % 11 !== 0),
+    );
     // Words the in-memory title check and FTS5's tokenizer must see alike.
     for (const [title, description] of [
       ["Naïve CAFÉ mode", "Straße export"],
       ["Export für Ärzte", "café au lait, naïve"],
       ["Mode-switch: dark/light", "Ｆｕｌｌ-width ＥＸＰＯＲＴ"],
     ] as const) {
-      inputs.push({ ...inputs[1]!, title, description });
+      inputs.push(importedRequest(appId, title, description));
     }
     const rows = await createFeatureRequests(t.db.kysely, clock, "sqlite", appId, inputs);
     rows.forEach((row, i) => texts.set(row.id, { title: row.title, all: `${row.title} ${row.description}`, approved: inputs[i]!.approved }));
