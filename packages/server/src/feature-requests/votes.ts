@@ -24,20 +24,21 @@ export async function applyVote(
   return db.sharedTransaction(async (trx) => {
     if (db.dialect === "postgres") await lockRequest.execute(trx, { id: input.featureRequestId });
     const endUserId = (await ensureEndUser(trx, clock, input.appId, input.token)).id;
-    const removed = await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId });
-    const voted = removed === undefined && input.mode === "toggle";
-    if (voted) {
-      await insertVote.execute(trx, {
+    // A toggle adds the vote unless there is one already (then it removes it): one statement
+    // for the common case, a new vote.
+    const added =
+      input.mode === "toggle" &&
+      (await insertVote.first(trx, {
         id: newId("vote", clock.now()),
         featureRequestId: input.featureRequestId,
         endUserId,
         shipNotifyEmail: input.shipNotifyEmail ?? null,
         createdAt: isoNow(clock),
-      });
-    }
+      })) !== undefined;
+    if (!added) await deleteVote.execute(trx, { featureRequestId: input.featureRequestId, endUserId });
     const counted = await recount.first(trx, { id: input.featureRequestId });
     if (counted === undefined) throw new Error(`feature request ${input.featureRequestId} vanished while voting`);
-    return { voted, voteCount: Number(counted.voteCount) };
+    return { voted: added, voteCount: Number(counted.voteCount) };
   });
 }
 
@@ -45,19 +46,19 @@ const lockRequest = preparedQuery<{ id: string }, { id: string }>((db, p) =>
   db.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate(),
 );
 
-const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, { id: string }>((db, p) =>
-  db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId).returning("id"),
+const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, never>((db, p) =>
+  db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId),
 );
 
-const insertVote = preparedQuery<{ id: string; featureRequestId: string; endUserId: string; shipNotifyEmail: string | null; createdAt: string }, never>(
-  (db, p) =>
-    db.insertInto("featureRequestVotes").values({
-      id: p.id,
-      featureRequestId: p.featureRequestId,
-      endUserId: p.endUserId,
-      shipNotifyEmail: p.shipNotifyEmail,
-      createdAt: p.createdAt,
-    }),
+const insertVote = preparedQuery<
+  { id: string; featureRequestId: string; endUserId: string; shipNotifyEmail: string | null; createdAt: string },
+  { id: string }
+>((db, p) =>
+  db
+    .insertInto("featureRequestVotes")
+    .values({ id: p.id, featureRequestId: p.featureRequestId, endUserId: p.endUserId, shipNotifyEmail: p.shipNotifyEmail, createdAt: p.createdAt })
+    .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
+    .returning("id"),
 );
 
 const recount = preparedQuery<{ id: string }, { voteCount: number }>((db, p) =>
