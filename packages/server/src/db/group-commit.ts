@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
 
 /** Work that runs inside a transaction shared with other callers' work. */
@@ -19,6 +19,8 @@ export interface GroupCommitOptions {
   sync?: () => Promise<void>;
 }
 
+const RELAXED_SYNC = CompiledQuery.raw("pragma synchronous = NORMAL");
+const FULL_SYNC = CompiledQuery.raw("pragma synchronous = FULL");
 const SAVEPOINT = CompiledQuery.raw("savepoint unit");
 const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw("rollback to unit");
 const RELEASE_SAVEPOINT = CompiledQuery.raw("release unit");
@@ -47,7 +49,7 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
     // One connection for the pragma and the transaction: no other transaction may commit while
     // synchronous is relaxed, or it would be acknowledged without a sync.
     kysely.connection().execute(async (conn) => {
-      if (durable !== undefined) await sql`pragma synchronous = NORMAL`.execute(conn);
+      if (durable !== undefined) await conn.executeQuery(RELAXED_SYNC);
       try {
         return await conn.transaction().execute(async (trx) => {
           const outcomes: Outcome[] = [];
@@ -64,7 +66,7 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
           return outcomes;
         });
       } finally {
-        if (durable !== undefined) await sql`pragma synchronous = FULL`.execute(conn);
+        if (durable !== undefined) await conn.executeQuery(FULL_SYNC);
       }
     });
 
