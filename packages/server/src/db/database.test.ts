@@ -67,7 +67,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
   }
 });
 
-describe("migration 0006 on a SQLite database with requests", () => {
+describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
   it("keeps every indexed request searchable after rebuilding the index with prefixes", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-m6-"));
     const db = openDatabase(`sqlite:${path.join(dir, "old.db")}`);
@@ -79,13 +79,14 @@ describe("migration 0006 on a SQLite database with requests", () => {
       const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
       const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => importedRequest(appId, title, "From before the upgrade"));
       await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
-      expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index"]);
+      expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index", "0007-search-longer-prefixes"]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });
       expect((await search("da")).requests.map((r) => r.title)).toEqual(["Dark mode"]);
       expect((await search("upgrade")).total).toBe(3);
+      expect((await search("calend sy")).requests.map((r) => r.title)).toEqual(["Calendar sync"]);
       const ddl = await sql<{ sql: string }>`select sql from sqlite_master where name = 'feature_requests_fts'`.execute(db.kysely);
-      expect(ddl.rows[0]?.sql).toContain("prefix = '28 29 30'");
+      expect(ddl.rows[0]?.sql).toContain("prefix = '28 29 30 31 32 33 34 35'");
     } finally {
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });

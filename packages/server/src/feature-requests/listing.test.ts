@@ -36,7 +36,7 @@ describe("search ranking on SQLite", () => {
   });
   afterAll(() => t.cleanup());
 
-  it("indexes words under 27-character app prefixes, the length migration 0006's prefix indexes assume", () => {
+  it("indexes words under 27-character app prefixes, the length the prefix indexes of migrations 0006 and 0007 assume", () => {
     expect(appPrefixes(appId).visible).toHaveLength(27);
     expect(appPrefixes(appId).hidden).toHaveLength(27);
   });

@@ -29,7 +29,7 @@ export function searchTerms(query: string): string[] {
  * A public search then matches `x<app>word*` prefixes only: one posting list per word, no
  * intersection with an "app" or "visible" token that every row carries. App ids carry 26
  * characters after `app_`, so the prefix is 27 characters long: the FTS5 prefix indexes of
- * migration 0006 (28–30 characters) serve searches for the first one to three letters of a word.
+ * migration 0007 (28–35 characters) serve searches for the first one to eight letters of a word.
  */
 export function indexPrefix(row: { appId: string; moderation: string; mergedIntoId: string | null }): string {
   return `${row.moderation === "approved" && row.mergedIntoId === null ? "x" : "z"}${appToken(row.appId)}`;
