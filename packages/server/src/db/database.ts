@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index.js";
+import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer.js";
 import { createGroupCommit, type SharedWork } from "./group-commit.js";
 import { withStatementCache } from "./statement-cache.js";
 import { walSync } from "./wal-sync.js";
@@ -22,6 +23,8 @@ export interface Db {
    * Either way the promise settles only after the commit.
    */
   sharedTransaction<T>(work: SharedWork<T>): Promise<T>;
+  /** SQLite files only: the thread that checkpoints the WAL. */
+  readonly checkpointer?: Checkpointer;
   /** Closes every connection. */
   destroy(): Promise<void>;
 }
@@ -34,7 +37,8 @@ export interface OpenOptions {
 const INT8_OID = 20;
 
 /**
- * Opens `sqlite:<file>` (WAL, synchronous=FULL, foreign keys on) or a `postgres://` URL.
+ * Opens `sqlite:<file>` (WAL checkpointed from a worker thread, synchronous=FULL, foreign keys on)
+ * or a `postgres://` URL.
  *
  * @example
  * ```ts
@@ -52,16 +56,28 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
+    const onDisk = file !== ":memory:" && file !== "";
+    // A thread of its own copies the WAL into the file (see checkpointer.ts); this connection
+    // checkpoints only as a backstop, or entirely again if that thread fails.
+    if (onDisk) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    const checkpointer = onDisk
+      ? startCheckpointer(file, () => {
+          if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
+        })
+      : undefined;
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       plugins: [new CamelCasePlugin()],
     });
-    const wal = file === ":memory:" || file === "" ? undefined : walSync(`${file}-wal`);
+    const wal = onDisk ? walSync(`${file}-wal`) : undefined;
     return {
       kysely,
       dialect: "sqlite",
       sharedTransaction: createGroupCommit(kysely, wal === undefined ? {} : { sync: wal.sync }),
+      ...(checkpointer === undefined ? {} : { checkpointer }),
       destroy: async () => {
+        // The checkpoint thread's connection first: the last connection to close folds the WAL in.
+        await checkpointer?.close();
         await kysely.destroy();
         wal?.close();
       },
