@@ -427,6 +427,28 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect((await vote(target, "pat", "POST", { "x-user-hash": userHash(ws.signingSecret, "pat") })).json().code).toBe("public_access_disabled");
     });
 
+    it("refuses a vote on a request hidden behind the cache's back, and stores nothing", async () => {
+      const target = (await propose(ws.appKey, "Soon declined")).json().featureRequestId;
+      const merged = (await propose(ws.appKey, "Soon merged")).json().featureRequestId;
+      expect((await vote(target, "early")).json()).toEqual({ voted: true, voteCount: 1 });
+      expect((await vote(merged, "early")).json()).toEqual({ voted: true, voteCount: 1 });
+      // As another instance's console would: straight to the database, no cache invalidated here.
+      const db = t.database.db.kysely;
+      await db.updateTable("featureRequests").set({ moderation: "declined" }).where("id", "=", target).execute();
+      await db.updateTable("featureRequests").set({ mergedIntoId: requestId }).where("id", "=", merged).execute();
+      const endUsers = async () => (await db.selectFrom("endUsers").select("id").where("appId", "=", ws.appId).execute()).length;
+      const knownUsers = await endUsers();
+      for (const [id, token] of [[target, "late"], [target, "early"], [merged, "late"]] as const) {
+        const refused = await vote(id, token);
+        expect(refused.statusCode).toBe(404);
+        expect(refused.json().code).toBe("feature_request_not_found");
+      }
+      const stored = await db.selectFrom("featureRequestVotes").select("featureRequestId").where("featureRequestId", "in", [target, merged]).execute();
+      expect(stored).toHaveLength(2);
+      // Nor was the new voter who only got a 404 kept as an end user.
+      expect(await endUsers()).toBe(knownUsers);
+    });
+
     it("answers unknown, malformed and foreign ids with 4xx and stores nothing", async () => {
       expect((await vote("fr_00000000000000000000000000", "ned")).statusCode).toBe(404);
       expect((await vote("not-an-id", "ned")).statusCode).toBe(400);

@@ -14,8 +14,8 @@ import {
 import type { FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
 import type { AppRow } from "../apps/apps.js";
-import { lookupAppById, requirePublicApp } from "../apps/public-app.js";
-import { appContentTag, contentTags, type Context } from "../context.js";
+import { lookupAppById, PUBLIC_CACHE_SECONDS, requirePublicApp } from "../apps/public-app.js";
+import { appContentTag, appTag, contentTags, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
@@ -50,6 +50,20 @@ async function appOfRequest(ctx: Context, appId: string): Promise<AppRow> {
   if (app === undefined) throw new ApiError("feature_request_not_found");
   if (app.allowPublic !== 1) throw new ApiError("public_access_disabled");
   return app;
+}
+
+/**
+ * A public request's id and app for a vote, through the shared cache (console writes to the app,
+ * the only writes that hide a request, drop it). A stale entry costs nothing: the vote re-checks
+ * the request inside its transaction (see `applyVote`). Unknown ids are not cached.
+ */
+async function votableRequest(ctx: Context, id: string): Promise<{ id: string; appId: string }> {
+  const key = `fr-public:${id}`;
+  const cached = await ctx.cache.get<{ id: string; appId: string }>(key);
+  if (cached !== undefined) return cached;
+  const found = await findPublicRequest(ctx.db.kysely, id);
+  await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.appId)] });
+  return found;
 }
 
 /** Listing, search, proposals, votes and comments. */
@@ -186,7 +200,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
 
   const vote = async (mode: VoteMode, request: FastifyRequest, id: string, body: Static<typeof VoteBodySchema>) => {
     await enforceRateLimit(ctx, request, "vote", "Too many votes. Please try again shortly.");
-    const fr = await findPublicRequest(db, id);
+    const fr = await votableRequest(ctx, id);
     const appRow = await appOfRequest(ctx, fr.appId);
     if (body.appKey !== undefined && body.appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
     const identity = resolveIdentity(request.headers, appRow.signingSecret, body.userToken);

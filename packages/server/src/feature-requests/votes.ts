@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
+import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { ensureEndUser } from "../users/identity.js";
 
@@ -13,7 +14,8 @@ export type VoteMode = "toggle" | "remove";
  * concurrent votes share a commit (see `Db.sharedTransaction`), which is what lets one writer
  * keep up with thousands of votes a second. `voteCount` is recounted from the stored votes each
  * time; on PostgreSQL the request row is locked first so concurrent votes on one request are
- * applied one after another and every recount sees the others. Few statements: this is the
+ * applied one after another and every recount sees the others. 404 `feature_request_not_found`
+ * (nothing written) when the request is not, or no longer, a public request of `appId`. Few statements: this is the
  * hottest write path.
  */
 export async function applyVote(
@@ -36,8 +38,10 @@ export async function applyVote(
         createdAt: isoNow(clock),
       })) !== undefined;
     if (!added) await deleteVote.execute(trx, { featureRequestId: input.featureRequestId, endUserId });
-    const counted = await recount.first(trx, { id: input.featureRequestId });
-    if (counted === undefined) throw new Error(`feature request ${input.featureRequestId} vanished while voting`);
+    // The recount also decides, inside the transaction, that the request is still the app's and
+    // public: callers may have found it through a cache. If not, the unit rolls back.
+    const counted = await recount.first(trx, { id: input.featureRequestId, appId: input.appId });
+    if (counted === undefined) throw new ApiError("feature_request_not_found");
     return { voted: added, voteCount: Number(counted.voteCount) };
   });
 }
@@ -61,10 +65,13 @@ const insertVote = preparedQuery<
     .returning("id"),
 );
 
-const recount = preparedQuery<{ id: string }, { voteCount: number }>((db, p) =>
+const recount = preparedQuery<{ id: string; appId: string }, { voteCount: number }>((db, p) =>
   db
     .updateTable("featureRequests")
     .set({ voteCount: sql<number>`(select count(*) from feature_request_votes v where v.feature_request_id = ${p.id}) + imported_votes` })
     .where("id", "=", p.id)
+    .where("appId", "=", p.appId)
+    .where("moderation", "=", "approved")
+    .where("mergedIntoId", "is", null)
     .returning("voteCount"),
 );
