@@ -401,6 +401,19 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(body.requests[0]).toMatchObject({ id: target, voteCount: 21 });
     });
 
+    it("keeps voteCount equal to the stored votes through concurrent toggles and removals", async () => {
+      const target = (await propose(ws.appKey, "Mixed traffic")).json().featureRequestId;
+      // Six voters, each toggling and removing several times at once: many removals find no vote.
+      const answers = await Promise.all(Array.from({ length: 42 }, (_, i) => vote(target, `mix-${i % 6}`, i % 3 === 2 ? "DELETE" : "POST")));
+      expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+      const db = t.database.db.kysely;
+      const stored = await db.selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", target).execute();
+      const row = await db.selectFrom("featureRequests").select("voteCount").where("id", "=", target).executeTakeFirstOrThrow();
+      expect(row.voteCount).toBe(stored.length);
+      // One more vote by a new voter answers the count the stored votes give.
+      expect((await vote(target, "mix-late")).json()).toEqual({ voted: true, voteCount: stored.length + 1 });
+    });
+
     it("refuses anonymous votes with 401 when anonymous voting is off, and votes without a token", async () => {
       const closed = await freshApp({ allowAnonymousVote: false });
       const target = (await propose(closed.appKey, "Closed voting")).json().featureRequestId;

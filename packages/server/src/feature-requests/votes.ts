@@ -12,11 +12,13 @@ export type VoteMode = "toggle" | "remove";
 /**
  * Votes or un-votes in one transaction and answers the new state once it is committed; on SQLite
  * concurrent votes share a commit (see `Db.sharedTransaction`), which is what lets one writer
- * keep up with thousands of votes a second. `voteCount` is recounted from the stored votes each
- * time; on PostgreSQL the request row is locked first so concurrent votes on one request are
- * applied one after another and every recount sees the others. 404 `feature_request_not_found`
- * (nothing written) when the request is not, or no longer, a public request of `appId`. Few statements: this is the
- * hottest write path.
+ * keep up with thousands of votes a second. `vote_count` moves by the vote added or removed in
+ * the same transaction, so it stays equal to the stored votes (plus imported ones) without
+ * counting them: the cost of a vote does not grow with the request's votes. Every other path
+ * that moves votes (merging duplicates, the demo data) recounts them (`recountVotes`). On
+ * PostgreSQL the request row is locked first so concurrent votes on one request are applied one
+ * after another. 404 `feature_request_not_found` (nothing written) when the request is not, or
+ * no longer, a public request of `appId`. Few statements: this is the hottest write path.
  */
 export async function applyVote(
   db: Db,
@@ -37,10 +39,10 @@ export async function applyVote(
         shipNotifyEmail: input.shipNotifyEmail ?? null,
         createdAt: isoNow(clock),
       })) !== undefined;
-    if (!added) await deleteVote.execute(trx, { featureRequestId: input.featureRequestId, endUserId });
-    // The recount also decides, inside the transaction, that the request is still the app's and
-    // public: callers may have found it through a cache. If not, the unit rolls back.
-    const counted = await recount.first(trx, { id: input.featureRequestId, appId: input.appId });
+    const removed = !added && (await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId })) !== undefined;
+    // The count's update also decides, inside the transaction, that the request is still the
+    // app's and public: callers may have found it through a cache. If not, the unit rolls back.
+    const counted = await moveCount.first(trx, { id: input.featureRequestId, appId: input.appId, by: added ? 1 : removed ? -1 : 0 });
     if (counted === undefined) throw new ApiError("feature_request_not_found");
     return { voted: added, voteCount: Number(counted.voteCount) };
   });
@@ -50,8 +52,8 @@ const lockRequest = preparedQuery<{ id: string }, { id: string }>((db, p) =>
   db.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate(),
 );
 
-const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, never>((db, p) =>
-  db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId),
+const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, { id: string }>((db, p) =>
+  db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId).returning("id"),
 );
 
 const insertVote = preparedQuery<
@@ -65,10 +67,10 @@ const insertVote = preparedQuery<
     .returning("id"),
 );
 
-const recount = preparedQuery<{ id: string; appId: string }, { voteCount: number }>((db, p) =>
+const moveCount = preparedQuery<{ id: string; appId: string; by: number }, { voteCount: number }>((db, p) =>
   db
     .updateTable("featureRequests")
-    .set({ voteCount: sql<number>`(select count(*) from feature_request_votes v where v.feature_request_id = ${p.id}) + imported_votes` })
+    .set({ voteCount: sql<number>`vote_count + ${p.by}` })
     .where("id", "=", p.id)
     .where("appId", "=", p.appId)
     .where("moderation", "=", "approved")
