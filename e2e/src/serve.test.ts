@@ -2,6 +2,7 @@ import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 
@@ -58,7 +59,28 @@ describe("tidings serve (the embedded default)", () => {
     const env = { PATH: process.env.PATH ?? "", DATA_DIR: tempDir() };
     const first = execFileSync(process.execPath, [CLI, "migrate"], { env, encoding: "utf8" });
     expect(first).toMatch(/^Applied: 0001-initial, 0002-feature-requests/);
+    // The command closed the database before exiting: the last connection folded the WAL in.
+    expect(fs.readdirSync(env.DATA_DIR)).toEqual(["tidings.db"]);
     expect(execFileSync(process.execPath, [CLI, "migrate"], { env, encoding: "utf8" })).toBe("Database is up to date.\n");
+  });
+
+  it("lets a program that closes its database finish: the close is awaited, the WAL folded in", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const dir = tempDir();
+    // An embedding program with nothing else to wait for: it must still get past destroy().
+    const program = `
+      import { openDatabase } from "@tidings/server";
+      const db = openDatabase(process.argv[1]);
+      await db.kysely.schema.createTable("notes").addColumn("body", "text").execute();
+      await db.destroy();
+      console.log("closed");
+    `;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", program, `sqlite:${path.join(dir, "embedded.db")}`], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      encoding: "utf8",
+    });
+    expect(out).toBe("closed\n");
+    expect(fs.readdirSync(dir)).toEqual(["embedded.db"]);
   });
 
   it("refuses to start with a bad variable and names it", async () => {

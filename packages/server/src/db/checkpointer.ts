@@ -82,6 +82,9 @@ export function startCheckpointer(file: string, onFailure: (error: Error) => voi
         worker.postMessage("checkpoint");
       }),
     close: async () => {
+      // Unreferenced, the thread would not keep the process alive while it is awaited here, and
+      // a process with nothing else left would end before close() returned.
+      worker.ref();
       if (failed === undefined) worker.postMessage("close");
       await exited;
     },
