@@ -50,7 +50,7 @@ describe("search ranking on SQLite", () => {
       const whole = await rankOnSqlite(t.db.kysely, { appId }, terms, page);
       const paged = await rankOnSqlite(t.db.kysely, { appId }, terms, page, 0);
       expect(paged, `offset ${offset}`).toEqual(whole);
-      // A window smaller than the matches: pages inside its title matches come from it.
+      // A window smaller than the matches: pages inside its part of either tier come from it.
       const windowed = await rankOnSqlite(t.db.kysely, { appId }, terms, page, 20);
       expect(windowed, `offset ${offset}, window 20`).toEqual(whole);
     }

@@ -94,7 +94,9 @@ const SMALL_RESULT = 200;
  * whose title holds every term first, then the others, each tier most recently indexed first;
  * ranking every match with bm25 instead cost tens of milliseconds for one-word searches on boards
  * of 100k requests. Small result sets (the usual case for a typed query) are read whole, with
- * their titles, in one query; large ones are counted and paged tier by tier in the index.
+ * their titles, in one query; large ones are counted, and their pages come from those newest
+ * matches when they can (the newest rows of either tier are among them), else tier by tier from
+ * the index.
  */
 export async function rankOnSqlite(
   db: Kysely<Database>,
@@ -140,7 +142,14 @@ export async function rankOnSqlite(
   if (fromFirst.length === page.limit) return { ids: fromFirst, total };
   // The page runs past the title tier: where that tier ends decides the offset in the other.
   const first = fromFirst.length > 0 || page.offset === 0 ? page.offset + fromFirst.length : await count(inTitle);
-  const fromSecond = await ids(tiers[1]!, page.limit - fromFirst.length, Math.max(0, page.offset - first));
+  const secondOffset = Math.max(0, page.offset - first);
+  const secondLimit = page.limit - fromFirst.length;
+  // Likewise the other tier's newest rows are the window's rows without every term in the title.
+  const windowRest = matches.filter((m) => !titled(m.title));
+  const fromSecond =
+    secondOffset + secondLimit <= windowRest.length
+      ? windowRest.slice(secondOffset, secondOffset + secondLimit).map((m) => m.featureRequestId)
+      : await ids(tiers[1]!, secondLimit, secondOffset);
   return { ids: [...fromFirst, ...fromSecond], total };
 }
 
