@@ -14,7 +14,10 @@ export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
 /** Checkpoints a SQLite database from a worker thread (see {@link startCheckpointer}). */
 export interface Checkpointer {
-  /** Runs one checkpoint now and answers once it is done (tests; the thread also runs on its own). */
+  /**
+   * Runs one checkpoint now and answers once it is done; one call at a time (for tests: the
+   * thread also runs on its own).
+   */
   checkpointNow(): Promise<{ walFrames: number; checkpointed: number }>;
   /** Stops the thread and closes its connection; the database's last close then removes the WAL. */
   close(): Promise<void>;

@@ -119,10 +119,13 @@ export async function rankOnSqlite(
     const words = title.split(" ");
     return prefixed.every((term) => words.some((word) => word.startsWith(term)));
   };
-  const inTitleTier = matches.filter((m) => titled(m.title));
+  // Each tier's part of the matches read, newest first.
+  const inTitleTier: typeof matches = [];
+  const otherTier: typeof matches = [];
+  for (const m of matches) (titled(m.title) ? inTitleTier : otherTier).push(m);
   const end = page.offset + Math.max(0, page.limit);
   if (matches.length <= smallResult) {
-    const ordered = [...inTitleTier, ...matches.filter((m) => !titled(m.title))];
+    const ordered = [...inTitleTier, ...otherTier];
     return { ids: ordered.slice(page.offset, end).map((m) => m.featureRequestId), total: matches.length };
   }
 
@@ -144,11 +147,10 @@ export async function rankOnSqlite(
   const first = fromFirst.length > 0 || page.offset === 0 ? page.offset + fromFirst.length : await count(inTitle);
   const secondOffset = Math.max(0, page.offset - first);
   const secondLimit = page.limit - fromFirst.length;
-  // Likewise the other tier's newest rows are the window's rows without every term in the title.
-  const windowRest = matches.filter((m) => !titled(m.title));
+  // Likewise for the other tier: its newest rows are those of the matches read.
   const fromSecond =
-    secondOffset + secondLimit <= windowRest.length
-      ? windowRest.slice(secondOffset, secondOffset + secondLimit).map((m) => m.featureRequestId)
+    secondOffset + secondLimit <= otherTier.length
+      ? otherTier.slice(secondOffset, secondOffset + secondLimit).map((m) => m.featureRequestId)
       : await ids(tiers[1]!, secondLimit, secondOffset);
   return { ids: [...fromFirst, ...fromSecond], total };
 }
