@@ -6,6 +6,7 @@ import * as m0004 from "./0004-changelog.js";
 import * as m0005 from "./0005-console-sessions.js";
 import * as m0006 from "./0006-search-prefix-index.js";
 import * as m0007 from "./0007-search-longer-prefixes.js";
+import * as m0008 from "./0008-top-order-index.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0005-console-sessions": m0005,
   "0006-search-prefix-index": m0006,
   "0007-search-longer-prefixes": m0007,
+  "0008-top-order-index": m0008,
 };
