@@ -29,6 +29,14 @@ export function appContentTag(appId: string): string {
   return `app-content:${appId}`;
 }
 
+/**
+ * The cache tag of which requests an app lists (the count of its listed requests): proposals
+ * drop it with the content tag; votes and comments, which change no request's visibility, keep it.
+ */
+export function appRequestSetTag(appId: string): string {
+  return `app-requests:${appId}`;
+}
+
 /** Tags for a cached answer built from an app's public content: dropped by console and public writes. */
 export function contentTags(appId: string): string[] {
   return [appTag(appId), appContentTag(appId)];

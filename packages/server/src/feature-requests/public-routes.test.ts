@@ -279,6 +279,21 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(identified.status).toBe(200);
     });
 
+    it("keeps the cached total exact: votes leave it, a proposal and a console decline change it at once", async () => {
+      const fresh = await freshApp();
+      const first = (await propose(fresh.appKey, "Counted one")).json().featureRequestId;
+      const total = async () => (await list(`appKey=${fresh.appKey}&sort=top&limit=1`)).body.total;
+      expect(await total()).toBe(1);
+      await vote(first, "counter");
+      expect(await total()).toBe(1);
+      const second = (await propose(fresh.appKey, "Counted two")).json().featureRequestId;
+      expect(await total()).toBe(2);
+      await vote(second, "counter");
+      expect(await total()).toBe(2);
+      await fresh.console.post(`/workspaces/${fresh.wsId}/feature-requests/${first}/decline`);
+      expect(await total()).toBe(1);
+    });
+
     it("serves anonymous listings from the cache but shows a new vote at once", async () => {
       const before = await list(`appKey=${ws.appKey}&sort=top&limit=1`);
       expect(before.headers["cache-control"]).toBe("public, max-age=10");
