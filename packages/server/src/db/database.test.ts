@@ -79,7 +79,7 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
       const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
       const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => importedRequest(appId, title, "From before the upgrade"));
       await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
-      expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index", "0007-search-longer-prefixes", "0008-top-order-index"]);
+      expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index", "0007-search-longer-prefixes", "0008-top-order-index", "0009-recent-votes-index"]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });
       expect((await search("da")).requests.map((r) => r.title)).toEqual(["Dark mode"]);

@@ -1,5 +1,5 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/protocol";
-import { sql, type Kysely, type SqlBool } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
@@ -160,6 +160,62 @@ function listKey(query: ListQuery): string {
   return `${query.sort}|${query.versionId ?? ""}|${searchTerms(query.q ?? "").join(" ")}`;
 }
 
+/** The listing's filter: the app's approved requests plus the viewer's own pending ones, merged duplicates excluded. */
+function listedBy(query: ListQuery) {
+  const viewer = query.viewerEndUserId;
+  return (eb: ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">) =>
+    eb.and([
+      eb("fr.appId", "=", query.appId),
+      eb("fr.mergedIntoId", "is", null),
+      viewer === null
+        ? eb("fr.moderation", "=", "approved")
+        : eb.or([eb("fr.moderation", "=", "approved"), eb.and([eb("fr.moderation", "=", "pending"), eb("fr.requesterEndUserId", "=", viewer)])]),
+      ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
+    ]);
+}
+
+/**
+ * The ids of a `trending` page: most votes since `since` first, then `top` order. Requests voted
+ * on recently are found from the votes (by their time index, joined to their requests: `cross
+ * join` keeps SQLite from starting at the app's requests instead) and ordered in one query; the
+ * rest of the list is the `top` order of the others, read from its index. Ordering every request
+ * by a count of its recent votes took 200-300 ms on 100k requests.
+ */
+async function trendingIds(db: Kysely<Database>, query: ListQuery, since: string, page: { offset: number; limit: number }): Promise<string[]> {
+  const listed = listedBy(query);
+  const hot = await db
+    .selectFrom("featureRequestVotes as rv")
+    .crossJoin("featureRequests as fr")
+    .whereRef("fr.id", "=", "rv.featureRequestId")
+    .where("rv.createdAt", ">=", since)
+    .where(listed)
+    .select(["fr.id", (eb) => eb.fn.countAll<number>().as("recent")])
+    .groupBy(["fr.id", "fr.voteCount", "fr.createdAt"])
+    .orderBy("recent", "desc")
+    .orderBy("fr.voteCount", "desc")
+    .orderBy("fr.createdAt", "desc")
+    .orderBy("fr.id", "desc")
+    .execute();
+  const fromHot = hot.slice(page.offset, page.offset + page.limit).map((r) => r.id);
+  if (fromHot.length === page.limit) return fromHot;
+  const rest = await db
+    .selectFrom("featureRequests as fr")
+    .where(listed)
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom("featureRequestVotes as rv").select("rv.id").whereRef("rv.featureRequestId", "=", "fr.id").where("rv.createdAt", ">=", since)),
+      ),
+    )
+    .select("fr.id")
+    .orderBy("fr.voteCount", "desc")
+    .orderBy("fr.createdAt", "desc")
+    .orderBy("fr.id", "desc")
+    .limit(page.limit - fromHot.length)
+    .offset(Math.max(0, page.offset - hot.length))
+    .execute();
+  return [...fromHot, ...rest.map((r) => r.id)];
+}
+
 /**
  * One page of an app's feature requests: approved ones plus the viewer's own pending ones,
  * merged duplicates excluded. Searches rank by relevance (then votes, then age); `newest` and
@@ -177,32 +233,25 @@ export async function listFeatureRequests(
   if (searching && terms.length === 0) return { requests: [], total: 0, hasMore: false, nextCursor: null };
 
   const viewer = query.viewerEndUserId;
-  let base = db
-    .selectFrom("featureRequests as fr")
-    .where("fr.appId", "=", query.appId)
-    .where("fr.mergedIntoId", "is", null)
-    .where((eb) =>
-      viewer === null
-        ? eb("fr.moderation", "=", "approved")
-        : eb.or([eb("fr.moderation", "=", "approved"), eb.and([eb("fr.moderation", "=", "pending"), eb("fr.requesterEndUserId", "=", viewer)])]),
-    );
-  if (query.versionId !== undefined) base = base.where("fr.versionId", "=", query.versionId);
+  const base = db.selectFrom("featureRequests as fr").where(listedBy(query));
   const key = listKey(query);
   const keyset = !searching && query.sort !== "trending";
   let offset = Math.min(query.offset, MAX_OFFSET);
+  const since = new Date(clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
 
-  // Public searches on SQLite: the index ranks and pages, the table only fills in the page.
-  const ranked =
-    searching && dialect === "sqlite" && viewer === null && query.versionId === undefined
-      ? await rankOnSqlite(db, query, terms, {
-          limit: query.limit + 1,
-          offset:
-            query.cursor === undefined
-              ? offset
-              : decodeCursor<{ s: string; o: number; k: string }>(query.cursor, { s: "string", o: "number", k: "string" }, { s: "offset", k: key }).o,
-        })
+  // Searches on SQLite by the public and `trending` lists are ranked first; the table then only
+  // fills in the page. Both page by offset cursors.
+  const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined;
+  const rankTrending = !searching && query.sort === "trending";
+  if ((rankSearch || rankTrending) && query.cursor !== undefined) {
+    offset = decodeCursor<{ s: string; o: number; k: string }>(query.cursor, { s: "string", o: "number", k: "string" }, { s: "offset", k: key }).o;
+  }
+  const rankPage = { limit: query.limit + 1, offset };
+  const ranked = rankSearch
+    ? await rankOnSqlite(db, query, terms, rankPage)
+    : rankTrending
+      ? { ids: await trendingIds(db, query, since, rankPage), total: await countListed(db, query, cache) }
       : null;
-  if (ranked !== null && query.cursor !== undefined) offset = decodeCursor<{ o: number }>(query.cursor, { o: "number" }).o;
   // A ranked page is read by primary key alone: with the listing's filters and order SQLite
   // preferred an app index and walked the whole board (tens of ms on 100k requests).
   const withSearch =
@@ -218,8 +267,6 @@ export async function listFeatureRequests(
       : searching
         ? (await withSearch.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total
         : await countListed(db, query, cache);
-
-  const since = new Date(clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
 
   let page = withSearch
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
@@ -248,7 +295,7 @@ export async function listFeatureRequests(
     .limit(query.limit + 1);
 
   if (searching && ranked === null) page = page.orderBy(sql.ref(`s.${RANK_ALIAS}`), "asc");
-  if (query.sort === "trending") {
+  if (query.sort === "trending" && ranked === null) {
     page = page.orderBy(
       sql`(select count(*) from feature_request_votes rv where rv.feature_request_id = fr.id and rv.created_at >= ${since})`,
       "desc",

@@ -237,6 +237,38 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(trendingNext.body.requests.map((r: { id: string }) => r.id)).toEqual([ids[6], ids[5]]);
     });
 
+    it("pages trending alike by cursor and by offset, across recently voted and other requests", async () => {
+      const fresh = await freshApp();
+      const r: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        t.clock.advance(1000);
+        r.push((await propose(fresh.appKey, `Trend ${i}`)).json().featureRequestId);
+      }
+      // Votes older than the trending window count for `top` only.
+      for (const token of ["o1", "o2", "o3", "o4"]) await vote(r[0]!, token);
+      for (const token of ["o1", "o2"]) await vote(r[3]!, token);
+      t.clock.advance(8 * 86_400_000);
+      for (const token of ["n1", "n2"]) await vote(r[5]!, token);
+      await vote(r[1]!, "n1");
+      await vote(r[3]!, "n3");
+      // Recent votes first (r5: 2; r3 and r1: 1 each, r3 with more votes), then the others by
+      // votes (r0: 4), then newest first.
+      const expected = [r[5], r[3], r[1], r[0], r[7], r[6], r[4], r[2]];
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await list(`appKey=${fresh.appKey}&sort=trending&limit=3${cursor === null ? "" : `&cursor=${cursor}`}`);
+        expect(page.body.total).toBe(8);
+        seen.push(...page.body.requests.map((x: { id: string }) => x.id));
+        cursor = page.body.nextCursor;
+      } while (cursor !== null);
+      expect(seen).toEqual(expected);
+      for (const offset of [1, 2, 3, 4, 7]) {
+        const page = await list(`appKey=${fresh.appKey}&sort=trending&limit=2&offset=${offset}`);
+        expect(page.body.requests.map((x: { id: string }) => x.id), `offset ${offset}`).toEqual(expected.slice(offset, offset + 2));
+      }
+    });
+
     it("personalises hasVoted and warns about the deprecated query token; the header wins", async () => {
       const viaQuery = await list(`appKey=${ws.appKey}&userToken=v1&sort=top&limit=1`);
       expect(viaQuery.body.requests[0]).toMatchObject({ id: ids[1], hasVoted: true });

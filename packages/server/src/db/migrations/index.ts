@@ -7,6 +7,7 @@ import * as m0005 from "./0005-console-sessions.js";
 import * as m0006 from "./0006-search-prefix-index.js";
 import * as m0007 from "./0007-search-longer-prefixes.js";
 import * as m0008 from "./0008-top-order-index.js";
+import * as m0009 from "./0009-recent-votes-index.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0006-search-prefix-index": m0006,
   "0007-search-longer-prefixes": m0007,
   "0008-top-order-index": m0008,
+  "0009-recent-votes-index": m0009,
 };
