@@ -8,6 +8,7 @@ import { createFeatureRequests, importedRequest } from "../feature-requests/feat
 import { listFeatureRequests } from "../feature-requests/listing.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { migrateToLatest, openDatabase } from "./database.js";
 import { migrations } from "./migrations/index.js";
@@ -57,6 +58,48 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await t.db.kysely.selectFrom("boardColumns").select("id").where("appId", "=", row.id).execute()).toEqual([]);
   });
 
+  it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Votes", slug: "votes-0010" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Votes app" })).row.id;
+    const [first, second] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "")]);
+    const ann = (await ensureEndUser(db, clock, appId, "ann")).id;
+    const bob = (await ensureEndUser(db, clock, appId, "bob")).id;
+    const vote = (featureRequestId: string, endUserId: string, shipNotifyEmail: string | null = null) =>
+      db.insertInto("featureRequestVotes").values({ featureRequestId, endUserId, shipNotifyEmail, createdAt: clock.now().toISOString() }).execute();
+    await vote(first!.id, ann, "ann@example.com");
+    await vote(first!.id, bob);
+    await vote(second!.id, ann);
+    const stored = () =>
+      db.selectFrom("featureRequestVotes").select(["featureRequestId", "endUserId", "shipNotifyEmail"]).orderBy("featureRequestId").orderBy("endUserId").execute();
+    const before = await stored();
+    expect(before).toHaveLength(3);
+
+    // Back to 0009: each vote gets an id again, and the pair stays unique.
+    expect((await migrator.migrateTo("0009-recent-votes-index")).error).toBeUndefined();
+    const old = await sql<{ id: string }>`select id from feature_request_votes`.execute(db);
+    expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
+    await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
+
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter"]);
+    expect(await stored()).toEqual(before);
+    await expect(vote(second!.id, ann)).rejects.toThrow();
+    await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
+    if (dialect === "sqlite") {
+      const ddl = await sql<{ sql: string }>`select sql from sqlite_master where name = 'feature_request_votes'`.execute(db);
+      expect(ddl.rows[0]?.sql).toMatch(/without rowid$/i);
+    }
+    // Deleting a request or a voter still takes their votes along.
+    await db.deleteFrom("featureRequests").where("id", "=", second!.id).execute();
+    await db.deleteFrom("endUsers").where("id", "=", bob).execute();
+    expect(await stored()).toEqual([{ featureRequestId: first!.id, endUserId: ann, shipNotifyEmail: "ann@example.com" }]);
+  });
+
   if (dialect === "sqlite") {
     it("runs SQLite in WAL mode with full synchronous commits", async () => {
       const journal = await sql<{ journalMode: string }>`pragma journal_mode`.execute(t.db.kysely);
@@ -79,7 +122,13 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
       const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
       const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => importedRequest(appId, title, "From before the upgrade"));
       await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
-      expect(await migrateToLatest(db)).toEqual(["0006-search-prefix-index", "0007-search-longer-prefixes", "0008-top-order-index", "0009-recent-votes-index"]);
+      expect(await migrateToLatest(db)).toEqual([
+        "0006-search-prefix-index",
+        "0007-search-longer-prefixes",
+        "0008-top-order-index",
+        "0009-recent-votes-index",
+        "0010-votes-keyed-by-voter",
+      ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });
       expect((await search("da")).requests.map((r) => r.title)).toEqual(["Dark mode"]);

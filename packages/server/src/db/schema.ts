@@ -148,8 +148,8 @@ export interface FeatureRequestsTable {
   updatedAt: string;
 }
 
+/** One vote, identified by its request and its voter (the primary key). */
 export interface FeatureRequestVotesTable {
-  id: string;
   featureRequestId: string;
   endUserId: string;
   shipNotifyEmail: string | null;

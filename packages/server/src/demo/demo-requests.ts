@@ -4,7 +4,6 @@ import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { addComment } from "../feature-requests/comments.js";
 import { createFeatureRequest, recountVotes } from "../feature-requests/feature-requests.js";
-import { newId } from "../ids.js";
 import { ensureEndUser } from "../users/identity.js";
 
 interface DemoRequest {
@@ -61,7 +60,7 @@ export async function seedDemoRequests(trx: Kysely<Database>, clock: Clock, dial
       const votedAt = new Date(now - Math.floor((r.daysAgo * 86_400_000 * v) / Math.max(r.votes, 1)));
       await trx
         .insertInto("featureRequestVotes")
-        .values({ id: newId("vote", votedAt), featureRequestId: row.id, endUserId: voters[v % voters.length]!.id, shipNotifyEmail: null, createdAt: votedAt.toISOString() })
+        .values({ featureRequestId: row.id, endUserId: voters[v % voters.length]!.id, shipNotifyEmail: null, createdAt: votedAt.toISOString() })
         .execute();
     }
     await recountVotes(trx, row.id);

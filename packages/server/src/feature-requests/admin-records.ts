@@ -136,7 +136,7 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
       .select(["eu.publicId", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt"])
       .where("vt.featureRequestId", "=", id)
       .orderBy("vt.createdAt", "desc")
-      .orderBy("vt.id", "desc")
+      .orderBy("eu.publicId", "desc")
       .limit(DETAIL_VOTER_LIMIT)
       .execute(),
   ]);

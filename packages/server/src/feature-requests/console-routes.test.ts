@@ -463,7 +463,7 @@ describe.each(testDialects())("console triage of feature requests on %s", (diale
       expect((await ws.console.get(`/workspaces/${ws.wsId}/feature-requests/${id}`)).status).toBe(404);
       expect((await ws.console.delete(`/workspaces/${ws.wsId}/feature-requests/${id}`)).status).toBe(404);
       const db = t.database.db.kysely;
-      expect(await db.selectFrom("featureRequestVotes").select("id").where("featureRequestId", "=", id).execute()).toEqual([]);
+      expect(await db.selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", id).execute()).toEqual([]);
       expect(await db.selectFrom("featureRequestComments").select("id").where("featureRequestId", "=", id).execute()).toEqual([]);
       const events = await db.selectFrom("featureRequestEvents").select(["type", "actor"]).where("featureRequestId", "=", id).where("type", "=", "deleted").execute();
       expect(events).toEqual([{ type: "deleted", actor: "admin" }]);

@@ -198,21 +198,21 @@ async function trendingIds(db: Kysely<Database>, query: ListQuery, since: string
     .execute();
   const fromHot = hot.slice(page.offset, page.offset + page.limit).map((r) => r.id);
   if (fromHot.length === page.limit) return fromHot;
-  const rest = await db
+  // The others in `top` order: every request found above is listed, so it appears once in that
+  // order, and reading that many rows more than the page needs leaves enough once they are skipped.
+  const restOffset = Math.max(0, page.offset - hot.length);
+  const restLimit = page.limit - fromHot.length;
+  const hotIds = new Set(hot.map((r) => r.id));
+  const top = await db
     .selectFrom("featureRequests as fr")
     .where(listed)
-    .where((eb) =>
-      eb.not(
-        eb.exists(eb.selectFrom("featureRequestVotes as rv").select("rv.id").whereRef("rv.featureRequestId", "=", "fr.id").where("rv.createdAt", ">=", since)),
-      ),
-    )
     .select("fr.id")
     .orderBy("fr.voteCount", "desc")
     .orderBy("fr.createdAt", "desc")
     .orderBy("fr.id", "desc")
-    .limit(page.limit - fromHot.length)
-    .offset(Math.max(0, page.offset - hot.length))
+    .limit(restOffset + restLimit + hot.length)
     .execute();
+  const rest = top.filter((r) => !hotIds.has(r.id)).slice(restOffset, restOffset + restLimit);
   return [...fromHot, ...rest.map((r) => r.id)];
 }
 
@@ -268,6 +268,8 @@ export async function listFeatureRequests(
         ? (await withSearch.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total
         : await countListed(db, query, cache);
 
+  // Unsearched `trending` lists are ranked above; only searches order by recent votes here.
+  const trendingSearch = query.sort === "trending" && ranked === null;
   let page = withSearch
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
     .leftJoin("appVersions as v", "v.id", "fr.versionId")
@@ -292,15 +294,24 @@ export async function listFeatureRequests(
             .where("mine.endUserId", "=", viewer)
       ).as("hasVoted"),
     )
+    // A trending search's ties in relevance go to recent votes, counted once from their time
+    // index (counting each match's own votes would read every vote of every match).
+    .$if(trendingSearch, (qb) =>
+      qb.leftJoin(
+        db
+          .selectFrom("featureRequestVotes")
+          .select(["featureRequestId", (eb) => eb.fn.countAll<number>().as("recent")])
+          .where("createdAt", ">=", since)
+          .groupBy("featureRequestId")
+          .as("rc"),
+        "rc.featureRequestId",
+        "fr.id",
+      ),
+    )
     .limit(query.limit + 1);
 
   if (searching && ranked === null) page = page.orderBy(sql.ref(`s.${RANK_ALIAS}`), "asc");
-  if (query.sort === "trending" && ranked === null) {
-    page = page.orderBy(
-      sql`(select count(*) from feature_request_votes rv where rv.feature_request_id = fr.id and rv.created_at >= ${since})`,
-      "desc",
-    );
-  }
+  if (trendingSearch) page = page.orderBy(sql`coalesce(rc.recent, 0)`, "desc");
   if (ranked === null) {
     if (query.sort === "top" || query.sort === "trending" || searching) page = page.orderBy("fr.voteCount", "desc");
     page = page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc");

@@ -269,6 +269,25 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       }
     });
 
+    it("orders a trending search's equally relevant matches by recent votes, then votes", async () => {
+      const fresh = await freshApp();
+      const version = await fresh.console.post(`/workspaces/${fresh.wsId}/apps/${fresh.appId}/versions`, { label: "3.0", released: false });
+      const twins: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        t.clock.advance(1000);
+        const id = (await propose(fresh.appKey, "Widget dock", "Same words")).json().featureRequestId as string;
+        // A version filter keeps the search off SQLite's ranked path, so both engines order it in SQL.
+        await fresh.console.put(`/workspaces/${fresh.wsId}/feature-requests/${id}`, { versionId: version.body.id });
+        twins.push(id);
+      }
+      for (const token of ["w1", "w2", "w3"]) await vote(twins[0]!, token);
+      t.clock.advance(8 * 86_400_000);
+      await vote(twins[1]!, "w4");
+      const search = await list(`appKey=${fresh.appKey}&q=widget&versionId=${version.body.id}&sort=trending`);
+      expect(search.body.requests.map((r: { id: string }) => r.id)).toEqual([twins[1], twins[0], twins[2]]);
+      expect(search.body.total).toBe(3);
+    });
+
     it("personalises hasVoted and warns about the deprecated query token; the header wins", async () => {
       const viaQuery = await list(`appKey=${ws.appKey}&userToken=v1&sort=top&limit=1`);
       expect(viaQuery.body.requests[0]).toMatchObject({ id: ids[1], hasVoted: true });
@@ -518,7 +537,7 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
         payload: { appKey: acme.appKey, userToken: "ned" },
       });
       expect(foreign.statusCode).toBe(404);
-      const votes = await t.database.db.kysely.selectFrom("featureRequestVotes").select("id").where("featureRequestId", "=", requestId).execute();
+      const votes = await t.database.db.kysely.selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", requestId).execute();
       expect(votes).toHaveLength(1);
     });
   });

@@ -3,7 +3,6 @@ import { isoNow, type Clock } from "../clock.js";
 import type { Db } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import { ApiError } from "../http/errors.js";
-import { newId } from "../ids.js";
 import { ensureEndUser } from "../users/identity.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
@@ -33,7 +32,6 @@ export async function applyVote(
     const added =
       input.mode === "toggle" &&
       (await insertVote.first(trx, {
-        id: newId("vote", clock.now()),
         featureRequestId: input.featureRequestId,
         endUserId,
         shipNotifyEmail: input.shipNotifyEmail ?? null,
@@ -52,19 +50,19 @@ const lockRequest = preparedQuery<{ id: string }, { id: string }>((db, p) =>
   db.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate(),
 );
 
-const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, { id: string }>((db, p) =>
-  db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId).returning("id"),
+const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, { endUserId: string }>((db, p) =>
+  db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId).returning("endUserId"),
 );
 
 const insertVote = preparedQuery<
-  { id: string; featureRequestId: string; endUserId: string; shipNotifyEmail: string | null; createdAt: string },
-  { id: string }
+  { featureRequestId: string; endUserId: string; shipNotifyEmail: string | null; createdAt: string },
+  { endUserId: string }
 >((db, p) =>
   db
     .insertInto("featureRequestVotes")
-    .values({ id: p.id, featureRequestId: p.featureRequestId, endUserId: p.endUserId, shipNotifyEmail: p.shipNotifyEmail, createdAt: p.createdAt })
+    .values({ featureRequestId: p.featureRequestId, endUserId: p.endUserId, shipNotifyEmail: p.shipNotifyEmail, createdAt: p.createdAt })
     .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
-    .returning("id"),
+    .returning("endUserId"),
 );
 
 const moveCount = preparedQuery<{ id: string; appId: string; by: number }, { voteCount: number }>((db, p) =>
