@@ -5,6 +5,7 @@ import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql 
 import pg from "pg";
 import { migrations } from "./migrations/index.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer.js";
+import { sqliteDirectRunner } from "./direct-statements.js";
 import { createGroupCommit, type SharedWork } from "./group-commit.js";
 import { withStatementCache } from "./statement-cache.js";
 import { walSync } from "./wal-sync.js";
@@ -65,15 +66,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
           if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
         })
       : undefined;
+    const statements = withStatementCache(sqlite);
     const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new SqliteDialect({ database: statements }),
       plugins: [new CamelCasePlugin()],
     });
     const wal = onDisk ? walSync(`${file}-wal`) : undefined;
     return {
       kysely,
       dialect: "sqlite",
-      sharedTransaction: createGroupCommit(kysely, wal === undefined ? {} : { sync: wal.sync }),
+      sharedTransaction: createGroupCommit(kysely, { direct: sqliteDirectRunner(statements), ...(wal === undefined ? {} : { sync: wal.sync }) }),
       ...(checkpointer === undefined ? {} : { checkpointer }),
       destroy: async () => {
         // The checkpoint thread's connection first: the last connection to close folds the WAL in.

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from "kysely";
+import { withDirectStatements, type DirectRunner } from "./direct-statements.js";
 import type { Database } from "./schema.js";
 
 /** Work that runs inside a transaction shared with other callers' work. */
@@ -17,6 +18,11 @@ export interface GroupCommitOptions {
    * configured on the connection.
    */
   sync?: () => Promise<void>;
+  /**
+   * Runs statements directly on the connection the shared transaction holds: its savepoints, and
+   * the units' prepared queries (see `withDirectStatements`).
+   */
+  direct?: DirectRunner;
 }
 
 const RELAXED_SYNC = CompiledQuery.raw("pragma synchronous = NORMAL");
@@ -42,6 +48,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommitOptions = {}): <T>(work: SharedWork<T>) => Promise<T> {
   const durable = options.sync;
+  const direct = options.direct;
   let queue: Pending[] = [];
   let running = false;
 
@@ -52,18 +59,22 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
       if (durable !== undefined) await conn.executeQuery(RELAXED_SYNC);
       try {
         return await conn.transaction().execute(async (trx) => {
-          const outcomes: Outcome[] = [];
-          for (const unit of batch) {
-            await trx.executeQuery(SAVEPOINT);
-            try {
-              outcomes.push({ ok: true, value: await unit.work(trx) });
-            } catch (error) {
-              await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
-              outcomes.push({ ok: false, error });
+          const run = (query: CompiledQuery) => (direct === undefined ? trx.executeQuery(query) : direct(query.sql, query.parameters));
+          const units = async () => {
+            const outcomes: Outcome[] = [];
+            for (const unit of batch) {
+              await run(SAVEPOINT);
+              try {
+                outcomes.push({ ok: true, value: await unit.work(trx) });
+              } catch (error) {
+                await run(ROLLBACK_TO_SAVEPOINT);
+                outcomes.push({ ok: false, error });
+              }
+              await run(RELEASE_SAVEPOINT);
             }
-            await trx.executeQuery(RELEASE_SAVEPOINT);
-          }
-          return outcomes;
+            return outcomes;
+          };
+          return direct === undefined ? units() : withDirectStatements(trx, direct, units);
         });
       } finally {
         if (durable !== undefined) await conn.executeQuery(FULL_SYNC);

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Compilable, DialectAdapter, Kysely, QueryResult } from "kysely";
+import { directRunner } from "./direct-statements.js";
 import type { Database } from "./schema.js";
 
 const MARKER = "\u0000tidings-param:";
@@ -59,6 +60,14 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
   const execute = (db: Kysely<Database>, params: P) => {
     const { query, slots } = compile(db);
     const parameters = slots.map((slot) => ("name" in slot ? params[slot.name] : slot.value));
+    const direct = directRunner(db);
+    if (direct !== undefined) {
+      try {
+        return Promise.resolve(direct(query.sql, parameters) as QueryResult<R>);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
     return db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>);
   };
 
