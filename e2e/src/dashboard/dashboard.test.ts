@@ -58,9 +58,16 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     page.on("dialog", (dialog) => void dialog.accept());
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await close();
-  });
+    // A teardown that hung past the hook timeout was seen a few times on a loaded machine and
+    // never with these timings on: a slow step names itself.
+    const timed = async (step: string, run: () => Promise<unknown>) => {
+      const started = Date.now();
+      await run();
+      if (Date.now() - started > 5000) console.warn(`dashboard teardown: ${step} took ${Date.now() - started} ms`);
+    };
+    await timed("closing Chromium", async () => browser?.close());
+    await timed("closing the server and the SMTP inbox", close);
+  }, 60_000);
 
   it("serves the app shell with a self-only CSP and falls back to index.html for client routes", async () => {
     const res = await fetch(`${baseUrl}/admin/w/anything/apps`);

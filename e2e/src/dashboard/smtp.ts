@@ -16,6 +16,9 @@ export async function startInbox(): Promise<Inbox> {
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // On close, connections still open (a client's QUIT not yet through on a loaded machine) are
+    // cut after a second, not smtp-server's default 30 s, which is also the test hooks' timeout.
+    closeTimeout: 1000,
     onData(stream, _session, callback) {
       simpleParser(stream).then(
         (mail) => {
