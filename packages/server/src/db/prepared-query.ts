@@ -57,17 +57,12 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
     return compiled;
   };
 
-  const execute = (db: Kysely<Database>, params: P) => {
+  const execute = async (db: Kysely<Database>, params: P): Promise<QueryResult<R>> => {
     const { query, slots } = compile(db);
     const parameters = slots.map((slot) => ("name" in slot ? params[slot.name] : slot.value));
+    // Inside a shared transaction on SQLite: straight on the connection it holds.
     const direct = directRunner(db);
-    if (direct !== undefined) {
-      try {
-        return Promise.resolve(direct(query.sql, parameters) as QueryResult<R>);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-    }
+    if (direct !== undefined) return direct(query.sql, parameters) as QueryResult<R>;
     return db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>);
   };
 
