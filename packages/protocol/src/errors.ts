@@ -37,8 +37,16 @@ export const ErrorCodes = {
   invalid_content_length: {
     status: 400,
     message: "Invalid Content-Length header",
-    meaning: "The Content-Length header is malformed or does not match the body.",
+    meaning:
+      "The Content-Length header is not a plain decimal number, is repeated, comes with `Transfer-Encoding`, or promises more bytes than the connection delivered. The connection is closed after the answer.",
     fix: "Let your HTTP client compute Content-Length.",
+  },
+  malformed_request: {
+    status: 400,
+    message: "Malformed HTTP request",
+    meaning:
+      "The request is not valid HTTP/1.1, so no route saw it: an unknown method or HTTP version, a URL with bytes that are not allowed or broken percent-encoding, a header with a forbidden character, a folded line or a bare LF, broken chunked framing, a `Transfer-Encoding` other than `chunked`, an HTTP/1.1 request without `Host`, a `CONNECT`, or a connection that ended mid-request. The message names the reason. Unless only the percent-encoding was wrong, the connection is closed after the answer.",
+    fix: "Use a standard HTTP/1.1 client, percent-encode URLs as UTF-8, and keep header values to visible ASCII.",
   },
   invalid_user_token: {
     status: 400,
@@ -353,16 +361,22 @@ export const ErrorCodes = {
     meaning: "A JSON client sent GET to a confirm or unsubscribe link, which only shows an HTML page.",
     fix: "POST the token (query `token`, JSON `{token}` or form field) to the same URL.",
   },
+  request_timeout: {
+    status: 408,
+    message: "Request timeout",
+    meaning: "The request's headers did not arrive in full within 60 seconds. The connection is closed after the answer.",
+    fix: "Send the whole request head at once; check for a stalled proxy or network.",
+  },
   payload_too_large: {
     status: 413,
     message: "Payload exceeds size limit",
-    meaning: "The body is larger than the route accepts (256 KB public, 1 MB console).",
+    meaning: "The body is larger than the route accepts (256 KB public, 1 MB console), or its chunk extensions exceed 16 KB.",
     fix: "Send less data; upload files through the upload endpoints.",
   },
   uri_too_long: {
     status: 414,
     message: "URI too long",
-    meaning: "The path or one of its segments is longer than the server accepts.",
+    meaning: "A path segment is longer than 1,000 characters, or the request line alone exceeds the 16 KB head limit.",
     fix: "Check the ids and keys in the URL.",
   },
   unsupported_media_type: {
@@ -371,11 +385,30 @@ export const ErrorCodes = {
     meaning: "The body's Content-Type is not one the route accepts.",
     fix: "Send `Content-Type: application/json`.",
   },
+  unsupported_content_encoding: {
+    status: 415,
+    message: "Unsupported Content-Encoding",
+    meaning: "The body was sent with a `Content-Encoding` (gzip, br, …); the server reads bodies uncompressed only.",
+    fix: "Send the body uncompressed, without `Content-Encoding` (or with `identity`).",
+  },
+  expectation_failed: {
+    status: 417,
+    message: "Expectation failed",
+    meaning: "The `Expect` header asked for something other than `100-continue`.",
+    fix: "Send no `Expect` header, or `Expect: 100-continue`.",
+  },
   rate_limited: {
     status: 429,
     message: "Too many requests. Please try again shortly.",
     meaning: "The client exceeded a rate limit.",
     fix: "Wait for the number of seconds in `Retry-After`.",
+  },
+  headers_too_large: {
+    status: 431,
+    message: "Request headers too large",
+    meaning:
+      "The request line and headers together exceed 16 KB (a request line that alone exceeds it answers `414 uri_too_long` when the server can tell). The connection is closed after the answer.",
+    fix: "Send fewer or shorter headers (cookies included); put large data in the body.",
   },
   internal_error: {
     status: 500,
