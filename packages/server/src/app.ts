@@ -21,11 +21,13 @@ import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
+import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http/client-errors.js";
 import { registerPublicCors } from "./http/cors.js";
 import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
 import { healthRoutes } from "./http/health.js";
 import { installValidators } from "./http/validation.js";
-import { registerResponseHeaders } from "./http/security-headers.js";
+import { refuseUnusableHeads } from "./http/request-head.js";
+import { registerResponseHeaders, securityHeaders } from "./http/security-headers.js";
 import { requestId } from "./http/request-id.js";
 import { CONSOLE_BODY_LIMIT, PUBLIC_BODY_LIMIT, type App } from "./http/types.js";
 import { intakeConsoleRoutes } from "./intake/console-routes.js";
@@ -106,6 +108,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, "uploads")),
   };
 
+  // Answers refused before routing (by Node's HTTP parser or the router) carry these too.
+  const security = securityHeaders(config.publicUrl);
   const app = Fastify({
     logger:
       options.logger === false
@@ -120,8 +124,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: PUBLIC_BODY_LIMIT,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 1000 },
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: frameworkErrorHandler(security),
+    clientErrorHandler: clientErrorHandler(security),
+    // Node answers a missing Host with an empty 400; refuseUnusableHeads answers it in the envelope.
+    http: { maxHeaderSize: MAX_HEAD_BYTES, requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  installParserAnswers(app.server, app.log, security);
 
   app.decorate("ctx", ctx);
   app.decorateRequest("principal", null);
@@ -151,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     done(null, payload);
   });
   registerResponseHeaders(app, config.publicUrl);
+  refuseUnusableHeads(app);
   if (demoSeeded) app.log.info({ appKey: "app_demo" }, "seeded the demo workspace");
 
   installErrorHandlers(app);

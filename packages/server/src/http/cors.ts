@@ -19,7 +19,8 @@ export const EXPOSED_HEADERS = ["X-Request-Id", "Retry-After", "Warning", "X-Dep
 /**
  * CORS for the public API: any origin, no credentials. Registered in the public routes' scope
  * only, so console answers carry no CORS headers. Static options: a per-request delegator
- * cost measurable throughput in `npm run bench`.
+ * cost measurable throughput in `npm run bench`. An OPTIONS without the preflight headers gets
+ * the same 204 (strict mode answered it with a text/plain 400, outside the error envelope).
  */
 export async function registerPublicCors(scope: FastifyInstance): Promise<void> {
   await scope.register(cors, {
@@ -28,5 +29,6 @@ export async function registerPublicCors(scope: FastifyInstance): Promise<void> 
     allowedHeaders: PUBLIC_REQUEST_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
+    strictPreflight: false,
   });
 }

@@ -66,12 +66,22 @@ function envelope(code: ErrorCode, message?: string, details?: unknown): ErrorBo
   return body;
 }
 
-const FASTIFY_CODES: Record<string, ErrorCode> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "invalid_content_length",
-  FST_ERR_CTP_EMPTY_JSON_BODY: "invalid_json",
-  FST_ERR_CTP_INVALID_JSON_BODY: "invalid_json",
+/**
+ * Every `FST_ERR_*` code Fastify 5 can raise while a request is handled, mapped to the registry
+ * (its boot-time and programming-error codes answer 500 `internal_error` through the fallback).
+ * Validation errors (`FST_ERR_VALIDATION`) carry `validation` and are mapped above this table.
+ */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "payload_too_large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: "unsupported_media_type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: "invalid_content_length", message: "Invalid Content-Length header: the body does not match it" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: "invalid_json" },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "invalid_json" },
+  FST_ERR_BAD_URL: { code: "malformed_request", message: "Malformed HTTP request: the URL holds invalid percent-encoding" },
+  FST_ERR_INVALID_URL: { code: "malformed_request", message: "Malformed HTTP request: the URL is not valid" },
+  FST_ERR_MAX_PARAM_LENGTH: { code: "uri_too_long" },
+  FST_ERR_NOT_FOUND: { code: "not_found" },
+  FST_ERR_HANDLER_TIMEOUT: { code: "service_unavailable" },
 };
 
 function statusCode(status: number): ErrorCode {
@@ -82,7 +92,10 @@ function statusCode(status: number): ErrorCode {
   if (status === 503) return "service_unavailable";
   if (status === 401) return "unauthorized";
   if (status === 414) return "uri_too_long";
-  return "validation_failed";
+  if (status === 408) return "request_timeout";
+  if (status === 417) return "expectation_failed";
+  if (status === 431) return "headers_too_large";
+  return status === 400 ? "malformed_request" : "validation_failed";
 }
 
 /** Maps any thrown error to a status and envelope; never leaks a stack trace. */
@@ -97,8 +110,13 @@ export function toErrorResponse(error: FastifyError | ApiError | Error): { statu
       body: envelope("validation_failed", undefined, validationDetails(fe.validation, fe.validationContext)),
     };
   }
-  const mapped = fe.code === undefined ? undefined : FASTIFY_CODES[fe.code];
-  if (mapped !== undefined) return { status: ErrorCodes[mapped].status, body: envelope(mapped) };
+  const mapped = typeof fe.code === "string" && Object.hasOwn(FASTIFY_CODES, fe.code) ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped !== undefined) return { status: ErrorCodes[mapped.code].status, body: envelope(mapped.code, mapped.message) };
+  // Fastify marks a failure of the request stream while it reads the body with 400: the client
+  // went away mid-body (ECONNRESET "aborted"). Only then; the same codes from Redis or a vendor are faults.
+  if (fe.statusCode === 400 && (fe.code === "ECONNRESET" || fe.code === "ERR_STREAM_PREMATURE_CLOSE")) {
+    return { status: 400, body: envelope("malformed_request", "Malformed HTTP request: the body was cut short") };
+  }
   if (error instanceof SyntaxError && fe.statusCode === 400) return { status: 400, body: envelope("invalid_json") };
   // PostgreSQL "data exception" (class 22): a value the client sent that the column cannot hold.
   if (typeof fe.code === "string" && /^22[0-9A-Z]{3}$/.test(fe.code) && fe.statusCode === undefined) {
@@ -113,11 +131,16 @@ export function toErrorResponse(error: FastifyError | ApiError | Error): { statu
   return { status: 500, body: envelope("internal_error") };
 }
 
-/** Fastify's `frameworkErrors` hook: malformed URLs and the like get the envelope too. */
-export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = toErrorResponse(error);
-  request.log.info({ code: body.code, status, fastifyCode: error.code }, "request refused by the framework");
-  void reply.code(status).header("X-Request-Id", request.id).type("application/json; charset=utf-8").send(body);
+/**
+ * Fastify's `frameworkErrors` hook: malformed URLs and over-long path segments, refused while
+ * routing, before any `onRequest` hook has added the security headers, so they are added here.
+ */
+export function frameworkErrorHandler(headers: Readonly<Record<string, string>>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = toErrorResponse(error);
+    request.log.info({ code: body.code, status, fastifyCode: error.code }, "request refused by the framework");
+    void reply.code(status).header("X-Request-Id", request.id).headers(headers).type("application/json; charset=utf-8").send(body);
+  };
 }
 
 /** Installs the error and not-found handlers that answer with the registry envelope. */

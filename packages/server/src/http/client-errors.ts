@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { ErrorCodes, type ErrorBody, type ErrorCode } from "@tidings/protocol";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+
+/**
+ * The most bytes a request line and its headers may take together (Node's default, fixed here so
+ * a `--max-http-header-size` flag cannot change what docs/errors.md promises).
+ */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+/** How long a refused connection may keep sending before it is cut (its bytes are discarded). */
+const LINGER_MS = 2000;
+
+/** What Node's HTTP parser hands to `clientError`: `HPE_*` codes from llhttp, or a timeout. */
+export interface ParserError extends Error {
+  code?: string;
+  /** llhttp's reason, e.g. "Invalid header value char". */
+  reason?: string;
+  /** Where in `rawPacket` the parser stopped. */
+  bytesParsed?: number;
+  /** The chunk the parser was reading when it failed. */
+  rawPacket?: Buffer;
+}
+
+/** The status and envelope a refused request is answered with. */
+export interface Refusal {
+  status: number;
+  body: ErrorBody;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function refusal(code: ErrorCode, detail?: string): Refusal {
+  const message = ErrorCodes[code].message;
+  return { status: ErrorCodes[code].status, body: { error: detail === undefined ? message : `${message}: ${detail}`, code } };
+}
+
+/** The bytes the parser read before it stopped, from the chunk it was reading. */
+function parsedHead(error: ParserError): Buffer | undefined {
+  const packet = error.rawPacket;
+  if (!Buffer.isBuffer(packet)) return undefined;
+  return packet.subarray(0, Math.min(packet.length, error.bytesParsed ?? packet.length));
+}
+
+/** The header whose line the parser stopped in, when it can be read from the chunk. */
+function headerAt(error: ParserError): string | undefined {
+  const head = parsedHead(error);
+  if (head === undefined) return undefined;
+  const line = head.subarray(head.lastIndexOf(0x0a) + 1).toString("latin1");
+  const name = line.slice(0, line.indexOf(":"));
+  return HEADER_NAME.test(name) ? name : undefined;
+}
+
+/**
+ * Whether the head outgrew its limit while still in the request line: the chunk starts a request
+ * and holds no line break before the point of failure. A line split over several reads cannot be
+ * told apart from a long header, so it counts as headers.
+ */
+function requestLineOverflowed(error: ParserError): boolean {
+  const head = parsedHead(error);
+  return head !== undefined && !head.includes(0x0a) && /^[A-Z]+ /.test(head.subarray(0, 24).toString("latin1"));
+}
+
+/**
+ * Maps a refusal of Node's HTTP parser to the status and envelope it is answered with.
+ * `reading` is the request whose body was being read when the connection ended, if any.
+ *
+ * @example
+ * ```ts
+ * clientErrorAnswer(Object.assign(new Error(), { code: "HPE_INVALID_CONTENT_LENGTH" })).status; // 400
+ * ```
+ */
+export function clientErrorAnswer(error: ParserError, reading?: Pick<IncomingMessage, "headers">): Refusal {
+  const reason = typeof error.reason === "string" && error.reason !== "" ? error.reason : undefined;
+  switch (error.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return refusal("request_timeout");
+    case "HPE_HEADER_OVERFLOW":
+      return requestLineOverflowed(error) ? refusal("uri_too_long", "the request line exceeds 16 KB") : refusal("headers_too_large");
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return refusal("payload_too_large", "chunk extensions exceed 16 KB");
+    case "HPE_INVALID_CONTENT_LENGTH":
+    case "HPE_UNEXPECTED_CONTENT_LENGTH":
+      return refusal("invalid_content_length", reason);
+    case "HPE_INVALID_TRANSFER_ENCODING":
+      if (reason !== undefined && /content-length/i.test(reason)) return refusal("invalid_content_length", reason);
+      break;
+    case "HPE_INVALID_EOF_STATE":
+      if (reading?.headers["content-length"] !== undefined) {
+        return refusal("invalid_content_length", "the connection ended before the body reached its Content-Length");
+      }
+      return refusal("malformed_request", "the connection ended mid-request");
+  }
+  const header = headerAt(error);
+  if (header?.toLowerCase() === "x-user-token") return refusal("invalid_user_token");
+  const where = header === undefined ? "" : ` in header ${header}`;
+  return refusal("malformed_request", reason === undefined ? undefined : `${reason}${where}`);
+}
+
+/** The response bytes for `refusal`, written straight on a socket no route owns. */
+export function rawAnswer({ status, body }: Refusal, headers: Readonly<Record<string, string>>): Buffer {
+  const json = Buffer.from(JSON.stringify(body), "utf8");
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`,
+    `Date: ${new Date().toUTCString()}`,
+    "Connection: close",
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${json.length}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1"), json]);
+}
+
+/** Sockets already answered: the parser keeps reporting on them until they close. */
+const answered = new WeakSet<Duplex>();
+
+/**
+ * Writes `answer` and closes: the write side at once, the read side when the client hangs up or
+ * after {@link LINGER_MS}. Closing both at once would let the kernel reset a connection that still
+ * has unread bytes, and a client may then lose the answer before reading it.
+ */
+function answerAndClose(socket: Duplex, answer: Buffer): void {
+  answered.add(socket);
+  socket.end(answer);
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  cut.unref();
+  socket.once("close", () => clearTimeout(cut));
+}
+
+/** What Node keeps on a server socket: the response in flight, if any (not in @types/node). */
+type ServerSocket = Duplex & { _httpMessage?: (ServerResponse & { req?: IncomingMessage }) | null };
+
+/**
+ * Fastify's `clientErrorHandler`: answers what Node's HTTP parser refuses (and header timeouts)
+ * in the `{error, code}` envelope with the usual security headers, then closes the connection.
+ * Nothing is written when the socket is gone, or when a response is already under way on it (an
+ * answer now would be read as that response's).
+ */
+export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
+  // Fastify types the error's rawPacket as an object; Node hands over a Buffer.
+  return function handleClientError(this: FastifyInstance, connectionError: Error, socket: Duplex): void {
+    const error: ParserError = connectionError;
+    if (answered.has(socket)) return;
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const inFlight = (socket as ServerSocket)._httpMessage ?? undefined;
+    if (!socket.writable || inFlight?.headersSent === true || inFlight?.req?.complete === true) {
+      socket.destroy();
+      return;
+    }
+    const answer = clientErrorAnswer(error, inFlight?.req);
+    const requestId = randomUUID();
+    logRefusal(this.log, answer, requestId, error);
+    answerAndClose(socket, rawAnswer(answer, { "X-Request-Id": requestId, ...headers }));
+  };
+}
+
+function logRefusal(log: FastifyBaseLogger, { status, body }: Refusal, reqId: string, error?: ParserError): void {
+  log.info({ reqId, code: body.code, status, parserCode: error?.code, reason: error?.reason }, "request refused by the HTTP parser");
+}
+
+/**
+ * Answers the two requests Node would otherwise answer or drop on its own: `CONNECT` (the socket
+ * was destroyed without a word) and an `Expect` other than `100-continue` (an empty 417).
+ */
+export function installParserAnswers(server: Server, log: FastifyBaseLogger, headers: Readonly<Record<string, string>>): void {
+  server.on("connect", (_request: IncomingMessage, socket: Duplex) => {
+    const answer = refusal("malformed_request", "CONNECT is not supported, this server is not a proxy");
+    const requestId = randomUUID();
+    logRefusal(log, answer, requestId);
+    socket.on("error", () => {});
+    socket.resume();
+    answerAndClose(socket, rawAnswer(answer, { "X-Request-Id": requestId, ...headers }));
+  });
+  server.on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => {
+    const answer = refusal("expectation_failed");
+    const requestId = randomUUID();
+    logRefusal(log, answer, requestId);
+    const json = JSON.stringify(answer.body);
+    response
+      .writeHead(answer.status, {
+        ...headers,
+        "X-Request-Id": requestId,
+        Connection: "close",
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": Buffer.byteLength(json),
+      })
+      .end(json);
+  });
+}
