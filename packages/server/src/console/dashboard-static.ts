@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyReply } from "fastify";
+import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -73,9 +74,9 @@ export function dashboardRoutes(app: App, dir: string): void {
     const rest = (request.params as { "*": string })["*"];
     if (path.extname(rest) === "") return sendIndex(reply);
     const file = path.resolve(root, rest);
-    // Anything outside the folder, hidden, or missing is a plain 404 (no index fallback for assets).
+    // Anything outside the folder, hidden, or missing is a 404 not_found (no index fallback for assets).
     if (!file.startsWith(root + path.sep) || rest.split("/").some((part) => part.startsWith(".")) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      return dashboardHeaders(reply).code(404).type("text/plain; charset=utf-8").send("Not found");
+      throw new ApiError("not_found");
     }
     return sendFile(reply, file);
   });

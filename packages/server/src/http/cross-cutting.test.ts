@@ -26,6 +26,13 @@ describe("cross-cutting HTTP behaviour", () => {
     expect(res.json()).toEqual({ error: "Not found", code: "not_found" });
   });
 
+  it("answers a missing dashboard file with the not_found envelope, not plain text", async () => {
+    const res = await t.app.inject({ url: "/admin/no-such-file.js" });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.json()).toEqual({ error: "Not found", code: "not_found" });
+  });
+
   it("answers /healthz and /readyz", async () => {
     expect((await t.app.inject({ url: "/healthz" })).json()).toEqual({ status: "ok" });
     const ready = await t.app.inject({ url: "/readyz" });

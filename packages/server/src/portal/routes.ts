@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { lookupPublicApp } from "../apps/public-app.js";
 import type { Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
 import { notFoundPage, portalPage } from "./html.js";
@@ -84,7 +85,7 @@ export function portalRoutes(app: App, ctx: Context): void {
 
   const serveAsset = (name: PortalAssetName, maxAge: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     const asset = assets.get(name);
-    if (asset === undefined) return reply.code(404).type("text/plain; charset=utf-8").send("Not found");
+    if (asset === undefined) throw new ApiError("not_found");
     void reply
       .header("ETag", asset.etag)
       .header("Cache-Control", `public, max-age=${maxAge}`)
