@@ -183,6 +183,20 @@ describe("answers the HTTP parser and framework refuse", () => {
     expect(JSON.parse(answer.body.toString("utf8"))).toEqual({ status: "ok" });
   });
 
+  it("lets the answer to a pipelined good request finish, then closes instead of answering the bad one after it", async () => {
+    const raw = await new Promise<string>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      let received = "";
+      socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(received));
+      socket.end(`GET /healthz HTTP/1.1\r\n${HOST}\r\nFOO /healthz HTTP/1.1\r\n${HOST}\r\n`);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    expect(raw).toContain('{"status":"ok"}');
+    expect(raw).not.toContain("HTTP/1.1 400");
+  });
+
   it("answers a plain OPTIONS without CORS request headers with no text/plain error", async () => {
     const answer = await exchange(port, `OPTIONS /api/v1/feedback HTTP/1.1\r\n${HOST}Connection: close\r\n\r\n`, false);
     expect(answer.status).toBeLessThan(400);

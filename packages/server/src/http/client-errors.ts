@@ -136,7 +136,8 @@ type ServerSocket = Duplex & { _httpMessage?: (ServerResponse & { req?: Incoming
  * Fastify's `clientErrorHandler`: answers what Node's HTTP parser refuses (and header timeouts)
  * in the `{error, code}` envelope with the usual security headers, then closes the connection.
  * Nothing is written when the socket is gone, or when a response is already under way on it (an
- * answer now would be read as that response's).
+ * answer now would be read as that response's): that response is let finish, then the connection
+ * closes.
  */
 export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
   // Fastify types the error's rawPacket as an object; Node hands over a Buffer.
@@ -144,9 +145,16 @@ export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
     const error: ParserError = connectionError;
     if (answered.has(socket)) return;
     if (error.code === "ECONNRESET" || socket.destroyed) return;
-    const inFlight = (socket as ServerSocket)._httpMessage ?? undefined;
-    if (!socket.writable || inFlight?.headersSent === true || inFlight?.req?.complete === true) {
+    if (!socket.writable) {
       socket.destroy();
+      return;
+    }
+    const inFlight = (socket as ServerSocket)._httpMessage ?? undefined;
+    if (inFlight !== undefined && (inFlight.headersSent || inFlight.req?.complete === true)) {
+      // The answer to an earlier request (or this one's, already begun) goes out whole; the
+      // refused request gets none, and the connection closes after it.
+      answered.add(socket);
+      inFlight.once("close", () => socket.destroy());
       return;
     }
     const answer = clientErrorAnswer(error, inFlight?.req);
