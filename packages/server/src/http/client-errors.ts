@@ -165,7 +165,7 @@ export function clientErrorHandler(headers: Readonly<Record<string, string>>) {
 }
 
 function logRefusal(log: FastifyBaseLogger, { status, body }: Refusal, reqId: string, error?: ParserError): void {
-  log.info({ reqId, code: body.code, status, parserCode: error?.code, reason: error?.reason }, "request refused by the HTTP parser");
+  log.info({ reqId, code: body.code, status, parserCode: error?.code, reason: error?.reason }, "request refused before routing");
 }
 
 /**
