@@ -35,6 +35,14 @@ describe("sanitizeMetadata", () => {
     expect(out.exact).toBe("z".repeat(512));
   });
 
+  it("cuts between whole characters and drops lone surrogates", () => {
+    const out = sanitizeMetadata({ emoji: `y${"🦄".repeat(300)}`, family: "👨‍👩‍👧‍👦".repeat(60), broken: "a\uD800b" });
+    expect(out.emoji).toBe(`y${"🦄".repeat(255)}${TRUNCATED_SUFFIX}`);
+    expect(out.family).toBe("👨‍👩‍👧‍👦".repeat(46) + TRUNCATED_SUFFIX);
+    expect(out.broken).toBe("ab");
+    expect(JSON.stringify(out)).not.toMatch(/\\ud[89a-f]/i);
+  });
+
   it("keeps at most 24 keys per object, the first in sorted order", () => {
     const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${String(i).padStart(2, "0")}`, i]));
     const out = sanitizeMetadata({ a_nested: many, ...many });

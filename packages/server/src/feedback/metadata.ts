@@ -1,9 +1,11 @@
+import { dropLoneSurrogates, truncateText } from "../truncate.js";
+
 /** Limits of submission metadata (wire-contract §2.9). */
 export const METADATA_LIMITS = { maxKeys: 24, maxString: 512, maxDepth: 4, maxBytes: 8192 } as const;
 
 /** What replaces the value of a key that looks like a credential. */
 export const REDACTED = "[redacted]";
-/** What ends a string cut at {@link METADATA_LIMITS}.maxString characters. */
+/** What ends a string cut at {@link METADATA_LIMITS}.maxString UTF-16 units. */
 export const TRUNCATED_SUFFIX = "…[truncated]";
 
 const KEY = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -16,7 +18,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function clean(value: unknown, depth: number): unknown {
   if (depth >= METADATA_LIMITS.maxDepth) return null;
   if (typeof value === "string") {
-    return value.length > METADATA_LIMITS.maxString ? value.slice(0, METADATA_LIMITS.maxString) + TRUNCATED_SUFFIX : value;
+    const text = dropLoneSurrogates(value);
+    return text.length > METADATA_LIMITS.maxString ? truncateText(text, METADATA_LIMITS.maxString) + TRUNCATED_SUFFIX : text;
   }
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "boolean" || value === null) return value;
@@ -38,7 +41,7 @@ function cleanObject(value: Record<string, unknown>, depth: number): Record<stri
 /**
  * Metadata as stored: never rejected, only trimmed. Keys must match `[A-Za-z0-9_.:-]{1,64}`
  * (others are dropped); at most 24 keys per object (first 24 in sorted order); keys that look
- * like credentials get `"[redacted]"`; strings over 512 characters are cut and marked
+ * like credentials get `"[redacted]"`; strings lose lone surrogates, and those over 512 UTF-16 units are cut between grapheme clusters and marked
  * `…[truncated]`; values nested 4 deep or more become null; the whole stays within 8192 bytes of
  * JSON by keeping top-level keys in sorted order while they fit. Anything but an object is `{}`.
  *

@@ -49,4 +49,13 @@ describe.each(testDialects())("job queue on %s", (dialect) => {
     const row = await db.selectFrom("jobs").selectAll().where("dedupeKey", "=", "two").executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "failed", attempts: 2, lastError: "boom again" });
   });
+
+  it("keeps at most 1000 units of an error, never half a character", async () => {
+    const db = database.db.kysely;
+    await db.transaction().execute((trx) => enqueueJobs(trx, clock, [{ kind: "long-error", dedupeKey: "long-error", payload: {}, maxAttempts: 1 }]));
+    const job = (await claimDueJobs(db, clock, 10)).find((j) => j.kind === "long-error");
+    await failJob(db, clock, job!, `x${"🦄".repeat(600)}`);
+    const row = await db.selectFrom("jobs").selectAll().where("dedupeKey", "=", "long-error").executeTakeFirstOrThrow();
+    expect(row.lastError).toBe(`x${"🦄".repeat(499)}`);
+  });
 });

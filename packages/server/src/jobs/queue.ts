@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database, JobsTable } from "../db/schema.js";
 import { newId } from "../ids.js";
+import { dropLoneSurrogates, truncateText } from "../truncate.js";
 
 /** How long a claimed job is reserved; a runner that died mid-job frees it after this. */
 export const JOB_LEASE_MS = 5 * 60_000;
@@ -122,7 +123,7 @@ export async function failJob(db: Kysely<Database>, clock: Clock, job: JobRow, e
     .set({
       status: spent ? "failed" : "pending",
       lockedUntil: null,
-      lastError: error.slice(0, 1000),
+      lastError: truncateText(dropLoneSurrogates(error), 1000),
       nextAttemptAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString(),
       updatedAt: now.toISOString(),
     })

@@ -31,6 +31,7 @@ import {
   sanitizeFilename,
   type ImageType,
 } from "./file-types.js";
+import { attachmentDisposition } from "./content-disposition.js";
 import { multipartError, readMultipart } from "./multipart.js";
 import { receiveFile } from "./receive.js";
 import { verifyDownloadLink } from "./signed-links.js";
@@ -95,12 +96,6 @@ async function resolveUploader(ctx: Context, request: FastifyRequest, appKey: st
 
 function appKeyRequired(): ApiError {
   return new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
-}
-
-/** The `Content-Disposition` of a download: an ASCII fallback plus the exact UTF-8 name. */
-function attachmentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 /**

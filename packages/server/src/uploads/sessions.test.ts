@@ -83,6 +83,35 @@ describe.each(testDialects())("upload sessions on %s", (dialect) => {
     expect((await put(session.files[1].uploadUrl, session.sessionToken, Buffer.alloc(2048, 65), "text/plain")).statusCode).toBe(200);
   });
 
+  it("names session files by whole characters: long, ZWJ, combining and lone-surrogate names", async () => {
+    const names = [
+      `a${"🦄".repeat(150)}.txt`,
+      `${"👩‍💻".repeat(60)}.log`,
+      `${"q\u0323\u0301".repeat(100)}.csv`,
+      "report\uD800\uDC00\uDC00.txt",
+      "\uD800",
+      `.${"x".repeat(300)}`,
+    ];
+    // Sent as JSON text, so the lone surrogates arrive as `\uD800` escapes.
+    const payload = JSON.stringify({ appKey: acme.appKey, files: names.map((filename) => ({ filename, mimeType: "text/plain" })) });
+    const res = await t.app.inject({ method: "POST", url: "/api/v1/uploads/sessions", payload, headers: { "content-type": "application/json", "x-user-token": ALICE } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().files.map((f: { filename: string }) => f.filename)).toEqual([
+      `a${"🦄".repeat(97)}.txt`,
+      `${"👩‍💻".repeat(39)}.log`,
+      `${"q\u0323\u0301".repeat(65)}.csv`,
+      "report𐀀.txt",
+      "file",
+      "x".repeat(200),
+    ]);
+    const slot = res.json().files[3];
+    expect((await put(slot.uploadUrl, res.json().sessionToken, Buffer.from("log"), "text/plain")).statusCode).toBe(200);
+    const stored = await t.app.inject({ method: "PUT", url: res.json().files[0].uploadUrl, payload: Buffer.from("x"), headers: { authorization: `Bearer ${res.json().sessionToken}`, "content-type": "text/plain" } });
+    const download = await t.app.inject({ url: stored.json().url });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers["content-disposition"]).toContain(`filename*=UTF-8''${encodeURIComponent(`a${"🦄".repeat(97)}.txt`)}`);
+  });
+
   it("refuses an expired session token and an id outside the session", async () => {
     const session = (await open([{ filename: "a.png", mimeType: "image/png" }])).json();
     const other = (await open([{ filename: "b.png", mimeType: "image/png" }])).json();

@@ -146,6 +146,24 @@ describe.each(testDialects())("multipart uploads on %s", (dialect) => {
     expect(t.storedFiles().every((f) => /^[0-9a-f]{2}\/upl_[0-9a-f]{32}-[0-9a-f]{8}$/.test(f))).toBe(true);
   });
 
+  it("shortens a long name by whole characters, keeps its extension, and serves it back intact", async () => {
+    const sent = `a${"🦄".repeat(150)}.txt`;
+    const kept = `a${"🦄".repeat(97)}.txt`;
+    const res = await upload("objects", [{ name: "appKey", value: acme.appKey }, { name: "file", filename: sent, contentType: "text/plain", data: Buffer.from("hi") }]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().filename).toBe(kept);
+    expect(res.body).not.toContain("\\ud83e\"");
+    const download = await t.app.inject({ url: res.json().url });
+    expect(download.statusCode).toBe(200);
+    const disposition = download.headers["content-disposition"] as string;
+    expect(disposition).toBe(`attachment; filename="a${"_".repeat(97)}.txt"; filename*=UTF-8''${encodeURIComponent(kept)}`);
+    expect(decodeURIComponent(disposition.split("''")[1]!)).toBe(kept);
+
+    const family = `${"👨‍👩‍👧‍👦".repeat(30)}.png`;
+    const image = await upload("images", [{ name: "appKey", value: acme.appKey }, { name: "file", filename: family, contentType: "image/png", data: png(40) }]);
+    expect(image.json().filename).toBe(`${"👨‍👩‍👧‍👦".repeat(17)}.png`);
+  });
+
   it("stores logs and archives as objects, and answers kind r2 on the legacy alias", async () => {
     const log = await upload("objects", [{ name: "appKey", value: acme.appKey }, { name: "file", filename: "app.log", contentType: "text/plain", data: Buffer.from("line 1\nline 2\n") }]);
     expect(log.statusCode).toBe(200);

@@ -1,0 +1,48 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { graphemeBoundaries, hostileText, isWellFormed } from "./testing/hostile-text.js";
+import { dropLoneSurrogates, truncateText } from "./truncate.js";
+
+describe("truncateText", () => {
+  it("never splits an astral character, a combining sequence, a flag or a ZWJ emoji", () => {
+    expect(truncateText(`a${"🦄".repeat(150)}`, 200)).toBe(`a${"🦄".repeat(99)}`);
+    expect(truncateText("ab👩‍💻", 6)).toBe("ab");
+    expect(truncateText("ab👩‍💻", 7)).toBe("ab👩‍💻");
+    expect(truncateText("ae\u0301\u0302", 3)).toBe("a");
+    expect(truncateText("x🇫🇷🇩🇪", 6)).toBe("x🇫🇷");
+    expect(truncateText("short", 10)).toBe("short");
+  });
+
+  it("cuts between code points only when the first cluster alone is over the budget", () => {
+    const zalgo = `e${"\u0301".repeat(50)}`;
+    expect(truncateText(`${zalgo}rest`, 10)).toBe(zalgo.slice(0, 10));
+    expect(truncateText("👨‍👩‍👧‍👦", 3)).toBe("👨\u200d");
+    expect(truncateText("🦄", 1)).toBe("");
+  });
+
+  it("holds for any text: a prefix within the budget, ending on a boundary, as long as it can be", () => {
+    fc.assert(
+      fc.property(hostileText(), fc.integer({ min: 0, max: 300 }), (text, max) => {
+        const out = truncateText(text, max);
+        expect(out.length).toBeLessThanOrEqual(max);
+        expect(text.startsWith(out)).toBe(true);
+        if (text.length <= max) {
+          expect(out).toBe(text);
+          return;
+        }
+        const boundaries = [...graphemeBoundaries(text)].sort((a, b) => a - b);
+        const longestFit = boundaries.filter((b) => b <= max).at(-1) ?? 0;
+        if (longestFit > 0) expect(out.length).toBe(longestFit);
+        else if (isWellFormed(text)) expect(isWellFormed(out)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("dropLoneSurrogates", () => {
+  it("drops unpaired halves and keeps pairs", () => {
+    expect(dropLoneSurrogates("a\uD800b\uDC00c🦄\uD83E")).toBe("abc🦄");
+    fc.assert(fc.property(hostileText(), (text) => isWellFormed(dropLoneSurrogates(text))));
+  });
+});
