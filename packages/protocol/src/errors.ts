@@ -292,7 +292,7 @@ export const ErrorCodes = {
   upload_not_found: {
     status: 404,
     message: "Upload not found",
-    meaning: "The upload id is unknown, or its file was deleted.",
+    meaning: "The upload id is unknown, or its file was deleted; for a download link, also when its feedback or app was deleted or (for an end user's link) the app is private.",
     fix: "Use the `uploadId` of an upload session slot of this app.",
   },
   submission_not_found: {

@@ -95,7 +95,7 @@ export function feedbackConsoleRoutes(app: App, ctx: Context): void {
             mimeType: u.mimeType,
             sizeBytes: u.size ?? 0,
             sha256: u.sha256 ?? "",
-            url: await downloadUrl(ctx, u.id),
+            url: await downloadUrl(ctx, u.id, "console"),
             createdAt: u.createdAt,
           })),
         ),

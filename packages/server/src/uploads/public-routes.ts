@@ -34,6 +34,7 @@ import {
 import { attachmentDisposition } from "./content-disposition.js";
 import { multipartError, readMultipart } from "./multipart.js";
 import { receiveFile } from "./receive.js";
+import { downloadableUpload } from "./downloadable.js";
 import { verifyDownloadLink } from "./signed-links.js";
 import { newStorageKey, newUploadId, toDescriptor, UPLOAD_ID_PATTERN, uploaderHash, type UploadKind, type UploadRow } from "./uploads.js";
 
@@ -377,17 +378,26 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
         tags,
         summary: "Download a stored upload through a signed link",
         description:
-          "Links come from upload answers and the console; they expire after an hour (403 `invalid_download_link`). Served as an attachment with `X-Content-Type-Options: nosniff` and a sandbox CSP.",
+          "Links come from upload answers (for the end user) and the console (`for=console`); they expire after an hour (403 `invalid_download_link`). " +
+          "Every download checks again that the upload, its feedback and its app still exist, and for an end user's link that the app is still public (404 `upload_not_found` otherwise). " +
+          "Served as an attachment with `X-Content-Type-Options: nosniff`, a sandbox CSP and `Cache-Control: private, no-cache`.",
         params: Type.Object({ uploadId: Type.String({ pattern: UPLOAD_ID_PATTERN }) }),
-        querystring: Type.Object({ expires: Type.Optional(Type.String({ maxLength: 20 })), sig: Type.Optional(Type.String({ maxLength: 128 })) }),
+        querystring: Type.Object({
+          expires: Type.Optional(Type.String({ maxLength: 20 })),
+          sig: Type.Optional(Type.String({ maxLength: 128 })),
+          for: Type.Optional(Type.String({ maxLength: 16 })),
+        }),
         response: { 403: ErrorBodySchema, 404: ErrorBodySchema },
       },
     },
     async (request, reply) => {
       const { uploadId } = request.params;
       const expires = Number(request.query.expires ?? "");
-      if (!(await verifyDownloadLink(ctx, uploadId, expires, request.query.sig ?? ""))) throw new ApiError("invalid_download_link");
-      const row = await db.selectFrom("uploads").selectAll().where("id", "=", uploadId).where("status", "=", "uploaded").executeTakeFirst();
+      const audience = request.query.for === undefined ? "public" : request.query.for === "console" ? "console" : undefined;
+      if (audience === undefined || !(await verifyDownloadLink(ctx, uploadId, expires, request.query.sig ?? "", audience))) {
+        throw new ApiError("invalid_download_link");
+      }
+      const row = await downloadableUpload(db, uploadId, audience);
       const stream = row === undefined ? undefined : await ctx.storage.get(row.storageKey);
       if (row === undefined || stream === undefined) throw new ApiError("upload_not_found");
       return reply
@@ -396,7 +406,8 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
           "Content-Disposition": attachmentDisposition(row.filename),
           "X-Content-Type-Options": "nosniff",
           "Content-Security-Policy": "sandbox; default-src 'none'",
-          "Cache-Control": "private, max-age=300",
+          // Revalidated every time, so a browser never shows a file its link no longer serves.
+          "Cache-Control": "private, no-cache",
           ...(row.size === null ? {} : { "Content-Length": String(row.size) }),
         })
         .send(stream as never);
