@@ -54,6 +54,14 @@ describe("FeedbackClient", () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ appKey: "app_demo", q: "dark", versionId: "v1", limit: "50", offset: "0" });
   });
 
+  it("reads a profile with the app key by default, and without it when asked", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ profile: {}, recentComments: [] }));
+    const c = client(fetch);
+    await c.getUserProfile("u_1");
+    await c.getUserProfile("u_1", { withAppKey: false });
+    expect(seen.map((s) => s.url.pathname + s.url.search)).toEqual(["/api/v1/users/u_1/profile?appKey=app_demo", "/api/v1/users/u_1/profile"]);
+  });
+
   it("sends X-User-Hash next to the token, computed per token when given a function", async () => {
     const { seen, fetch } = recorder();
     await client(fetch, { userHash: (token) => `hash-of-${token}` }).toggleVote("fr_1");

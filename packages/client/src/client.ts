@@ -94,6 +94,12 @@ export interface UserCallOptions extends CallOptions {
   userToken?: string | undefined;
 }
 
+/** Options of {@link FeedbackClient.getUserProfile}. */
+export interface UserProfileCallOptions extends CallOptions {
+  /** Send the client's app key, so only users of this app resolve. @default true */
+  withAppKey?: boolean | undefined;
+}
+
 export interface ListFeatureRequestsParams extends UserCallOptions {
   /** 1–200. @default 50 */
   limit?: number | undefined;
@@ -488,9 +494,19 @@ export class FeedbackClient {
     );
   }
 
-  /** `GET /users/<user_id>/profile` (app-scoped `u_…` ids resolve through the app key). */
-  async getUserProfile(userId: string, options: CallOptions = {}): Promise<UserProfile> {
-    return this.json<UserProfile>({ method: "GET", path: `/api/v1/users/${enc(userId)}/profile`, query: { appKey: this.appKey } }, options);
+  /**
+   * `GET /users/<user_id>/profile`. The client's app key goes along, so the server answers only
+   * for users of this app; `withAppKey: false` asks without it, as the mobile SDKs do, for a
+   * `u_…` id of any public app (servers before this option needed the key for `u_…` ids).
+   *
+   * @example
+   * ```ts
+   * const { profile, recentComments } = await client.getUserProfile("u_9f2c…", { withAppKey: false });
+   * ```
+   */
+  async getUserProfile(userId: string, options: UserProfileCallOptions = {}): Promise<UserProfile> {
+    const query = options.withAppKey === false ? {} : { appKey: this.appKey };
+    return this.json<UserProfile>({ method: "GET", path: `/api/v1/users/${enc(userId)}/profile`, query }, options);
   }
 
   /**

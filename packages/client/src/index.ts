@@ -6,6 +6,7 @@ export {
   type FeedbackClientOptions,
   type CallOptions,
   type UserCallOptions,
+  type UserProfileCallOptions,
   type ListFeatureRequestsParams,
   type FeatureRequestDraft,
   type FeedbackDraft,

@@ -1,6 +1,5 @@
 import type { UserProfile } from "@tidings/protocol";
 import { sql, type Kysely } from "kysely";
-import { lookupPublicApp } from "../apps/public-app.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 
@@ -75,24 +74,23 @@ async function ownedApps(db: Kysely<Database>, userId: string): Promise<UserProf
 }
 
 /**
- * The public profile behind a public id: an end user (`u_…`, app-scoped, so `appKey` is
- * required) or a team member (`usr_…`). Anything else, an unknown id, or an app that is unknown
- * or private answers undefined alike (the route's 404), so nothing is revealed. Never reads or
- * returns a token.
+ * The public profile behind a public id: an end user (`u_…`) or a team member (`usr_…`). End-user
+ * ids are random and unique across apps, so they resolve without an app key; an `appKey` that is
+ * sent must be the user's app. Anything else (legacy `user_…` ids included), an unknown id, a
+ * user of a private app, or an app key that does not match answers undefined alike (the route's
+ * 404), so nothing is revealed. Never reads or returns a token.
  */
 export async function loadProfile(ctx: Context, userId: string, appKey: string | undefined): Promise<UserProfile | undefined> {
   const db = ctx.db.kysely;
   if (END_USER_ID.test(userId)) {
-    if (appKey === undefined) return undefined;
-    const found = await lookupPublicApp(ctx, appKey);
-    if (found === undefined || found.app.allowPublic !== 1) return undefined;
     const user = await db
-      .selectFrom("endUsers")
-      .select(["id", "publicId", "displayName", "createdAt", "lastSeenAt"])
-      .where("appId", "=", found.app.id)
-      .where("publicId", "=", userId)
+      .selectFrom("endUsers as eu")
+      .innerJoin("apps as a", "a.id", "eu.appId")
+      .select(["eu.id", "eu.publicId", "eu.displayName", "eu.createdAt", "eu.lastSeenAt", "a.appKey", "a.allowPublic"])
+      .where("eu.publicId", "=", userId)
       .executeTakeFirst();
-    if (user === undefined) return undefined;
+    if (user === undefined || user.allowPublic !== 1) return undefined;
+    if (appKey !== undefined && appKey !== user.appKey) return undefined;
     const comments = await recentComments(db, { endUserId: user.id });
     return {
       profile: {

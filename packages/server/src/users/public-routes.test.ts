@@ -108,18 +108,56 @@ describe.each(testDialects())("PUT user attributes and GET profile on %s", (dial
     expect(res.body).not.toContain(TOKEN);
   });
 
-  it("answers exactly {error: User profile not found} for unknown ids, a missing appKey, or the token itself", async () => {
+  it("resolves an end user's id without an app key, and with the matching key in the query or X-App-Key", async () => {
+    const { publicId } = await t.database.db.kysely
+      .selectFrom("featureRequestComments as cm")
+      .innerJoin("endUsers as eu", "eu.id", "cm.endUserId")
+      .select("eu.publicId")
+      .where("eu.appId", "=", acme.appId)
+      .executeTakeFirstOrThrow();
+    const keyless = await t.app.inject({ url: `/api/v1/users/${publicId}/profile` });
+    expect(keyless.statusCode).toBe(200);
+    expect(keyless.json()).toMatchObject({ profile: { clerkUserId: publicId, isTeam: false }, recentComments: [expect.objectContaining({ body: "Yes please" })] });
+    expect(keyless.body).not.toContain(TOKEN);
+    expect((await t.app.inject({ url: `/api/v1/users/${publicId}/profile?appKey=${acme.appKey}` })).json()).toEqual(keyless.json());
+    expect((await t.app.inject({ url: `/api/v1/users/${publicId}/profile`, headers: { "x-app-key": acme.appKey } })).json()).toEqual(keyless.json());
+    expect((await t.app.inject({ url: `/api/v1/users/${publicId}/profile?appKey=%20` })).statusCode).toBe(200);
+  });
+
+  it("answers exactly {error: User profile not found} for unknown or legacy ids, a mismatched appKey, or the token itself", async () => {
     const [user] = await endUsers();
-    for (const url of [
-      `/api/v1/users/u_${"0".repeat(32)}/profile?appKey=${acme.appKey}`,
-      `/api/v1/users/${user!.publicId}/profile`,
-      `/api/v1/users/${user!.publicId}/profile?appKey=app_unknown`,
-      `/api/v1/users/${TOKEN}/profile?appKey=${acme.appKey}`,
-      `/api/v1/users/usr_${"0".repeat(26)}/profile`,
-    ]) {
-      const res = await t.app.inject({ url });
+    const other = await createWorkspaceWithApp(t.app, t.admin.authorization, "other-co");
+    for (const [url, headers] of [
+      [`/api/v1/users/u_${"0".repeat(32)}/profile?appKey=${acme.appKey}`, {}],
+      [`/api/v1/users/u_${"0".repeat(32)}/profile`, {}],
+      [`/api/v1/users/${user!.publicId}/profile?appKey=app_unknown`, {}],
+      [`/api/v1/users/${user!.publicId}/profile?appKey=${other.appKey}`, {}],
+      [`/api/v1/users/${user!.publicId}/profile`, { "x-app-key": other.appKey }],
+      [`/api/v1/users/${user!.publicId.toUpperCase()}/profile`, {}],
+      [`/api/v1/users/user_2abcDEF123/profile`, {}],
+      [`/api/v1/users/user_2abcDEF123/profile?appKey=${acme.appKey}`, {}],
+      [`/api/v1/users/${TOKEN}/profile?appKey=${acme.appKey}`, {}],
+      [`/api/v1/users/usr_${"0".repeat(26)}/profile`, {}],
+    ] as const) {
+      const res = await t.app.inject({ url, headers });
       expect(res.statusCode, url).toBe(404);
       expect(res.body).toBe('{"error":"User profile not found"}');
+    }
+  });
+
+  it("hides users of a private app exactly like unknown ones, with or without the app key", async () => {
+    const [user] = await endUsers();
+    const unknown = await t.app.inject({ url: `/api/v1/users/u_${"f".repeat(32)}/profile` });
+    await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { allowPublic: false });
+    try {
+      for (const url of [`/api/v1/users/${user!.publicId}/profile`, `/api/v1/users/${user!.publicId}/profile?appKey=${acme.appKey}`]) {
+        const res = await t.app.inject({ url });
+        expect(res.statusCode, url).toBe(unknown.statusCode);
+        expect(res.body).toBe(unknown.body);
+        expect(res.headers["content-type"]).toBe(unknown.headers["content-type"]);
+      }
+    } finally {
+      await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { allowPublic: true });
     }
   });
 
@@ -140,6 +178,24 @@ describe.each(testDialects())("user bucket on %s", (dialect) => {
     t = await createTestApp(dialect, { rateLimits: { ...GENEROUS_RATE_LIMITS, user: { limit: 2, windowSeconds: 60 } } });
   });
   afterAll(() => t.close());
+
+  it("spends the budget on key-less profile reads of real users too", async () => {
+    const limited = await createTestApp(dialect, { rateLimits: { ...GENEROUS_RATE_LIMITS, user: { limit: 2, windowSeconds: 60 } } });
+    try {
+      const acme = await createWorkspaceWithApp(limited.app, limited.admin.authorization);
+      const fr = await acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title: "Dark mode" });
+      const comment = await limited.app.inject({ method: "POST", url: `/api/v1/feature-requests/${fr.body.id}/comments`, headers: { "x-user-token": TOKEN }, payload: { body: "Yes" } });
+      const url = `/api/v1/users/${comment.json().authorClerkId}/profile`;
+      expect((await limited.app.inject({ url })).statusCode).toBe(200);
+      expect((await limited.app.inject({ url })).statusCode).toBe(200);
+      const third = await limited.app.inject({ url });
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toMatchObject({ code: "rate_limited" });
+      expect(third.headers["retry-after"]).toBeDefined();
+    } finally {
+      await limited.close();
+    }
+  });
 
   it("shares one budget between PUT user and profile reads", async () => {
     await t.app.inject({ url: "/api/v1/users/u_x/profile" });

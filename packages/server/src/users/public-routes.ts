@@ -23,6 +23,16 @@ function resolvedToken(request: FastifyRequest, bodyToken: string | undefined): 
   return typeof header === "string" ? header.trim() : undefined;
 }
 
+/** The app key a profile read names: `appKey` in the query, else `X-App-Key`; blank is none. */
+function appKeyOf(request: FastifyRequest, queryKey: string | undefined): string | undefined {
+  const header = request.headers["x-app-key"];
+  for (const candidate of [queryKey, typeof header === "string" ? header : undefined]) {
+    const key = candidate?.trim();
+    if (key !== undefined && key !== "") return key;
+  }
+  return undefined;
+}
+
 /** `PUT …/user` (signed attributes) and `GET /api/v1/users/<id>/profile`, both on the `user` budget. */
 export function userPublicRoutes(app: App, ctx: Context): void {
   app.put(
@@ -84,7 +94,9 @@ export function userPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Public profile of an end user (`u_…`, needs `appKey`) or a team member (`usr_…`)",
+        summary: "Public profile of an end user (`u_…`) or a team member (`usr_…`)",
+        description:
+          "No app key needed; an `appKey` (query, or `X-App-Key`) that is sent must be the end user's app. Unknown ids, users of private apps and a mismatched key all answer the same 404.",
         params: Type.Object({ userId: Type.String({ maxLength: 128 }) }),
         querystring: Type.Object({ appKey: Type.Optional(Type.String({ maxLength: 128 })) }),
         response: { 200: UserProfileSchema, ...errors },
@@ -92,7 +104,7 @@ export function userPublicRoutes(app: App, ctx: Context): void {
     },
     async (request, reply) => {
       await enforceRateLimit(ctx, request, "user");
-      const profile = await loadProfile(ctx, request.params.userId, request.query.appKey);
+      const profile = await loadProfile(ctx, request.params.userId, appKeyOf(request, request.query.appKey));
       // Exactly the production body (no code), as the SDKs compare it.
       if (profile === undefined) return reply.code(404).type("application/json; charset=utf-8").send(PROFILE_NOT_FOUND as never);
       return profile;
