@@ -6,6 +6,13 @@ import { TidingsScreen } from "./TidingsScreen.js";
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
 
+/** The first character a reader sees (a whole emoji or accented letter), upper-cased: the avatar initial. */
+export function avatarInitial(name: string): string {
+  const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter;
+  const first = Segmenter === undefined ? Array.from(name)[0] : new Segmenter(undefined, { granularity: "grapheme" }).segment(name)[Symbol.iterator]().next().value?.segment;
+  return (first ?? "").toUpperCase();
+}
+
 /**
  * A public user profile: name, avatar, bio, website and recent comments (both server shapes of
  * wire-contract §7.7).
@@ -46,7 +53,7 @@ export function UserProfile(props: {
   return (
     <TidingsScreen label={t("profile.title")}>
       <header className="td-profile-head">
-        {avatar?.startsWith("https://") ? <img className="td-avatar" src={avatar} alt="" /> : <span className="td-avatar td-avatar-initial" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</span>}
+        {avatar?.startsWith("https://") ? <img className="td-avatar" src={avatar} alt="" /> : <span className="td-avatar td-avatar-initial" aria-hidden="true">{avatarInitial(name)}</span>}
         <div>
           <h2>{name}</h2>
           {text(p.bio) ? <p className="td-muted">{text(p.bio)}</p> : null}
