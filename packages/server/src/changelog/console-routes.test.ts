@@ -140,4 +140,42 @@ describe.each(testDialects())("changelog console and public feed on %s", (dialec
     expect((await other.console.get(`/workspaces/${other.wsId}/changelog/${mine}`)).status).toBe(404);
     expect((await t.app.inject({ url: "/api/v1/public/apps/app_unknown/changelog" })).statusCode).toBe(404);
   });
+
+  it("refuses every version id that is not one of the entry's app with 404 version_not_found, with or without a label, writing nothing", async () => {
+    const versions = (appId: string) => `/workspaces/${acme.wsId}/apps/${appId}/versions`;
+    const own = (await acme.console.post(versions(acme.appId), { label: "2.0" })).body.id as string;
+    const sibling = await acme.console.post(`/workspaces/${acme.wsId}/apps`, { name: "Acme Sheets" });
+    const siblingVersion = (await acme.console.post(versions(sibling.body.appId), { label: "9.9" })).body.id as string;
+    const stranger = await createWorkspaceWithApp(t.app, t.admin.authorization, "fourth-co");
+    const strangerVersion = (await stranger.console.post(`/workspaces/${stranger.wsId}/apps/${stranger.appId}/versions`, { label: "7.0" })).body.id as string;
+    const entry = (await acme.console.post(base(), { appId: acme.appId, title: "Versioned", body: "", versionId: own })).body;
+    expect(entry).toMatchObject({ versionId: own, versionLabel: "2.0" });
+
+    const badIds = ["ver_00000000000000000000000000", "", "   ", siblingVersion, strangerVersion, own.toUpperCase()];
+    const labels = [{}, { versionLabel: "2.0 final" }, { versionLabel: "   " }, { versionLabel: null }];
+    const before = (await acme.console.get(base())).body.total;
+    for (const versionId of badIds) {
+      for (const label of labels) {
+        const created = await acme.console.post(base(), { appId: acme.appId, title: "x", body: "", versionId, ...label });
+        expect([versionId, label, created.status, created.body.code]).toEqual([versionId, label, 404, "version_not_found"]);
+        const edited = await acme.console.put(`${base()}/${entry.id}`, { title: "changed", versionId, ...label });
+        expect([versionId, label, edited.status, edited.body.code]).toEqual([versionId, label, 404, "version_not_found"]);
+      }
+    }
+    expect((await acme.console.get(base())).body.total).toBe(before);
+    expect((await acme.console.get(`${base()}/${entry.id}`)).body).toMatchObject({ title: "Versioned", versionId: own, versionLabel: "2.0" });
+
+    // The app's own version, with a label, a blank label or none; no version at all.
+    const post = async (extra: object) => (await acme.console.post(base(), { appId: acme.appId, title: "ok", body: "", ...extra })).body;
+    expect(await post({ versionId: own, versionLabel: " 2.0 final " })).toMatchObject({ versionId: own, versionLabel: "2.0 final" });
+    expect(await post({ versionId: own, versionLabel: "  " })).toMatchObject({ versionId: own, versionLabel: "2.0" });
+    expect(await post({ versionId: null, versionLabel: "  " })).toMatchObject({ versionId: null, versionLabel: null });
+    expect(await post({ versionLabel: "free text" })).toMatchObject({ versionId: null, versionLabel: "free text" });
+    expect(await post({})).toMatchObject({ versionId: null, versionLabel: null });
+    const put = async (extra: object) => (await acme.console.put(`${base()}/${entry.id}`, extra)).body;
+    expect(await put({ versionId: own, versionLabel: "2.0.1" })).toMatchObject({ versionId: own, versionLabel: "2.0.1" });
+    expect(await put({ versionLabel: "  " })).toMatchObject({ versionId: own, versionLabel: null });
+    expect(await put({ versionId: own, versionLabel: null })).toMatchObject({ versionId: own, versionLabel: "2.0" });
+    expect(await put({ versionId: null })).toMatchObject({ versionId: null, versionLabel: "2.0" });
+  });
 });

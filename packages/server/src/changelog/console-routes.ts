@@ -19,7 +19,7 @@ import type { ChangelogStatus, Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
 import { newId } from "../ids.js";
 import type { JobRunner } from "../jobs/runner.js";
-import { findEntryInWorkspace, setLinks, toAdminEntries, versionLabelOf, type EntryRow } from "./entries.js";
+import { entryVersion, findEntryInWorkspace, setLinks, toAdminEntries, type EntryRow } from "./entries.js";
 import { publishEntry } from "./publishing.js";
 
 const tags = ["console: changelog"];
@@ -99,8 +99,7 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
       const capabilities: Capability[] = body.publishNow === true || schedules ? ["content.manage", "changelog.publish"] : ["content.manage"];
       const entry = await command(request, request.params.wsId, capabilities, async (trx) => {
         await findAppInWorkspace(trx, request.params.wsId, body.appId);
-        const versionId = body.versionId ?? null;
-        const versionLabel = body.versionLabel?.trim() || (versionId === null ? null : await versionLabelOf(trx, body.appId, versionId));
+        const { versionId, versionLabel } = await entryVersion(trx, body.appId, body);
         const now = isoNow(ctx.clock);
         const status: ChangelogStatus = schedules ? "scheduled" : "draft";
         const row: EntryRow = {
@@ -143,11 +142,7 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
       const capabilities: Capability[] = schedules ? ["content.manage", "changelog.publish"] : ["content.manage"];
       return command(request, request.params.wsId, capabilities, async (trx) => {
         const current = await findEntryInWorkspace(trx, request.params.wsId, request.params.id);
-        const versionId = body.versionId === undefined ? current.versionId : body.versionId;
-        let versionLabel = body.versionLabel === undefined ? current.versionLabel : body.versionLabel?.trim() || null;
-        if (body.versionId !== undefined && body.versionId !== null && body.versionLabel === undefined) {
-          versionLabel = await versionLabelOf(trx, current.appId, body.versionId);
-        }
+        const { versionId, versionLabel } = await entryVersion(trx, current.appId, body, current);
         let status = current.status;
         let scheduledAt = current.scheduledAt;
         if (body.scheduledAt !== undefined && current.status !== "published") {

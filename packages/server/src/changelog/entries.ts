@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { ChangelogEntriesTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { jobProgress } from "../jobs/queue.js";
+import { findVersionOfApp } from "../roadmap/versions.js";
 import { renderMarkdown } from "./markdown.js";
 
 export type EntryRow = Selectable<ChangelogEntriesTable>;
@@ -119,9 +120,20 @@ export async function setLinks(trx: Kysely<Database>, entryId: string, appId: st
   }
 }
 
-/** The label of a version of `appId`, or 404 `version_not_found`. */
-export async function versionLabelOf(db: Kysely<Database>, appId: string, versionId: string): Promise<string> {
-  const row = await db.selectFrom("appVersions").select("label").where("id", "=", versionId).where("appId", "=", appId).executeTakeFirst();
-  if (row === undefined) throw new ApiError("version_not_found");
-  return row.label;
+/**
+ * The version and label an entry gets from a body. A `versionId` must be a version of `appId`
+ * whatever else the body holds (else 404 `version_not_found`, nothing written); a blank or
+ * absent label falls back to that version's. `current` is the entry being edited: fields the body
+ * leaves out keep its values.
+ */
+export async function entryVersion(
+  db: Kysely<Database>,
+  appId: string,
+  body: { versionId?: string | null; versionLabel?: string | null },
+  current?: Pick<EntryRow, "versionId" | "versionLabel">,
+): Promise<{ versionId: string | null; versionLabel: string | null }> {
+  const named = body.versionId === undefined || body.versionId === null ? undefined : await findVersionOfApp(db, appId, body.versionId);
+  const versionId = body.versionId === undefined ? (current?.versionId ?? null) : body.versionId;
+  if (current !== undefined && body.versionLabel === undefined && named === undefined) return { versionId, versionLabel: current.versionLabel };
+  return { versionId, versionLabel: (body.versionLabel?.trim() || null) ?? named?.label ?? null };
 }

@@ -5,6 +5,7 @@ import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { ColumnRow } from "../roadmap/columns.js";
+import { findVersionOfApp } from "../roadmap/versions.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
 import { createFeatureRequest, recountComments, recountVotes, reindex, unindex, type FeatureRequestRow } from "./feature-requests.js";
 
@@ -59,9 +60,7 @@ export async function resolveColumn(
 
 /** A version of `appId`, or 404 `version_not_found` (also for another app's version). */
 async function resolveVersion(db: Kysely<Database>, appId: string, versionId: string): Promise<string> {
-  const row = await db.selectFrom("appVersions").select("id").where("appId", "=", appId).where("id", "=", versionId).executeTakeFirst();
-  if (row === undefined) throw new ApiError("version_not_found", { message: "Version not found in this request's app" });
-  return row.id;
+  return (await findVersionOfApp(db, appId, versionId, "Version not found in this request's app")).id;
 }
 
 function cleanTitle(title: string): string {

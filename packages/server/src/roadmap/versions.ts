@@ -40,6 +40,21 @@ export async function findVersionInWorkspace(db: Kysely<Database>, workspaceId: 
   return row;
 }
 
+/**
+ * A version of `appId`, or 404 `version_not_found`: unknown, empty, another app's or another
+ * workspace's id all answer the same, so a write never reaches the foreign key with it.
+ *
+ * @example
+ * ```ts
+ * const { label } = await findVersionOfApp(trx, appId, body.versionId);
+ * ```
+ */
+export async function findVersionOfApp(db: Kysely<Database>, appId: string, versionId: string, message = "Version not found in this app"): Promise<VersionRow> {
+  const row = await db.selectFrom("appVersions").selectAll().where("id", "=", versionId).where("appId", "=", appId).executeTakeFirst();
+  if (row === undefined) throw new ApiError("version_not_found", { message });
+  return row;
+}
+
 export async function createVersion(
   trx: Kysely<Database>,
   clock: Clock,
