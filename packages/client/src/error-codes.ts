@@ -34,6 +34,7 @@ export const KNOWN_ERROR_CODES = [
   "user_not_found",
   "member_not_found",
   "slug_taken",
+  "referenced_record_missing",
   "system_column",
   "invalid_column_order",
   "last_owner",

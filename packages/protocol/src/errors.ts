@@ -205,6 +205,13 @@ export const ErrorCodes = {
     meaning: "Another workspace, app or column already uses the slug.",
     fix: "Choose another slug.",
   },
+  referenced_record_missing: {
+    status: 409,
+    message: "A record this request refers to does not exist (any more)",
+    meaning:
+      "The request names a record by id (a version, column, request, user…) that is gone: deleted while the request ran, or never there on a route that has no more specific not-found code. Nothing was written.",
+    fix: "Reload the records you refer to and send a current id.",
+  },
   system_column: {
     status: 400,
     message: "System columns cannot be deleted",
