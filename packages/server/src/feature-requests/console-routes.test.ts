@@ -142,6 +142,9 @@ describe.each(testDialects())("console triage of feature requests on %s", (diale
         [{ appId: ws.appId, title: "Ok", columnSlug: "nope" }, 404, "column_not_found"],
         [{ appId: ws.appId, title: "Ok", columnSlug: "planned", columnId: foreignColumn }, 400, "validation_failed"],
         [{ appId: ws.appId, title: "Ok", versionId: foreignVersion.body.id }, 404, "version_not_found"],
+        [{ appId: ws.appId, title: "Ok", versionId: "" }, 404, "version_not_found"],
+        [{ appId: ws.appId, title: "Ok", versionId: "  " }, 404, "version_not_found"],
+        [{ appId: ws.appId, title: "Ok", columnId: "" }, 404, "column_not_found"],
         [{ appId: "app_00000000000000000000000000", title: "Ok" }, 404, "app_not_found"],
       ];
       for (const [payload, status, code] of cases) {
