@@ -5,7 +5,6 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { recountComments } from "./feature-requests.js";
 
 function commentQuery(db: Kysely<Database>) {
   return db
@@ -77,14 +76,39 @@ export interface NewComment {
   teamUserId: string | null;
   isTeam: boolean;
   parentId: string | null;
+  /** Only while the request is public (approved, not merged), else 404; checked under its lock. */
+  publicOnly?: boolean;
+}
+
+/**
+ * Moves a request's `comment_count` by the visible comments added (+) or removed (−); answers
+ * false when the request is gone. The update takes the request's row lock (see `lockRequests`).
+ */
+export async function moveCommentCount(
+  trx: Kysely<Database>,
+  featureRequestId: string,
+  by: number,
+  options: { updatedAt?: string; publicOnly?: boolean } = {},
+): Promise<boolean> {
+  let query = trx
+    .updateTable("featureRequests")
+    .set((eb) => ({ commentCount: eb("commentCount", "+", by), ...(options.updatedAt === undefined ? {} : { updatedAt: options.updatedAt }) }))
+    .where("id", "=", featureRequestId);
+  if (options.publicOnly === true) query = query.where("moderation", "=", "approved").where("mergedIntoId", "is", null);
+  return Number((await query.executeTakeFirst()).numUpdatedRows) > 0;
 }
 
 /**
  * Stores a comment in the caller's transaction. A reply's parent must be a visible comment of
  * the same request (else 400 `invalid_parent`); the @-mention name is taken from the parent,
- * never from the client.
+ * never from the client. The request's count moves first: that update locks the request, so
+ * concurrent comments count one after another and a merge or delete cannot slip in between.
  */
 export async function addComment(trx: Kysely<Database>, clock: Clock, input: NewComment): Promise<Comment> {
+  const now = isoNow(clock);
+  if (!(await moveCommentCount(trx, input.featureRequestId, 1, { updatedAt: now, publicOnly: input.publicOnly === true }))) {
+    throw new ApiError("feature_request_not_found");
+  }
   let replyToAuthorName: string | null = null;
   if (input.parentId !== null) {
     const parent = await trx
@@ -97,7 +121,6 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
     if (parent === undefined) throw new ApiError("invalid_parent");
     replyToAuthorName = parent.authorName ?? (parent.isTeam === 1 ? "Team" : null);
   }
-  const now = isoNow(clock);
   const id = newId("cmt", clock.now());
   await trx
     .insertInto("featureRequestComments")
@@ -117,7 +140,5 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
       updatedAt: now,
     })
     .execute();
-  await recountComments(trx, input.featureRequestId);
-  await trx.updateTable("featureRequests").set({ updatedAt: now }).where("id", "=", input.featureRequestId).execute();
   return toComment(await commentQuery(trx).where("cm.id", "=", id).executeTakeFirstOrThrow());
 }

@@ -207,7 +207,27 @@ const publicRequest = preparedQuery<{ id: string }, { id: string; appId: string 
   db.selectFrom("featureRequests").select(["id", "appId"]).where("id", "=", p.id).where("moderation", "=", "approved").where("mergedIntoId", "is", null),
 );
 
-/** Sets `vote_count` to the stored votes plus imported ones. */
+/**
+ * Locks request rows until the transaction ends (PostgreSQL; on SQLite a write transaction has
+ * the database to itself already), in id order so two lockers cannot deadlock.
+ *
+ * The cached counts (`vote_count`, `comment_count`) stay exact because every write that adds,
+ * removes, hides, shows or moves a request's votes or comments holds that request's row lock
+ * from before it reads them until it commits: by this call or by its first statement being the
+ * count's own update. Under READ COMMITTED a statement run after the lock sees every write that
+ * held it before, so a count moved by ±1, or recounted, after the lock is never stale.
+ *
+ * @example
+ * ```ts
+ * await lockRequests(trx, dialect, [duplicate.id, target.id]);
+ * ```
+ */
+export async function lockRequests(trx: Kysely<Database>, dialect: DialectName, ids: readonly string[]): Promise<void> {
+  if (dialect !== "postgres" || ids.length === 0) return;
+  await trx.selectFrom("featureRequests").select("id").where("id", "in", [...new Set(ids)]).orderBy("id").forUpdate().execute();
+}
+
+/** Sets `vote_count` to the stored votes plus imported ones; hold the request's lock ({@link lockRequests}). */
 export async function recountVotes(trx: Kysely<Database>, featureRequestId: string): Promise<number> {
   const { count } = await trx
     .selectFrom("featureRequestVotes")
@@ -220,7 +240,7 @@ export async function recountVotes(trx: Kysely<Database>, featureRequestId: stri
   return voteCount;
 }
 
-/** Sets `comment_count` to the visible comments. */
+/** Sets `comment_count` to the visible comments; hold the request's lock ({@link lockRequests}). */
 export async function recountComments(trx: Kysely<Database>, featureRequestId: string): Promise<number> {
   const { count } = await trx
     .selectFrom("featureRequestComments")

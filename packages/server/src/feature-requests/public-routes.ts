@@ -23,7 +23,7 @@ import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, findEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
 import { addComment, listComments } from "./comments.js";
-import { createFeatureRequest, findPublicRequest } from "./feature-requests.js";
+import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
 import { hasOwnPending, listFeatureRequests, personalisePage, type ListPage } from "./listing.js";
 import { applyVote, type VoteMode } from "./votes.js";
 
@@ -280,8 +280,12 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { body: ["Required"] } } });
       }
       const comment = await db.transaction().execute(async (trx) => {
+        // The request before the end user, in the order votes take them, so a new user voting
+        // and commenting at once cannot deadlock.
+        await lockRequests(trx, ctx.db.dialect, [fr.id]);
         const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!);
         return addComment(trx, ctx.clock, {
+          publicOnly: true,
           featureRequestId: fr.id,
           body: text,
           authorName: request.body.authorName?.trim() || null,

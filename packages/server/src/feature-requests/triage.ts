@@ -6,8 +6,9 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { ColumnRow } from "../roadmap/columns.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
+import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
-import { createFeatureRequest, recountComments, recountVotes, reindex, unindex, type FeatureRequestRow } from "./feature-requests.js";
+import { createFeatureRequest, lockRequests, recountComments, recountVotes, reindex, unindex, type FeatureRequestRow } from "./feature-requests.js";
 
 /**
  * What every triage command works with: the transaction, the workspace it is confined to and
@@ -232,10 +233,8 @@ export async function updateRequest(t: Triage, id: string, patch: TriagePatch): 
  */
 export async function mergeRequests(t: Triage, id: string, intoId: string): Promise<{ appId: string }> {
   if (id === intoId) throw fieldError("intoId", "A request cannot be merged into itself");
-  if (t.dialect === "postgres") {
-    // Lock both rows (in id order, so two opposite merges cannot deadlock) against votes racing in.
-    await t.trx.selectFrom("featureRequests").select("id").where("id", "in", [id, intoId]).orderBy("id").forUpdate().execute();
-  }
+  // Both rows, against votes and comments racing in while they move and are recounted.
+  await lockRequests(t.trx, t.dialect, [id, intoId]);
   const duplicate = await findRequestInWorkspace(t.trx, t.workspaceId, id);
   const target = await findRequestInWorkspace(t.trx, t.workspaceId, intoId);
   if (duplicate.mergedIntoId !== null) throw fieldError("id", "This request is already merged into another one");
@@ -286,7 +285,7 @@ async function findCommentInWorkspace(db: Kysely<Database>, workspaceId: string,
     .selectFrom("featureRequestComments as cm")
     .innerJoin("featureRequests as fr", "fr.id", "cm.featureRequestId")
     .innerJoin("apps as a", "a.id", "fr.appId")
-    .select(["cm.id", "cm.featureRequestId", "fr.appId"])
+    .select(["cm.id", "cm.featureRequestId", "cm.isHidden", "fr.appId"])
     .where("cm.id", "=", commentId)
     .where("a.workspaceId", "=", workspaceId)
     .executeTakeFirst();
@@ -294,22 +293,38 @@ async function findCommentInWorkspace(db: Kysely<Database>, workspaceId: string,
   return row;
 }
 
-/** Hides or shows a comment and recounts the request's visible comments. */
+/**
+ * The comment with its request locked (see `lockRequests`): read again after the lock, since a
+ * merge may have moved it to another request meanwhile; then its request and visibility hold
+ * until the transaction ends.
+ */
+async function lockedComment(t: Triage, commentId: string) {
+  let comment = await findCommentInWorkspace(t.trx, t.workspaceId, commentId);
+  for (;;) {
+    await lockRequests(t.trx, t.dialect, [comment.featureRequestId]);
+    const current = await findCommentInWorkspace(t.trx, t.workspaceId, commentId);
+    if (current.featureRequestId === comment.featureRequestId) return current;
+    comment = current;
+  }
+}
+
+/** Hides or shows a comment; the request's visible count moves only when the comment's state does. */
 export async function setCommentHidden(t: Triage, commentId: string, isHidden: boolean): Promise<{ appId: string }> {
-  const comment = await findCommentInWorkspace(t.trx, t.workspaceId, commentId);
+  const comment = await lockedComment(t, commentId);
+  if ((comment.isHidden === 1) === isHidden) return comment;
   await t.trx
     .updateTable("featureRequestComments")
     .set({ isHidden: isHidden ? 1 : 0, updatedAt: isoNow(t.clock) })
     .where("id", "=", comment.id)
     .execute();
-  await recountComments(t.trx, comment.featureRequestId);
+  await moveCommentCount(t.trx, comment.featureRequestId, isHidden ? -1 : 1);
   return comment;
 }
 
-/** Deletes one comment (its replies stay, still naming it as parent) and recounts. */
+/** Deletes one comment (its replies stay, still naming it as parent); a visible one leaves the count. */
 export async function deleteComment(t: Triage, commentId: string): Promise<{ appId: string }> {
-  const comment = await findCommentInWorkspace(t.trx, t.workspaceId, commentId);
+  const comment = await lockedComment(t, commentId);
   await t.trx.deleteFrom("featureRequestComments").where("id", "=", comment.id).execute();
-  await recountComments(t.trx, comment.featureRequestId);
+  if (comment.isHidden === 0) await moveCommentCount(t.trx, comment.featureRequestId, -1);
   return comment;
 }

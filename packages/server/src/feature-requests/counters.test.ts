@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
+import { testDialects } from "../testing/test-database.js";
+
+/** Hundreds of requests each: more than the default budget on a busy machine. */
+const SLOW = 90_000;
+
+/** Runs `clients` loops at once, each calling `step` `rounds` times one after another. */
+async function inParallel(clients: number, rounds: number, step: (client: number, round: number) => Promise<void>): Promise<void> {
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let round = 0; round < rounds; round++) await step(client, round);
+    }),
+  );
+}
+
+// The cached counts of a request (`comment_count`, `vote_count`) against the rows they count,
+// after many writers raced through the HTTP routes. On PostgreSQL the pool runs the writers'
+// transactions on parallel connections, which is where a count-then-update loses increments.
+describe.each(testDialects())("cached counts under concurrent writes on %s", (dialect) => {
+  let t: TestApp;
+  let acme: Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS, demo: false });
+    acme = await createWorkspaceWithApp(t.app, t.admin.authorization);
+  });
+  afterAll(() => t.close());
+
+  const newRequest = async (title: string): Promise<string> =>
+    (await acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title })).body.id;
+
+  const comment = async (id: string, token: string, body: string) => {
+    const res = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/comments`, headers: { "x-user-token": token }, payload: { body } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as string;
+  };
+
+  /** What each reader sees: the stored column, the rows, the public list and the console record. */
+  const commentCounts = async (id: string) => {
+    const db = t.database.db.kysely;
+    const stored = (await db.selectFrom("featureRequests").select("commentCount").where("id", "=", id).executeTakeFirstOrThrow()).commentCount;
+    const rows = await db.selectFrom("featureRequestComments").select("id").where("featureRequestId", "=", id).where("isHidden", "=", 0).execute();
+    const listed = (await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}&limit=200` })).json().requests.find((r: { id: string }) => r.id === id);
+    const thread = (await t.app.inject({ url: `/api/v1/feature-requests/${id}/comments?limit=1` })).json();
+    const record = (await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${id}`)).body;
+    return { stored, rows: rows.length, listed: listed.commentCount, thread: thread.total, console: record.commentCount };
+  };
+
+  it("counts every one of 400 comments posted by 50 clients at once", async () => {
+    const id = await newRequest("Busy thread");
+    await inParallel(50, 8, (client, round) => comment(id, `commenter-${client}`, `comment ${round}`).then(() => undefined));
+    expect(await commentCounts(id)).toEqual({ stored: 400, rows: 400, listed: 400, thread: 400, console: 400 });
+  }, SLOW);
+
+  it("stays exact while the team hides, shows and deletes comments that others are posting next to", async () => {
+    const id = await newRequest("Moderated thread");
+    const existing: string[] = [];
+    for (let i = 0; i < 60; i++) existing.push(await comment(id, `early-${i % 5}`, `early ${i}`));
+    const hide = (commentId: string, isHidden: boolean) =>
+      acme.console.patch(`/workspaces/${acme.wsId}/comments/${commentId}/hide`, { isHidden }).then((r) => expect(r.status).toBe(200));
+    await Promise.all([
+      inParallel(20, 10, (client, round) => comment(id, `late-${client}`, `late ${round}`).then(() => undefined)),
+      // Each of the first 40 comments is hidden twice at once (one of them counts), the first 20
+      // of those are shown again, and the last 20 are deleted, two of them while hidden.
+      inParallel(40, 1, (client) => hide(existing[client]!, true)),
+      inParallel(40, 1, (client) => hide(existing[client]!, true)),
+      inParallel(20, 1, (client) => hide(existing[client]!, false)),
+      inParallel(20, 1, (client) =>
+        acme.console.delete(`/workspaces/${acme.wsId}/comments/${existing[40 + client]!}`).then((r) => expect(r.status).toBe(200)),
+      ),
+    ]);
+    const counts = await commentCounts(id);
+    expect(counts.rows).toBeGreaterThanOrEqual(200);
+    expect(counts).toEqual({ stored: counts.rows, rows: counts.rows, listed: counts.rows, thread: counts.rows, console: counts.rows });
+  }, SLOW);
+
+  it("counts every vote of 300 voters at once, and every vote withdrawn", async () => {
+    const id = await newRequest("Popular");
+    const vote = (method: "POST" | "DELETE", token: string) =>
+      t.app.inject({ method, url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": token }, payload: {} }).then((r) => expect(r.statusCode).toBe(200));
+    await inParallel(50, 6, (client, round) => vote("POST", `voter-${client}-${round}`));
+    // Half withdraw while as many new voters come in; each withdrawal is sent twice at once.
+    await Promise.all([
+      inParallel(50, 3, (client, round) => vote("DELETE", `voter-${client}-${round}`)),
+      inParallel(50, 3, (client, round) => vote("DELETE", `voter-${client}-${round}`)),
+      inParallel(50, 3, (client, round) => vote("POST", `newcomer-${client}-${round}`)),
+    ]);
+    const db = t.database.db.kysely;
+    const rows = await db.selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", id).execute();
+    const stored = await db.selectFrom("featureRequests").select("voteCount").where("id", "=", id).executeTakeFirstOrThrow();
+    const listed = (await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}&limit=200` })).json().requests.find((r: { id: string }) => r.id === id);
+    expect({ rows: rows.length, stored: stored.voteCount, listed: listed.voteCount }).toEqual({ rows: 300, stored: 300, listed: 300 });
+  }, SLOW);
+});
