@@ -23,29 +23,35 @@ export async function assertNotLocked(ctx: Context, email: string): Promise<void
   });
 }
 
-/** Counts one failed sign-in for `email`; the {@link MAX_LOGIN_FAILURES}-th in the window locks it. */
+/**
+ * Counts one failed sign-in for `email`; the {@link MAX_LOGIN_FAILURES}-th in the window locks it.
+ * One upsert that reads the stored count as it writes it, so concurrent failures (a guessing
+ * burst) each count: PostgreSQL applies them one after another on the row, SQLite has one writer.
+ */
 export async function recordLoginFailure(ctx: Context, email: string): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("consoleLoginFailures").selectAll().where("email", "=", email).executeTakeFirst();
-    const fresh =
-      row === undefined ||
-      now.getTime() - Date.parse(row.firstFailedAt) > FAILURE_WINDOW_MS ||
-      (row.lockedUntil !== null && Date.parse(row.lockedUntil) <= now.getTime());
-    const failures = fresh ? 1 : row.failures + 1;
-    const firstFailedAt = fresh ? now.toISOString() : row.firstFailedAt;
-    const lockedUntil = failures >= MAX_LOGIN_FAILURES ? new Date(now.getTime() + LOCKOUT_MS).toISOString() : null;
-    if (row === undefined) {
-      // A concurrent first failure may have inserted the row; losing one count then is harmless.
-      await trx
-        .insertInto("consoleLoginFailures")
-        .values({ email, failures, firstFailedAt, lockedUntil })
-        .onConflict((oc) => oc.column("email").doNothing())
-        .execute();
-    } else {
-      await trx.updateTable("consoleLoginFailures").set({ failures, firstFailedAt, lockedUntil }).where("email", "=", email).execute();
-    }
-  });
+  const at = now.toISOString();
+  const windowStart = new Date(now.getTime() - FAILURE_WINDOW_MS).toISOString();
+  const lockedUntil = new Date(now.getTime() + LOCKOUT_MS).toISOString();
+  await ctx.db.kysely
+    .insertInto("consoleLoginFailures")
+    .values({ email, failures: 1, firstFailedAt: at, lockedUntil: MAX_LOGIN_FAILURES <= 1 ? lockedUntil : null })
+    .onConflict((oc) =>
+      oc.column("email").doUpdateSet((eb) => {
+        // A new count starts once the window has passed or an earlier lock has run out.
+        const fresh = eb.or([
+          eb("consoleLoginFailures.firstFailedAt", "<", windowStart),
+          eb.and([eb("consoleLoginFailures.lockedUntil", "is not", null), eb("consoleLoginFailures.lockedUntil", "<=", at)]),
+        ]);
+        const failures = eb.case().when(fresh).then(1).else(eb("consoleLoginFailures.failures", "+", 1)).end();
+        return {
+          failures,
+          firstFailedAt: eb.case().when(fresh).then(at).else(eb.ref("consoleLoginFailures.firstFailedAt")).end(),
+          lockedUntil: eb.case().when(failures, ">=", MAX_LOGIN_FAILURES).then(lockedUntil).else(null).end(),
+        };
+      }),
+    )
+    .execute();
 }
 
 /** Forgets the failures of `email` after a successful sign-in. */
