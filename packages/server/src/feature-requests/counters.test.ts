@@ -92,4 +92,35 @@ describe.each(testDialects())("cached counts under concurrent writes on %s", (di
     const listed = (await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}&limit=200` })).json().requests.find((r: { id: string }) => r.id === id);
     expect({ rows: rows.length, stored: stored.voteCount, listed: listed.voteCount }).toEqual({ rows: 300, stored: 300, listed: 300 });
   }, SLOW);
+
+  it("stays exact when a request is merged into another while both take comments and votes", async () => {
+    const duplicate = await newRequest("Dark theme");
+    const target = await newRequest("Night mode");
+    const db = t.database.db.kysely;
+    const act = async (id: string, token: string) => {
+      const commented = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/comments`, headers: { "x-user-token": token }, payload: { body: "me too" } });
+      const voted = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": token }, payload: {} });
+      // Once merged, the duplicate is no longer public: 404, nothing written.
+      expect([201, 404]).toContain(commented.statusCode);
+      expect([200, 404]).toContain(voted.statusCode);
+    };
+    await Promise.all([
+      inParallel(30, 4, (client, round) => act(round % 2 === 0 ? duplicate : target, `fan-${client}`)),
+      (async () => {
+        for (let i = 0; i < 10; i++) await act(duplicate, `early-${i}`);
+        const merged = await acme.console.post(`/workspaces/${acme.wsId}/feature-requests/${duplicate}/merge`, { intoId: target });
+        expect(merged.status).toBe(200);
+      })(),
+    ]);
+    for (const id of [duplicate, target]) {
+      const stored = await db.selectFrom("featureRequests").select(["commentCount", "voteCount", "importedVotes"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const comments = await db.selectFrom("featureRequestComments").select("id").where("featureRequestId", "=", id).where("isHidden", "=", 0).execute();
+      const votes = await db.selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", id).execute();
+      expect({ comments: stored.commentCount, votes: stored.voteCount }).toEqual({ comments: comments.length, votes: votes.length + stored.importedVotes });
+    }
+    const listed = (await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}&limit=200` })).json().requests.find((r: { id: string }) => r.id === target);
+    const comments = await db.selectFrom("featureRequestComments").select("id").where("featureRequestId", "=", target).execute();
+    expect(listed.commentCount).toBe(comments.length);
+    expect(comments.length).toBeGreaterThanOrEqual(70);
+  }, SLOW);
 });
