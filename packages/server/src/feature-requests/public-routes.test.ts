@@ -528,6 +528,20 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(await endUsers()).toBe(knownUsers);
     });
 
+    it("refuses a vote on a request deleted behind the cache's back with 404, and stores nothing", async () => {
+      const target = (await propose(ws.appKey, "Soon deleted")).json().featureRequestId;
+      expect((await vote(target, "early")).json()).toEqual({ voted: true, voteCount: 1 });
+      // As another instance's console would: straight to the database, no cache invalidated here.
+      const db = t.database.db.kysely;
+      await db.deleteFrom("featureRequests").where("id", "=", target).execute();
+      for (const token of ["late", "early"]) {
+        const refused = await vote(target, token);
+        expect(refused.statusCode).toBe(404);
+        expect(refused.json().code).toBe("feature_request_not_found");
+      }
+      expect(await db.selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", target).execute()).toEqual([]);
+    });
+
     it("answers unknown, malformed and foreign ids with 4xx and stores nothing", async () => {
       expect((await vote("fr_00000000000000000000000000", "ned")).statusCode).toBe(404);
       expect((await vote("not-an-id", "ned")).statusCode).toBe(400);

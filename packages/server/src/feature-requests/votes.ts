@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { isForeignKeyViolation } from "../db/constraint-violations.js";
 import type { Db } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import { ApiError } from "../http/errors.js";
@@ -31,12 +32,14 @@ export async function applyVote(
     // for the common case, a new vote.
     const added =
       input.mode === "toggle" &&
-      (await insertVote.first(trx, {
-        featureRequestId: input.featureRequestId,
-        endUserId,
-        shipNotifyEmail: input.shipNotifyEmail ?? null,
-        createdAt: isoNow(clock),
-      })) !== undefined;
+      (await insertVote
+        .first(trx, {
+          featureRequestId: input.featureRequestId,
+          endUserId,
+          shipNotifyEmail: input.shipNotifyEmail ?? null,
+          createdAt: isoNow(clock),
+        })
+        .catch(requestGone)) !== undefined;
     const removed = !added && (await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId })) !== undefined;
     // The count's update also decides, inside the transaction, that the request is still the
     // app's and public: callers may have found it through a cache. If not, the unit rolls back.
@@ -44,6 +47,11 @@ export async function applyVote(
     if (counted === undefined) throw new ApiError("feature_request_not_found");
     return { voted: added, voteCount: Number(counted.voteCount) };
   });
+}
+
+/** The request was deleted after the caller found it (through the cache, or on another instance). */
+function requestGone(error: unknown): never {
+  throw isForeignKeyViolation(error) ? new ApiError("feature_request_not_found") : error;
 }
 
 const lockRequest = preparedQuery<{ id: string }, { id: string }>((db, p) =>
