@@ -117,7 +117,8 @@ export const ErrorCodes = {
   invalid_invitation: {
     status: 400,
     message: "This invitation is invalid, used or expired",
-    meaning: "The invitation token is unknown, revoked, already accepted or past its expiry.",
+    meaning:
+      "The invitation token is unknown, revoked, already accepted or past its expiry, or its inviter no longer holds the role it grants, or it would set the password of an account in a workspace the inviter does not manage.",
     fix: "Ask a workspace owner or admin for a new invitation.",
   },
   public_access_disabled: {

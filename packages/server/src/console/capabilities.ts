@@ -40,3 +40,37 @@ export function requireCapability(role: Role, capability: Capability): void {
     });
   }
 }
+
+type RoleChange = { from?: Role | undefined; to?: Role | undefined };
+
+/**
+ * True when `actor` may move a membership from `from` (absent for someone not yet a member) to
+ * `to` (absent for a removal). Owners are owners' business alone: making one, changing one's role
+ * and removing one all need an owner, so an admin can never outrank those who gave them their role.
+ */
+export function mayChangeRole(actor: Role, change: RoleChange): boolean {
+  return actor === "owner" || (change.from !== "owner" && change.to !== "owner");
+}
+
+/**
+ * Throws 403 `capability_required` unless {@link mayChangeRole}.
+ *
+ * @example
+ * ```ts
+ * requireRoleAuthority(role, { from: current.role, to: request.body.role });
+ * ```
+ */
+export function requireRoleAuthority(actor: Role, change: RoleChange): void {
+  if (mayChangeRole(actor, change)) return;
+  throw new ApiError("capability_required", {
+    message: change.from === "owner" ? "Only an owner may change or remove an owner" : "Only an owner may make someone an owner",
+    details: { capability: "members.manage", role: actor },
+  });
+}
+
+const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
+
+/** The higher of two roles (`b` when `a` is absent). */
+export function higherRole(a: Role | undefined, b: Role): Role {
+  return a !== undefined && RANK[a] > RANK[b] ? a : b;
+}

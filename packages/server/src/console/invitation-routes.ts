@@ -1,18 +1,19 @@
-import { CreateInvitationBodySchema, IdParam, InvitationCreatedSchema, InvitationSchema } from "@tidings/protocol";
+import { CreateInvitationBodySchema, IdParam, InvitationCreatedSchema, InvitationSchema, type Role } from "@tidings/protocol";
 import Type from "typebox";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
+import { memberByEmail } from "../workspaces/workspaces.js";
 import { principalOf, workspaceAccess } from "./auth.js";
-import { requireCapability } from "./capabilities.js";
+import { higherRole, requireCapability, requireRoleAuthority } from "./capabilities.js";
 import { createInvitation, pendingInvitations, toInvitation } from "./invitations.js";
 
 const WorkspaceParams = Type.Object({ wsId: IdParam("ws") });
 const InvitationParams = Type.Object({ wsId: IdParam("ws"), invitationId: IdParam("inv") });
 const tags = ["console"];
 
-/** `W/invitations`: invite people by link (needs `members.manage`; only owners invite owners). */
+/** `W/invitations`: invite people by link (needs `members.manage`; only owners grant or touch owner). */
 export function invitationRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
 
@@ -30,9 +31,9 @@ export function invitationRoutes(app: App, ctx: Context): void {
     async (request, reply) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");
-      if (request.body.role === "owner" && role !== "owner") {
-        throw new ApiError("capability_required", { message: "Only an owner may invite another owner" });
-      }
+      // Accepting re-roles someone already in the workspace, so their current role counts too.
+      const current = await memberByEmail(db, request.params.wsId, request.body.email);
+      requireRoleAuthority(role, { from: current?.role, to: higherRole(current?.role, request.body.role) });
       const principal = principalOf(request);
       const { row, token } = await createInvitation(db, ctx.clock, request.params.wsId, request.body, principal.kind === "user" ? principal.userId : null);
       // The token rides in the fragment: browsers never send it to the server or in a Referer.
@@ -64,11 +65,20 @@ export function invitationRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");
+      const { wsId, invitationId } = request.params;
+      const invitation = await db
+        .selectFrom("consoleInvitations")
+        .select("role")
+        .where("id", "=", invitationId)
+        .where("workspaceId", "=", wsId)
+        .executeTakeFirst();
+      // Withdrawing an owner's grant is an owner's call, like making one.
+      if (invitation !== undefined) requireRoleAuthority(role, { from: invitation.role as Role });
       const result = await db
         .updateTable("consoleInvitations")
         .set({ revokedAt: isoNow(ctx.clock) })
-        .where("id", "=", request.params.invitationId)
-        .where("workspaceId", "=", request.params.wsId)
+        .where("id", "=", invitationId)
+        .where("workspaceId", "=", wsId)
         .where("acceptedAt", "is", null)
         .where("revokedAt", "is", null)
         .executeTakeFirst();

@@ -19,14 +19,16 @@ import type { App } from "../http/types.js";
 import {
   addMember,
   createWorkspace,
+  findMember,
   listMembers,
+  memberByEmail,
   removeMember,
   toWorkspace,
   updateMemberRole,
   type WorkspaceRow,
 } from "../workspaces/workspaces.js";
 import { principalOf, workspaceAccess } from "./auth.js";
-import { requireCapability } from "./capabilities.js";
+import { requireCapability, requireRoleAuthority } from "./capabilities.js";
 import { createApiToken, toApiToken } from "./tokens.js";
 
 export const WorkspaceParams = Type.Object({ wsId: IdParam("ws") });
@@ -151,10 +153,12 @@ export function consoleRoutes(app: App, ctx: Context): void {
     async (request, reply) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");
-      if (request.body.role === "owner" && role !== "owner") {
-        throw new ApiError("capability_required", { message: "Only an owner may add another owner" });
-      }
-      const member = await db.transaction().execute((trx) => addMember(trx, ctx.clock, request.params.wsId, request.body));
+      const member = await db.transaction().execute(async (trx) => {
+        // Adding an email that is already a member re-roles them, so the current role counts too.
+        const current = await memberByEmail(trx, request.params.wsId, request.body.email);
+        requireRoleAuthority(role, { from: current?.role, to: request.body.role });
+        return addMember(trx, ctx.clock, request.params.wsId, request.body);
+      });
       return reply.code(201).send({ member, status: "active" });
     },
   );
@@ -165,12 +169,11 @@ export function consoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");
-      if (request.body.role === "owner" && role !== "owner") {
-        throw new ApiError("capability_required", { message: "Only an owner may make another owner" });
-      }
-      return db
-        .transaction()
-        .execute((trx) => updateMemberRole(trx, ctx.clock, request.params.wsId, request.params.memberId, request.body.role));
+      const { wsId, memberId } = request.params;
+      return db.transaction().execute(async (trx) => {
+        requireRoleAuthority(role, { from: (await findMember(trx, wsId, memberId)).role, to: request.body.role });
+        return updateMemberRole(trx, ctx.clock, wsId, memberId, request.body.role);
+      });
     },
   );
 
@@ -180,7 +183,11 @@ export function consoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");
-      await db.transaction().execute((trx) => removeMember(trx, request.params.wsId, request.params.memberId));
+      const { wsId, memberId } = request.params;
+      await db.transaction().execute(async (trx) => {
+        requireRoleAuthority(role, { from: (await findMember(trx, wsId, memberId)).role });
+        await removeMember(trx, wsId, memberId);
+      });
       return { success: true };
     },
   );

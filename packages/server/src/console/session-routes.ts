@@ -19,7 +19,7 @@ import { newId } from "../ids.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { slugify, uniqueSlug } from "../slug.js";
 import { addMember, createWorkspace } from "../workspaces/workspaces.js";
-import { liveInvitation } from "./invitations.js";
+import { liveInvitation, roleOnAcceptance } from "./invitations.js";
 import { assertNotLocked, clearLoginFailures, recordLoginFailure } from "./login-lockout.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import {
@@ -225,8 +225,9 @@ export function consoleSessionRoutes(app: App, ctx: Context): void {
           .where("acceptedAt", "is", null)
           .executeTakeFirst();
         if (Number(accepted.numUpdatedRows) === 0) throw new ApiError("invalid_invitation");
+        const role = await roleOnAcceptance(trx, invitation, existing);
         const id = await upsertUser(trx, ctx, invitation.email, request.body.name, passwordHash);
-        await addMember(trx, ctx.clock, invitation.workspaceId, { email: invitation.email, role: invitation.role as Role });
+        await addMember(trx, ctx.clock, invitation.workspaceId, { email: invitation.email, role });
         return id;
       });
       return signIn(ctx, request, reply, userId);

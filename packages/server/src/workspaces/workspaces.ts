@@ -97,6 +97,15 @@ export async function membershipOf(db: Kysely<Database>, workspaceId: string, us
   return row === undefined ? undefined : toMembership(row);
 }
 
+/** The membership of the console user with `email` (any case) in a workspace, or undefined. */
+export async function memberByEmail(db: Kysely<Database>, workspaceId: string, email: string): Promise<Membership | undefined> {
+  const row = await membershipQuery(db)
+    .where("memberships.workspaceId", "=", workspaceId)
+    .where("consoleUsers.email", "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+  return row === undefined ? undefined : toMembership(row);
+}
+
 /** Adds (or re-roles) a member by email, creating the console user when new. */
 export async function addMember(
   trx: Kysely<Database>,
