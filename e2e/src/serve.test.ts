@@ -85,6 +85,46 @@ describe("tidings serve (the embedded default)", () => {
 
   it("refuses to start with a bad variable and names it", async () => {
     await expect(start({ DATA_DIR: tempDir(), PORT: "http" })).rejects.toThrow(/PORT/);
+    await expect(start({ DATA_DIR: tempDir(), TIDINGS_SETUP_CODE: "too short" })).rejects.toThrow(/TIDINGS_SETUP_CODE/);
+  });
+
+  it("prints a setup link whose code every instance on the database accepts, until setup is done", async () => {
+    const dataDir = tempDir();
+    const first = await start({ DATA_DIR: dataDir });
+    const second = await start({ DATA_DIR: dataDir });
+    const linkOf = (server: ServerProcess) => new RegExp(`Dashboard: +${server.url}/admin/\\?setup=([0-9a-z-]{23}) `).exec(server.output())?.[1];
+    const code = linkOf(first);
+    expect(code).toBeDefined();
+    expect(linkOf(second)).toBe(code);
+    // The log carries it too, for deployments that only keep logs.
+    expect(first.output()).toMatch(new RegExp(`"setupCode":"${code}"`));
+
+    const setup = (server: ServerProcess, body: Record<string, unknown>) =>
+      fetch(`${server.url}/api/v1/console/auth/setup`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "owner@acme.example", password: "correct horse battery", name: "Owner", ...body }),
+      });
+    const without = await setup(second, {});
+    expect([without.status, ((await without.json()) as { code: string }).code]).toEqual([403, "invalid_setup_code"]);
+    expect((await setup(second, { setupCode: code })).status).toBe(201);
+    expect((await setup(first, { setupCode: code })).status).toBe(409);
+
+    const later = await start({ DATA_DIR: dataDir });
+    expect(later.output()).toContain(`Dashboard:      ${later.url}/admin/\n`);
+    expect(later.output()).not.toContain("setup");
+  }, 60_000);
+
+  it("takes the setup code from TIDINGS_SETUP_CODE and keeps it out of the output", async () => {
+    const server = await start({ DATA_DIR: tempDir(), TIDINGS_SETUP_CODE: "operator-chosen-code-42" });
+    expect(server.output()).toContain("first-run setup asks for the code in TIDINGS_SETUP_CODE");
+    expect(server.output()).not.toContain("operator-chosen-code-42");
+    const res = await fetch(`${server.url}/api/v1/console/auth/setup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ setupCode: "operator-chosen-code-42", email: "owner@acme.example", password: "correct horse battery", name: "Owner" }),
+    });
+    expect(res.status).toBe(201);
   });
 
   it("keeps every acknowledged write after the process is killed", async () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildApp, loadConfig } from "@tidings/server";
+import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, chromiumAvailable, launchChromium, stripedPng } from "./browser.js";
@@ -19,7 +19,7 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
   let inbox: Inbox;
   /** Runs the background jobs (mail) now; the server's job timer is off. */
   let tickJobs: () => Promise<unknown> = async () => undefined;
-  const state = { wsId: "", appId: "", appKey: "", firstSecret: "" };
+  const state = { wsId: "", appId: "", appKey: "", firstSecret: "", setupCode: "" };
 
   /** The operator's view of the data, to check what the UI did. */
   const consoleApi = async (method: string, url: string, body?: unknown) => {
@@ -47,6 +47,7 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     const address = app.server.address();
     if (address === null || typeof address === "string") throw new Error("no TCP address");
     baseUrl = `http://127.0.0.1:${address.port}`;
+    state.setupCode = await setupCode(app.ctx);
     close = async () => {
       await app.close();
       await inbox.close();
@@ -87,6 +88,19 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     // Validation happens before sending.
     await page.getByRole("button", { name: "Create owner account" }).click();
     await page.getByText("Enter an email address.").waitFor();
+    await page.getByLabel("Your name").fill(OWNER.name);
+    await page.getByLabel("Email").fill(OWNER.email);
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByLabel("Workspace name").fill("Acme");
+    // Without the server's code nobody becomes owner.
+    await page.getByLabel("Setup code").fill("not-the-code");
+    await page.getByRole("button", { name: "Create owner account" }).click();
+    await page.getByText("This is not the setup code of this server.").waitFor();
+    // The link the server prints fills the code in, and leaves the address bar without it.
+    await page.goto(setupLink(baseUrl, state.setupCode));
+    await page.getByRole("heading", { name: "Welcome to Tidings" }).waitFor();
+    expect(await page.getByLabel("Setup code").inputValue()).toBe(state.setupCode);
+    expect(page.url()).toBe(`${baseUrl}/admin/`);
     await page.getByLabel("Your name").fill(OWNER.name);
     await page.getByLabel("Email").fill(OWNER.email);
     await page.getByLabel("Password").fill(OWNER.password);

@@ -19,6 +19,7 @@ export const KNOWN_ERROR_CODES = [
   "invalid_credentials",
   "csrf_failed",
   "setup_done",
+  "invalid_setup_code",
   "invalid_invitation",
   "public_access_disabled",
   "verification_required",

@@ -10,7 +10,14 @@ const Password = Type.String({ minLength: 10, maxLength: 200 });
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 
 export const SetupBodySchema = Type.Object(
-  { email: Email, password: Password, name: Name, workspaceName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
+  {
+    /** The one-time code the server prints at start-up (or `TIDINGS_SETUP_CODE`); missing or wrong is `403 invalid_setup_code`. */
+    setupCode: Type.Optional(Type.String({ maxLength: 200 })),
+    email: Email,
+    password: Password,
+    name: Name,
+    workspaceName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
   { additionalProperties: false },
 );
 export type SetupBody = Static<typeof SetupBodySchema>;

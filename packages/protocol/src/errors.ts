@@ -114,6 +114,12 @@ export const ErrorCodes = {
     meaning: "A console user with a password exists, so `POST /auth/setup` is closed.",
     fix: "Sign in, or ask an owner for an invitation.",
   },
+  invalid_setup_code: {
+    status: 403,
+    message: "The setup code is missing or wrong",
+    meaning: "First-run setup needs the one-time code the server prints in its start-up output and log, or the value of `TIDINGS_SETUP_CODE`.",
+    fix: "Open the dashboard link from the server's start-up output (it carries the code), or enter the code it printed.",
+  },
   invalid_invitation: {
     status: 400,
     message: "This invitation is invalid, used or expired",

@@ -3,7 +3,8 @@ import { loadConfig, ConfigError, type Config } from "./config.js";
 import { migrateToLatest, openDatabase } from "./db/database.js";
 import { findAppByKey } from "./apps/apps.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
-import { banner, startServer } from "./serve.js";
+import { setupLink } from "./console/setup-code.js";
+import { banner, setupState, startServer } from "./serve.js";
 
 const USAGE = `Usage: tidings <command>
 
@@ -16,7 +17,16 @@ Configuration comes from environment variables; see the README.`;
 async function serve(config: Config): Promise<void> {
   const server = await startServer(config);
   const hasDemo = (await findAppByKey(server.app.ctx.db.kysely, DEMO_APP_KEY)) !== undefined;
-  process.stdout.write(`${banner(config, server.url, hasDemo)}\n`);
+  const setup = await setupState(server.app);
+  if (setup.open) {
+    // Logged before the banner so a reader of either (or a test waiting for the banner) has both.
+    const base = config.publicUrl ?? server.url;
+    server.app.log.warn(
+      setup.code === null ? { setupUrl: `${base}/admin/` } : { setupUrl: setupLink(base, setup.code), setupCode: setup.code },
+      "First-run setup is open: whoever has the setup code can create the owner account",
+    );
+  }
+  process.stdout.write(`${banner(config, server.url, { hasDemo, setup })}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

@@ -12,6 +12,7 @@ describe("loadConfig", () => {
     expect(config.trustProxy).toBe(false);
     expect(config.demo).toBe(true);
     expect(config.adminToken).toBeNull();
+    expect(config.setupCode).toBeNull();
     expect(config.logLevel).toBe("info");
   });
 
@@ -26,6 +27,7 @@ describe("loadConfig", () => {
       LOG_LEVEL: "warn",
       TIDINGS_DEMO: "0",
       TIDINGS_ADMIN_TOKEN: "x".repeat(32),
+      TIDINGS_SETUP_CODE: " first-run_Code-2024 ",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -37,6 +39,7 @@ describe("loadConfig", () => {
       logLevel: "warn",
       demo: false,
       adminToken: "x".repeat(32),
+      setupCode: "first-run_Code-2024",
     });
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
@@ -52,6 +55,10 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
     ["TIDINGS_DEMO", "maybe"],
     ["TIDINGS_ADMIN_TOKEN", "short"],
+    ["TIDINGS_SETUP_CODE", "short"],
+    ["TIDINGS_SETUP_CODE", "has spaces in it"],
+    ["TIDINGS_SETUP_CODE", "code/with?url=chars"],
+    ["TIDINGS_SETUP_CODE", "x".repeat(129)],
     ["REDIS_URL", "http://cache:6379"],
     ["REDIS_URL", "not a url"],
     ["TIDINGS_RATE_LIMIT_SEARCH", "30"],

@@ -21,6 +21,8 @@ export interface Config {
   demo: boolean;
   /** Bootstrap owner token accepted by the console API. @default null */
   adminToken: string | null;
+  /** The code first-run setup asks for; null derives one from a secret in the database (shared by every instance). @default null */
+  setupCode: string | null;
   /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits through; null keeps them in memory. @default null */
   redisUrl: string | null;
   /** Per-IP rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`). @default DEFAULT_RATE_LIMITS */
@@ -202,6 +204,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== null && adminToken.length < 24) {
     throw new ConfigError("TIDINGS_ADMIN_TOKEN", "must be at least 24 characters long");
   }
+  const setupCode = env.TIDINGS_SETUP_CODE?.trim() || null;
+  if (setupCode !== null && !/^[A-Za-z0-9_-]{12,128}$/.test(setupCode)) {
+    throw new ConfigError("TIDINGS_SETUP_CODE", "expected 12-128 letters, digits, '-' or '_' (it travels in the setup link)");
+  }
   const host = env.HOST?.trim() || "0.0.0.0";
   return {
     port: parsePort(env),
@@ -213,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     demo: parseBool(env, "TIDINGS_DEMO", true),
     adminToken,
+    setupCode,
     redisUrl: parseRedisUrl(env),
     rateLimits: parseRateLimits(env),
     production: env.NODE_ENV?.trim() === "production",

@@ -9,5 +9,6 @@ export { MemoryRateLimiter } from "./rate-limit/memory-rate-limiter.js";
 export { RedisRateLimiter } from "./rate-limit/redis-rate-limiter.js";
 export { userHash } from "./users/identity.js";
 export { DEMO_APP_KEY } from "./demo/seed-demo.js";
-export { startServer, type RunningServer } from "./serve.js";
+export { startServer, setupState, type RunningServer, type SetupState } from "./serve.js";
+export { setupCode, setupLink } from "./console/setup-code.js";
 export * as data from "./data.js";

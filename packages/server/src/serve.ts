@@ -1,5 +1,6 @@
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
+import { setupCode, setupLink, setupRequired } from "./console/setup-code.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import type { App } from "./http/types.js";
 
@@ -31,15 +32,35 @@ export async function startServer(config: Config): Promise<RunningServer> {
   return { app, url: `http://${host}:${port}`, close: () => app.close() };
 }
 
-/** The lines printed when the server is up: where the API, the demo app and the docs are. */
-export function banner(config: Config, url: string, hasDemo: boolean): string {
+/** What the banner says about first-run setup: done, or open with the code to print (null when it comes from the environment). */
+export type SetupState = { open: false } | { open: true; code: string | null };
+
+/**
+ * The first-run setup of a running server: open while no console user has a password; the code
+ * is printed only when the server made it (an operator's `TIDINGS_SETUP_CODE` stays out of logs).
+ */
+export async function setupState(app: App): Promise<SetupState> {
+  if (!(await setupRequired(app.ctx.db.kysely))) return { open: false };
+  return { open: true, code: app.ctx.config.setupCode === null ? await setupCode(app.ctx) : null };
+}
+
+/** The dashboard line of the banner. */
+function dashboardLine(base: string, setup: SetupState): string {
+  if (!setup.open) return `  Dashboard:      ${base}/admin/`;
+  if (setup.code === null) return `  Dashboard:      ${base}/admin/  (first-run setup asks for the code in TIDINGS_SETUP_CODE)`;
+  return `  Dashboard:      ${setupLink(base, setup.code)}  (creates the owner account; setup code ${setup.code})`;
+}
+
+/** The lines printed when the server is up: where the API, the dashboard, the demo app and the docs are. */
+export function banner(config: Config, url: string, options: { hasDemo: boolean; setup: SetupState }): string {
   const base = config.publicUrl ?? url;
   const lines = [
     `Tidings is listening on ${url}`,
     `  API base URL:   ${base}/api/v1`,
     `  API docs:       ${base}/docs  (OpenAPI: ${base}/api/v1/openapi.json)`,
-    `  Dashboard:      ${base}/admin/  (the first visit creates the owner account)`,
+    dashboardLine(base, options.setup),
   ];
+  const { hasDemo } = options;
   if (hasDemo) {
     lines.push(`  Demo app key:   ${DEMO_APP_KEY}  (try ${base}/api/v1/public/config/${DEMO_APP_KEY})`);
     lines.push(`  Demo portal:    ${base}/p/${DEMO_APP_KEY}`);

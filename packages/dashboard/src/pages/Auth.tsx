@@ -64,21 +64,53 @@ export function SignIn(props: { onDone: Done; notice?: string | undefined }) {
   );
 }
 
+/** The code of the start-up link (`/admin/?setup=<code>`), taken out of the address bar so history and bookmarks never keep it. */
+function takeSetupCodeFromUrl(): string {
+  const url = new URL(window.location.href);
+  const code = url.searchParams.get("setup") ?? "";
+  if (code !== "") {
+    url.searchParams.delete("setup");
+    window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  }
+  return code;
+}
+
 export function Setup(props: { onDone: Done }) {
-  const [values, setValues] = useState({ email: "", password: "", name: "", workspaceName: "" });
+  const [values, setValues] = useState(() => ({ setupCode: takeSetupCodeFromUrl(), email: "", password: "", name: "", workspaceName: "" }));
   const { errors, failure, busy, submit } = useSubmit(props.onDone);
   const set = (key: keyof typeof values) => (e: { target: { value: string } }) => setValues({ ...values, [key]: e.target.value });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const body = { email: values.email.trim(), password: values.password, name: values.name.trim(), ...(values.workspaceName.trim() === "" ? {} : { workspaceName: values.workspaceName.trim() }) };
-    void submit(checkCredentials(values, true), () => api<SessionState>("POST", "/auth/setup", body));
+    const body = {
+      setupCode: values.setupCode.trim(),
+      email: values.email.trim(),
+      password: values.password,
+      name: values.name.trim(),
+      ...(values.workspaceName.trim() === "" ? {} : { workspaceName: values.workspaceName.trim() }),
+    };
+    const local = checkCredentials(values, true);
+    if (body.setupCode === "") local.setupCode = [t("validation.required")];
+    void submit(local, () => api<SessionState>("POST", "/auth/setup", body));
   };
+  // A wrong code is said at the code's field rather than in the banner.
+  const wrongCode = failure instanceof ApiFailure && failure.code === "invalid_setup_code";
+  const codeErrors = errors.setupCode ?? (wrongCode ? [t("auth.setupCodeWrong")] : undefined);
   return (
     <main className="auth">
       <form onSubmit={onSubmit} noValidate aria-labelledby="setup-title">
         <h1 id="setup-title">{t("auth.setupTitle")}</h1>
         <p>{t("auth.setupIntro")}</p>
-        <ErrorBanner error={failure} />
+        <ErrorBanner error={wrongCode ? null : failure} />
+        <Field id="setupCode" label={t("auth.setupCode")} errors={codeErrors} hint={t("auth.setupCodeHint")}>
+          <input
+            id="setupCode"
+            autoComplete="off"
+            spellCheck={false}
+            value={values.setupCode}
+            onChange={set("setupCode")}
+            {...describedBy("setupCode", codeErrors)}
+          />
+        </Field>
         <Field id="name" label={t("auth.name")} errors={errors.name}>
           <input id="name" autoComplete="name" value={values.name} onChange={set("name")} {...describedBy("name", errors.name)} />
         </Field>

@@ -20,7 +20,8 @@ declare module "fastify" {
   }
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Constant-time equality of two secrets, whatever their lengths. */
+export function sameSecret(a: string, b: string): boolean {
   // Hash first so the comparison is constant-time whatever the lengths.
   const ha = createHash("sha256").update(a).digest();
   const hb = createHash("sha256").update(b).digest();

@@ -4,6 +4,7 @@ import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/te
 import { testDialects } from "../testing/test-database.js";
 import { MAX_LOGIN_FAILURES } from "./login-lockout.js";
 import { SESSION_IDLE_MS } from "./sessions.js";
+import { setupCode } from "./setup-code.js";
 
 const OWNER = { email: "Owner@Acme.example", password: "correct horse battery", name: "Olivia Owner" };
 const ORIGIN = "http://localhost:80";
@@ -56,9 +57,12 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
   });
   afterEach(() => t.close());
 
+  /** A setup body with the code this server printed. */
+  const withCode = async (body: Record<string, unknown>) => ({ ...body, setupCode: await setupCode(t.app.ctx) });
+
   async function setUp() {
     const b = browser(t.app);
-    const res = await b.post(`${AUTH}/setup`, OWNER);
+    const res = await b.post(`${AUTH}/setup`, await withCode(OWNER));
     expect(res.status).toBe(201);
     return b;
   }
@@ -66,7 +70,7 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
   it("opens first-run setup once, makes the first person owner of the demo workspace and signs them in", async () => {
     const b = browser(t.app);
     expect((await b.get(`${AUTH}/session`)).body).toMatchObject({ setupRequired: true, user: null, csrfToken: null });
-    const setup = await b.post(`${AUTH}/setup`, OWNER);
+    const setup = await b.post(`${AUTH}/setup`, await withCode(OWNER));
     expect(setup.status).toBe(201);
     expect(setup.body.user).toMatchObject({ email: "owner@acme.example", displayName: "Olivia Owner" });
     expect(setup.setCookie).toMatch(/^tidings_session=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/console; Max-Age=604800; HttpOnly; SameSite=Strict$/);
@@ -76,7 +80,7 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
     expect(me.body.workspaces).toHaveLength(1);
     expect(me.body.workspaces[0]).toMatchObject({ workspace: { slug: "demo" }, membership: { role: "owner" } });
 
-    const again = await browser(t.app).post(`${AUTH}/setup`, { ...OWNER, email: "intruder@evil.example" });
+    const again = await browser(t.app).post(`${AUTH}/setup`, await withCode({ ...OWNER, email: "intruder@evil.example" }));
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("setup_done");
     expect((await browser(t.app).get(`${AUTH}/session`)).body.setupRequired).toBe(false);
@@ -91,7 +95,7 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
     await t.close();
     t = await createTestApp(dialect, { demo: false, publicUrl: "https://tidings.acme.example", rateLimits: GENEROUS_RATE_LIMITS });
     const b = browser(t.app);
-    const setup = await b.post(`${AUTH}/setup`, { ...OWNER, workspaceName: "Acme Inc" }, { origin: "https://tidings.acme.example" });
+    const setup = await b.post(`${AUTH}/setup`, await withCode({ ...OWNER, workspaceName: "Acme Inc" }), { origin: "https://tidings.acme.example" });
     expect(setup.status).toBe(201);
     expect(setup.setCookie).toContain("; Secure");
     const me = await b.get("/api/v1/console/me");
@@ -257,7 +261,7 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
   });
 
   it("validates setup input with field errors", async () => {
-    const res = await browser(t.app).post(`${AUTH}/setup`, { email: "not-an-email", password: "short", name: "" });
+    const res = await browser(t.app).post(`${AUTH}/setup`, await withCode({ email: "not-an-email", password: "short", name: "" }));
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.details.fieldErrors).sort()).toEqual(["email", "name", "password"]);
   });

@@ -32,16 +32,12 @@ import {
   sessionCookieOf,
   setSessionCookie,
 } from "./sessions.js";
+import { requireSetupCode, setupRequired } from "./setup-code.js";
 
 const tags = ["console auth"];
 const SETUP_MARKER = "console_setup_done";
 const Success = Type.Object({ success: Type.Boolean() });
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-async function setupRequired(db: Kysely<Database>): Promise<boolean> {
-  const withPassword = await db.selectFrom("consoleUsers").select("id").where("passwordHash", "is not", null).limit(1).executeTakeFirst();
-  return withPassword === undefined;
-}
 
 /** Creates (or gives a password to) the console user of `email`; answers its id. */
 async function upsertUser(trx: Kysely<Database>, ctx: Context, email: string, name: string | undefined, passwordHash: string) {
@@ -98,7 +94,8 @@ export function consoleSessionRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "First run: create the first owner (only while no console user has a password) and sign in",
+        summary:
+          "First run: with the setup code the server printed at start-up, create the first owner (only while no console user has a password) and sign in",
         body: SetupBodySchema,
         response: { 201: SessionStateSchema },
       },
@@ -107,6 +104,8 @@ export function consoleSessionRoutes(app: App, ctx: Context): void {
       await enforceRateLimit(ctx, request, "login", loginLimitMessage);
       requireSameOrigin(ctx, request);
       if (!(await setupRequired(db))) throw new ApiError("setup_done");
+      // Before the argon2 hash, so wrong guesses cost us little; each one spends the login bucket above.
+      await requireSetupCode(ctx, request.body.setupCode);
       const email = normalizeEmail(request.body.email);
       const passwordHash = await hashPassword(request.body.password);
       let userId: string;
