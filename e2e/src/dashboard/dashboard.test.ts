@@ -178,6 +178,91 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     expect((resolved as unknown as { total: number }).total).toBe(1);
   });
 
+  it("shows feedback whose metadata is nested, odd or hostile, as text", async () => {
+    const hostile = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>`;
+    const sent = await fetch(`${baseUrl}/api/v1/feedback`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        appKey: state.appKey,
+        title: "Odd metadata",
+        description: hostile,
+        metadata: {
+          nested: { a: { b: "c" } },
+          list: [1, "two", null, { three: 3 }, []],
+          nothing: null,
+          count: 42,
+          flag: false,
+          empty: {},
+          deep: { l1: { l2: { l3: { l4: "cut" } } } },
+          html: hostile,
+          long: "y".repeat(5000),
+          rtl: "\u202eevil.exe",
+        },
+      }),
+    });
+    expect(sent.status).toBe(201);
+
+    await page.getByRole("link", { name: "Members" }).click();
+    await page.getByRole("link", { name: "Feedback" }).click();
+    await page.getByRole("button", { name: /Odd metadata/ }).click();
+    const detail = page.getByTestId("submission-detail");
+    const entry = (key: string) => detail.locator("dl.metadata > div").filter({ has: page.locator(`dt:text-is("${key}")`) }).locator(":scope > dd");
+    await entry("nested").waitFor();
+    expect(await entry("nested").innerText()).toMatch(/a\s+b\s+c/);
+    expect(await entry("list").locator("li").allInnerTexts()).toEqual(["1", "two", "null", "three\n3", "[]"]);
+    expect(await entry("nothing").innerText()).toBe("null");
+    expect(await entry("count").innerText()).toBe("42");
+    expect(await entry("flag").innerText()).toBe("false");
+    expect(await entry("empty").innerText()).toBe("{}");
+    expect(await entry("html").innerText()).toBe(hostile);
+    expect(await entry("long").innerText()).toBe(`${"y".repeat(512)}…[truncated]`);
+    // A right-to-left override cannot dress "evil.exe" up as "exe.live".
+    expect(await entry("rtl").innerText()).toBe("[U+202E]evil.exe");
+    // Text only: nothing the reporter sent became markup or ran.
+    expect(await detail.locator("img, script").count()).toBe(0);
+    expect(await detail.locator(".description").innerText()).toBe(hostile);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expect.poll(() => page.getByTestId("error-boundary").count()).toBe(0);
+    // The long value wraps inside the pane instead of widening the page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(page, "feedback-odd-metadata");
+    // The record stays workable: triage it like any other.
+    await detail.getByLabel("Assignee").selectOption({ label: OWNER.name });
+    await page.getByText("Saved.").waitFor();
+  });
+
+  it("keeps a page that throws inside its boundary while the navigation works, and recovers with Retry", async () => {
+    // A record the dashboard cannot draw (here: a list answer with a hole in it), injected on the wire.
+    const inbox = new RegExp(`/api/v1/console/workspaces/${state.wsId}/submissions\\?`);
+    await page.route(inbox, (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ submissions: [null], total: 1 }) }));
+    await page.getByRole("link", { name: "Members" }).click();
+    await page.getByRole("heading", { name: "Members" }).waitFor();
+    await page.getByRole("link", { name: "Feedback" }).click();
+    const boundary = page.getByTestId("error-boundary");
+    await boundary.getByText("This part of the dashboard could not be shown.").waitFor();
+    await shot(page, "page-boundary");
+    // The frame around the page still works: the navigation leads to another page, which renders.
+    await page.getByRole("link", { name: "Members" }).click();
+    await page.getByRole("heading", { name: "Members" }).waitFor();
+    expect(await boundary.count()).toBe(0);
+    // Back on the broken page, Retry tries again; once the data is fine again, it shows the page.
+    await page.getByRole("link", { name: "Feedback" }).click();
+    await boundary.waitFor();
+    await page.unroute(inbox);
+    await boundary.getByRole("button", { name: "Retry" }).click();
+    await page.getByRole("heading", { name: "Feedback inbox" }).waitFor();
+    await page.getByRole("button", { name: /Odd metadata/ }).waitFor();
+    expect(await boundary.count()).toBe(0);
+    // "Back to apps" is the other way out.
+    await page.route(inbox, (route) => route.fulfill({ status: 200, contentType: "application/json", body: "{\"submissions\":[null],\"total\":1}" }));
+    await page.getByRole("link", { name: "Members" }).click();
+    await page.getByRole("link", { name: "Feedback" }).click();
+    await boundary.getByRole("button", { name: "Back to apps" }).click();
+    await page.getByRole("heading", { name: "Apps" }).waitFor();
+    await page.unroute(inbox);
+  });
+
   it("rotates the signing secret", async () => {
     await page.getByRole("link", { name: "Apps" }).click();
     await page.getByRole("link", { name: /Settings — Acme Notes/ }).click();

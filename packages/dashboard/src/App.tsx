@@ -1,6 +1,7 @@
 import type { AppRecord, Membership, SessionState, Workspace } from "@tidings/protocol";
 import { useCallback, useEffect, useState, type MouseEvent } from "react";
 import { api, onSessionLost, setCsrfToken } from "./api.js";
+import { ErrorBoundary } from "./components/ErrorBoundary.js";
 import { Select } from "./components/Select.js";
 import { ErrorBanner, useLoad } from "./components/ui.js";
 import { t } from "./i18n/t.js";
@@ -53,6 +54,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
   const appId = route.appId ?? apps.data?.apps[0]?.appId;
   const appSection = (section: string) => (appId === undefined ? `/admin/w/${wsId}/apps` : `/admin/w/${wsId}/a/${appId}/${section}`);
 
+  const onApps = wsId === undefined || route.section === "apps" || route.section === "";
   let page = <p>{t("common.loading")}</p>;
   if (wsId !== undefined) {
     if (route.appId !== undefined && route.section === "settings") page = <AppSettings key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
@@ -139,7 +141,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
       </nav>
       <main className="content" id="content">
         <ErrorBanner error={me.error} onRetry={me.reload} />
-        {page}
+        <ErrorBoundary resetKey={path} back={onApps ? undefined : { label: t("boundary.backToApps"), go: () => navigate(`/admin/w/${wsId}/apps`) }}>
+          {page}
+        </ErrorBoundary>
       </main>
     </div>
   );

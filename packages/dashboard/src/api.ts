@@ -58,9 +58,21 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
     json = undefined;
   }
   if (!res.ok) {
-    const envelope = (json ?? {}) as { error?: string; code?: string; details?: { fieldErrors?: Record<string, string[]> } };
+    // Only what has the envelope's shape is believed: a proxy's or a stranger's JSON must not become UI it cannot render.
+    const envelope = (typeof json === "object" && json !== null ? json : {}) as { error?: unknown; code?: unknown; details?: { fieldErrors?: unknown } | null };
     if (res.status === 401 && !path.startsWith("/auth/")) sessionLost();
-    throw new ApiFailure(res.status, envelope.code, envelope.error ?? `Request failed (${res.status})`, envelope.details?.fieldErrors ?? {});
+    const message = typeof envelope.error === "string" ? envelope.error : `Request failed (${res.status})`;
+    throw new ApiFailure(res.status, typeof envelope.code === "string" ? envelope.code : undefined, message, fieldErrorsOf(envelope.details?.fieldErrors));
   }
   return json as T;
+}
+
+/** `details.fieldErrors` when it is a map of string lists; any other shape counts as none. */
+function fieldErrorsOf(value: unknown): Record<string, readonly string[]> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const out: Record<string, readonly string[]> = {};
+  for (const [field, messages] of Object.entries(value)) {
+    if (Array.isArray(messages)) out[field] = messages.filter((m): m is string => typeof m === "string");
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
 import { formatMoney } from "./pages/EndUsers.js";
 import { inboxParams } from "./pages/Feedback.js";
@@ -48,6 +49,12 @@ describe("dashboard page helpers", () => {
     expect(fromLocalInput("2030-01-02T09:30")).toBe(new Date(2030, 0, 2, 9, 30).toISOString());
     expect(toLocalInput(new Date(2030, 0, 2, 9, 30).toISOString())).toBe("2030-01-02T09:30");
     expect(toLocalInput(null)).toBe("");
+  });
+
+  it("spells out invisible controls in reporters' text so it reads as what it is", () => {
+    expect(visibleText("\u202Eexe.txt")).toBe("[U+202E]exe.txt");
+    expect(visibleText("a\u0000b\u2066c\u200Fd")).toBe("a[U+0000]b[U+2066]c[U+200F]d");
+    expect(visibleText("line one\nline two\ttabbed, émoji 👩‍💻, עברית")).toBe("line one\nline two\ttabbed, émoji 👩‍💻, עברית");
   });
 
   it("routes request detail pages by id", () => {

@@ -1,6 +1,8 @@
 import type { Membership } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
+import { ErrorBoundary } from "../components/ErrorBoundary.js";
+import { JsonValue } from "../components/JsonValue.js";
 import { LabelledSelect } from "../components/LabelledSelect.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
@@ -48,7 +50,8 @@ interface Submission {
 
 interface Detail {
   submission: Submission;
-  metadata: { key: string; value: string; redacted: boolean; truncated: boolean }[];
+  /** Values are whatever JSON the reporting app sent (objects, arrays, numbers, null…). */
+  metadata: { key: string; value: unknown; redacted: boolean; truncated: boolean }[];
   attachments: { attachmentId: string; kind: string; filename: string; mimeType: string; sizeBytes: number; url: string }[];
 }
 
@@ -157,76 +160,80 @@ export function Feedback(props: { wsId: string }) {
       </div>
       <aside className="split-detail" aria-label="Submission">
         <ErrorBanner error={detail.error} />
-        {open === null ? (
-          <Empty>{t("feedback.select")}</Empty>
-        ) : (
-          <article data-testid="submission-detail">
-            <h2>{open.submission.title ?? open.submission.submissionId}</h2>
-            {open.submission.reporterName === null && open.submission.reporterEmail === null ? null : (
-              <p>{t("feedback.from", { name: [open.submission.reporterName, open.submission.reporterEmail].filter(Boolean).join(" ") })}</p>
-            )}
-            <p className="description">{open.submission.description}</p>
-            <div className="inline-form">
-              <LabelledSelect
-                label={t("feedback.status")}
-                value={open.submission.triageStatus}
-                choices={choices(STATUSES, (s) => t(`feedback.status.${s}`))}
-                onChange={(value) => void act(() => api("PATCH", `${base}/${open.submission.submissionId}/triage`, { triageStatus: value }), t("common.saved"))}
-              />
-              <LabelledSelect
-                label={t("feedback.priority")}
-                value={open.submission.priority ?? ""}
-                choices={[{ value: "", label: t("feedback.none") }, ...choices(PRIORITIES)]}
-                onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: value === "" ? null : value }), t("common.saved"))}
-              />
-              <LabelledSelect
-                label={t("feedback.assignee")}
-                value={open.submission.assignedTo ?? ""}
-                choices={[{ value: "", label: t("feedback.unassigned") }, ...memberChoices]}
-                onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/assign`, { assignedTo: value === "" ? null : value }), t("common.saved"))}
-              />
-            </div>
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                const text = (note ?? open.submission.internalNote ?? "").trim();
-                void act(() => api("PUT", `${base}/${open.submission.submissionId}/note`, { internalNote: text === "" ? null : text }), t("common.saved"));
-              }}
-            >
-              <label htmlFor="note">{t("feedback.note")}</label>
-              <textarea id="note" maxLength={5000} value={note ?? open.submission.internalNote ?? ""} onChange={(e) => setNote(e.target.value)} />
-              <button type="submit">{t("common.save")}</button>
-            </form>
-            {open.attachments.length === 0 ? null : (
-              <>
-                <h3>{t("feedback.attachments")}</h3>
-                <ul className="attachments">
-                  {open.attachments.map((a) => (
-                    <li key={a.attachmentId}>
-                      {a.mimeType.startsWith("image/") ? <img src={a.url} alt={a.filename} loading="lazy" /> : null}
-                      <a href={a.url} download={a.filename}>
-                        {t("feedback.download", { name: a.filename })}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            <h3>{t("feedback.metadata")}</h3>
-            <dl className="metadata">
-              {[
-                ["platform", open.submission.platform ?? "—"],
-                ["appVersion", open.submission.appVersion ?? "—"],
-                ...open.metadata.map((m) => [m.key, m.redacted ? "[redacted]" : m.value] as const),
-              ].map(([key, value]) => (
-                <div key={key}>
-                  <dt>{key}</dt>
-                  <dd>{value}</dd>
-                </div>
-              ))}
-            </dl>
-          </article>
-        )}
+        <ErrorBoundary resetKey={open}>
+          {open === null ? (
+            <Empty>{t("feedback.select")}</Empty>
+          ) : (
+            <article data-testid="submission-detail">
+              <h2>{open.submission.title ?? open.submission.submissionId}</h2>
+              {open.submission.reporterName === null && open.submission.reporterEmail === null ? null : (
+                <p>{t("feedback.from", { name: [open.submission.reporterName, open.submission.reporterEmail].filter(Boolean).join(" ") })}</p>
+              )}
+              <p className="description">{open.submission.description}</p>
+              <div className="inline-form">
+                <LabelledSelect
+                  label={t("feedback.status")}
+                  value={open.submission.triageStatus}
+                  choices={choices(STATUSES, (s) => t(`feedback.status.${s}`))}
+                  onChange={(value) => void act(() => api("PATCH", `${base}/${open.submission.submissionId}/triage`, { triageStatus: value }), t("common.saved"))}
+                />
+                <LabelledSelect
+                  label={t("feedback.priority")}
+                  value={open.submission.priority ?? ""}
+                  choices={[{ value: "", label: t("feedback.none") }, ...choices(PRIORITIES)]}
+                  onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: value === "" ? null : value }), t("common.saved"))}
+                />
+                <LabelledSelect
+                  label={t("feedback.assignee")}
+                  value={open.submission.assignedTo ?? ""}
+                  choices={[{ value: "", label: t("feedback.unassigned") }, ...memberChoices]}
+                  onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/assign`, { assignedTo: value === "" ? null : value }), t("common.saved"))}
+                />
+              </div>
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  const text = (note ?? open.submission.internalNote ?? "").trim();
+                  void act(() => api("PUT", `${base}/${open.submission.submissionId}/note`, { internalNote: text === "" ? null : text }), t("common.saved"));
+                }}
+              >
+                <label htmlFor="note">{t("feedback.note")}</label>
+                <textarea id="note" maxLength={5000} value={note ?? open.submission.internalNote ?? ""} onChange={(e) => setNote(e.target.value)} />
+                <button type="submit">{t("common.save")}</button>
+              </form>
+              {open.attachments.length === 0 ? null : (
+                <>
+                  <h3>{t("feedback.attachments")}</h3>
+                  <ul className="attachments">
+                    {open.attachments.map((a) => (
+                      <li key={a.attachmentId}>
+                        {a.mimeType.startsWith("image/") ? <img src={a.url} alt={a.filename} loading="lazy" /> : null}
+                        <a href={a.url} download={a.filename}>
+                          {t("feedback.download", { name: a.filename })}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              <h3>{t("feedback.metadata")}</h3>
+              <dl className="metadata">
+                {[
+                  ["platform", open.submission.platform ?? "—"] as const,
+                  ["appVersion", open.submission.appVersion ?? "—"] as const,
+                  ...open.metadata.map((m) => [m.key, m.redacted ? "[redacted]" : m.value] as const),
+                ].map(([key, value], index) => (
+                  <div key={`${index}:${key}`}>
+                    <dt>{key}</dt>
+                    <dd>
+                      <JsonValue value={value} />
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </article>
+          )}
+        </ErrorBoundary>
       </aside>
     </section>
   );
