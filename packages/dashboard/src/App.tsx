@@ -69,7 +69,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.appId !== undefined && route.section === "requests") page = <Requests key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "changelog") page = <Changelog key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "feedback") page = <Feedback wsId={wsId} />;
-    else if (route.section === "members") page = <Members wsId={wsId} canManage={manager} />;
+    else if (route.section === "members") page = <Members wsId={wsId} canManage={manager} isOwner={role === "owner"} />;
     else page = <Apps wsId={wsId} canConfigure={manager} />;
   }
 

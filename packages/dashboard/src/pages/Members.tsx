@@ -9,7 +9,9 @@ import type { FieldErrors } from "../settings-form.js";
 const ROLES = ["member", "admin", "owner"] as const;
 
 /** Members of the workspace, invitations by link, and pending invitations. */
-export function Members(props: { wsId: string; canManage: boolean }) {
+export function Members(props: { wsId: string; canManage: boolean; isOwner: boolean }) {
+  // Only owners grant or withdraw owner; the server refuses it to others anyway.
+  const roles = props.isOwner ? ROLES : ROLES.filter((r) => r !== "owner");
   const base = `/workspaces/${props.wsId}`;
   const members = useLoad(() => api<{ members: Membership[] }>("GET", `${base}/members`), [props.wsId]);
   const invitations = useLoad(
@@ -63,7 +65,7 @@ export function Members(props: { wsId: string; canManage: boolean }) {
               <input id="invite-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} {...describedBy("invite-email", errors.email)} />
             </Field>
             <Field id="invite-role" label={t("members.role")}>
-              <Select id="invite-role" value={role} choices={choices(ROLES, (r) => t(`role.${r}`))} onChange={(value) => setRole(value as (typeof ROLES)[number])} />
+              <Select id="invite-role" value={role} choices={choices(roles, (r) => t(`role.${r}`))} onChange={(value) => setRole(value as (typeof ROLES)[number])} />
             </Field>
             <button type="submit" className="primary">
               {t("members.invite")}
@@ -86,9 +88,11 @@ export function Members(props: { wsId: string; canManage: boolean }) {
                   <strong>{i.email}</strong>
                   <small>{t(`role.${i.role}`)}</small>
                 </div>
-                <button type="button" onClick={() => void api("DELETE", `${base}/invitations/${i.id}`).then(invitations.reload, setFailure)}>
-                  {t("members.revoke")}
-                </button>
+                {i.role === "owner" && !props.isOwner ? null : (
+                  <button type="button" onClick={() => void api("DELETE", `${base}/invitations/${i.id}`).then(invitations.reload, setFailure)}>
+                    {t("members.revoke")}
+                  </button>
+                )}
               </li>
             ))}
           </ul>
