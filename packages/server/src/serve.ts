@@ -38,6 +38,12 @@ export type SetupState = { open: false } | { open: true; code: string | null };
 /**
  * The first-run setup of a running server: open while no console user has a password; the code
  * is printed only when the server made it (an operator's `TIDINGS_SETUP_CODE` stays out of logs).
+ *
+ * @example
+ * ```ts
+ * const setup = await setupState(server.app);
+ * if (setup.open && setup.code !== null) console.log(setupLink(server.url, setup.code));
+ * ```
  */
 export async function setupState(app: App): Promise<SetupState> {
   if (!(await setupRequired(app.ctx.db.kysely))) return { open: false };

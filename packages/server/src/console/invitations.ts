@@ -91,6 +91,12 @@ export async function pendingInvitations(db: Kysely<Database>, clock: Clock, wor
  * no longer grant that role, or when the invitation would set the password of an existing account
  * that belongs to a workspace the inviter cannot manage: whoever holds the link would then sign
  * in as that person there. Invitations of the bootstrap admin (no inviter) carry its authority.
+ *
+ * @example
+ * ```ts
+ * const role = await roleOnAcceptance(trx, invitation, existingAccount);
+ * await addMember(trx, clock, invitation.workspaceId, { email: invitation.email, role });
+ * ```
  */
 export async function roleOnAcceptance(
   db: Kysely<Database>,

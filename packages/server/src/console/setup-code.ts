@@ -40,7 +40,14 @@ export async function requireSetupCode(ctx: Pick<Context, "db" | "clock" | "conf
   if (sent === undefined || !sameSecret(sent.trim(), expected)) throw new ApiError("invalid_setup_code");
 }
 
-/** The dashboard link that opens first-run setup with `code` filled in. */
+/**
+ * The dashboard link that opens first-run setup with `code` filled in.
+ *
+ * @example
+ * ```ts
+ * setupLink("http://localhost:8787", code); // "http://localhost:8787/admin/?setup=k7r2m-…"
+ * ```
+ */
 export function setupLink(base: string, code: string): string {
   return `${base}/admin/?setup=${encodeURIComponent(code)}`;
 }
