@@ -1,0 +1,49 @@
+// autocannon setupRequest for the held mixed-load benchmark, loaded by its worker thread (workers
+// need a file, not a function). Each request is drawn from a fixed mix: 80% reads (personalised
+// listings, searches, a request's comments, roadmap, config, changelog), 20% writes (proposals
+// that stay pending review, votes, comments, feedback). Proposals come from a few callers only,
+// who also list the board, so their pending requests pile up while they read it.
+"use strict";
+const { appKey, requestIds, proposers, readers } = JSON.parse(process.env.BENCH_HELD_LOAD || "{}");
+const WORDS = ["dark", "mode", "export", "sync", "offline", "widget", "calendar", "share", "import", "theme", "search", "filter"];
+const SORTS = ["newest", "top", "trending"];
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+const json = (req, path, token, body) => ({
+  ...req,
+  method: "POST",
+  path,
+  headers: { "content-type": "application/json", ...(token === null ? {} : { "x-user-token": token }) },
+  body: JSON.stringify(body),
+});
+const get = (req, path, token) => ({ ...req, method: "GET", path, headers: token === null ? {} : { "x-user-token": token }, body: undefined });
+// Half of the personalised reads come from the callers who keep proposing.
+const caller = () => (Math.random() < 0.5 ? pick(proposers) : pick(readers));
+
+/** The mix, as [weight in percent, request]. */
+const MIX = [
+  [14, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=newest&limit=20`, caller())],
+  [10, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=top&limit=20`, caller())],
+  [8, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=trending&limit=20`, caller())],
+  [4, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=${pick(SORTS)}&limit=20`, null)],
+  [10, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&q=${pick(WORDS)}+${pick(WORDS).slice(0, 3)}&limit=20`, Math.random() < 0.5 ? caller() : null)],
+  [14, (req) => get(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, null)],
+  [6, (req) => get(req, `/api/v1/public/columns/${appKey}`, null)],
+  [4, (req) => get(req, `/api/v1/public/versions/${appKey}`, null)],
+  [6, (req) => get(req, `/api/v1/public/config/${appKey}`, null)],
+  [4, (req) => get(req, `/api/v1/public/apps/${appKey}/changelog`, null)],
+  [6, (req) => json(req, "/api/v1/feature-requests", pick(proposers), { appKey, title: `${pick(WORDS)} ${pick(WORDS)} proposal`, description: "Held-load proposal." })],
+  [7, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/vote`, `voter-${Math.floor(Math.random() * 5000)}`, {})],
+  [4, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, pick(readers), { body: `Held-load comment ${Math.random()}` })],
+  [3, (req) => json(req, "/api/v1/feedback", pick(readers), { appKey, title: "Held-load feedback", description: "Something to look at." })],
+];
+const total = MIX.reduce((sum, [weight]) => sum + weight, 0);
+
+module.exports = function setupRequest(req) {
+  let draw = Math.random() * total;
+  for (const [weight, build] of MIX) {
+    draw -= weight;
+    if (draw < 0) return build(req);
+  }
+  return MIX[0][1](req);
+};
