@@ -160,18 +160,87 @@ function listKey(query: ListQuery): string {
   return `${query.sort}|${query.versionId ?? ""}|${searchTerms(query.q ?? "").join(" ")}`;
 }
 
+/**
+ * The app's public requests: approved and not merged. The states are literals, not parameters, so
+ * the planners can use the partial indexes of migration 0011, which hold these rows alone.
+ */
+function approvedBy(query: ListQuery) {
+  return (eb: ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">) =>
+    eb.and([
+      eb("fr.appId", "=", query.appId),
+      eb("fr.moderation", "=", sql.lit("approved")),
+      eb("fr.mergedIntoId", "is", null),
+      ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
+    ]);
+}
+
+/** The viewer's own requests still waiting for review (not merged), likewise literal for the partial indexes. */
+function ownPendingBy(query: ListQuery, viewer: string) {
+  return (eb: ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">) =>
+    eb.and([
+      eb("fr.appId", "=", query.appId),
+      eb("fr.requesterEndUserId", "=", viewer),
+      eb("fr.moderation", "=", sql.lit("pending")),
+      eb("fr.mergedIntoId", "is", null),
+      ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
+    ]);
+}
+
 /** The listing's filter: the app's approved requests plus the viewer's own pending ones, merged duplicates excluded. */
 function listedBy(query: ListQuery) {
   const viewer = query.viewerEndUserId;
   return (eb: ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">) =>
-    eb.and([
-      eb("fr.appId", "=", query.appId),
-      eb("fr.mergedIntoId", "is", null),
-      viewer === null
-        ? eb("fr.moderation", "=", "approved")
-        : eb.or([eb("fr.moderation", "=", "approved"), eb.and([eb("fr.moderation", "=", "pending"), eb("fr.requesterEndUserId", "=", viewer)])]),
-      ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
-    ]);
+    viewer === null ? approvedBy(query)(eb) : eb.or([approvedBy(query)(eb), ownPendingBy(query, viewer)(eb)]);
+}
+
+/** Where a request stands in the `newest` or `top` order. */
+interface OrderKey {
+  id: string;
+  voteCount: number;
+  createdAt: string;
+}
+
+/** A keyset cursor's position, in the order it was issued for. */
+type After = { s: "newest"; c: string; i: string } | { s: "top"; v: number; c: string; i: string };
+
+/** Rows strictly after `after` in its order. */
+function afterKey(after: After) {
+  return (eb: ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">) => {
+    const sameVotesOlder = eb.or([eb("fr.createdAt", "<", after.c), eb.and([eb("fr.createdAt", "=", after.c), eb("fr.id", "<", after.i)])]);
+    return after.s === "newest" ? sameVotesOlder : eb.or([eb("fr.voteCount", "<", after.v), eb.and([eb("fr.voteCount", "=", after.v), sameVotesOlder])]);
+  };
+}
+
+/** Negative when `a` comes first in the order (both orders are descending). */
+function compareKeys(order: "newest" | "top", a: OrderKey, b: OrderKey): number {
+  if (order === "top" && a.voteCount !== b.voteCount) return b.voteCount - a.voteCount;
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
+}
+
+/**
+ * The first `limit` listed requests in `order` after `after`: the approved ones and the viewer's
+ * own pending ones, each read in order from its partial index (migration 0011) and merged. Each
+ * side reads at most `limit` index entries and rows, however many requests the viewer has waiting
+ * for review: only the slice of them that falls in the page is read.
+ */
+async function listedInOrder(db: Kysely<Database>, query: ListQuery, order: "newest" | "top", after: After | undefined, limit: number): Promise<OrderKey[]> {
+  const slice = (filter: ReturnType<typeof approvedBy>) => {
+    // Votes only where they order: `newest` is then read from its index alone.
+    let q = db
+      .selectFrom("featureRequests as fr")
+      .where(filter)
+      .select(["fr.id", "fr.createdAt", order === "top" ? sql<number>`${sql.ref("fr.voteCount")}`.as("voteCount") : sql<number>`0`.as("voteCount")]);
+    if (after !== undefined) q = q.where(afterKey(after));
+    if (order === "top") q = q.orderBy("fr.voteCount", "desc");
+    return q.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(limit).execute();
+  };
+  const approved = await slice(approvedBy(query));
+  const viewer = query.viewerEndUserId;
+  if (viewer === null) return approved;
+  const own = await slice(ownPendingBy(query, viewer));
+  if (own.length === 0) return approved;
+  return [...approved, ...own].sort((a, b) => compareKeys(order, a, b)).slice(0, limit);
 }
 
 /**
@@ -203,15 +272,7 @@ async function trendingIds(db: Kysely<Database>, query: ListQuery, since: string
   const restOffset = Math.max(0, page.offset - hot.length);
   const restLimit = page.limit - fromHot.length;
   const hotIds = new Set(hot.map((r) => r.id));
-  const top = await db
-    .selectFrom("featureRequests as fr")
-    .where(listed)
-    .select("fr.id")
-    .orderBy("fr.voteCount", "desc")
-    .orderBy("fr.createdAt", "desc")
-    .orderBy("fr.id", "desc")
-    .limit(restOffset + restLimit + hot.length)
-    .execute();
+  const top = await listedInOrder(db, query, "top", undefined, restOffset + restLimit + hot.length);
   const rest = top.filter((r) => !hotIds.has(r.id)).slice(restOffset, restOffset + restLimit);
   return [...fromHot, ...rest.map((r) => r.id)];
 }
@@ -239,19 +300,42 @@ export async function listFeatureRequests(
   let offset = Math.min(query.offset, MAX_OFFSET);
   const since = new Date(clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
 
+  // `newest` and `top` page by keyset cursors (a position in their order), the others by offsets.
+  let after: After | undefined;
+  if (query.cursor !== undefined) {
+    if (keyset && query.sort === "newest") {
+      const c = decodeCursor<{ s: string; c: string; i: string; k: string }>(query.cursor, { s: "string", c: "string", i: "string", k: "string" }, { s: "newest", k: key });
+      after = { s: "newest", c: c.c, i: c.i };
+    } else if (keyset) {
+      const c = decodeCursor<{ s: string; v: number; c: string; i: string; k: string }>(
+        query.cursor,
+        { s: "string", v: "number", c: "string", i: "string", k: "string" },
+        { s: "top", k: key },
+      );
+      after = { s: "top", v: c.v, c: c.c, i: c.i };
+    } else {
+      offset = decodeCursor<{ s: string; o: number; k: string }>(query.cursor, { s: "string", o: "number", k: "string" }, { s: "offset", k: key }).o;
+    }
+    if (keyset) offset = 0;
+  }
+
   // Searches on SQLite by the public and `trending` lists are ranked first; the table then only
-  // fills in the page. Both page by offset cursors.
+  // fills in the page. A viewer's `newest` and `top` pages merge their own pending requests into
+  // the public order, reading only the page's slice of each.
   const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined;
   const rankTrending = !searching && query.sort === "trending";
-  if ((rankSearch || rankTrending) && query.cursor !== undefined) {
-    offset = decodeCursor<{ s: string; o: number; k: string }>(query.cursor, { s: "string", o: "number", k: "string" }, { s: "offset", k: key }).o;
-  }
+  const mergeOwn = keyset && viewer !== null;
   const rankPage = { limit: query.limit + 1, offset };
   const ranked = rankSearch
     ? await rankOnSqlite(db, query, terms, rankPage)
     : rankTrending
       ? { ids: await trendingIds(db, query, since, rankPage), total: await countListed(db, query, cache) }
-      : null;
+      : mergeOwn
+        ? {
+            ids: (await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1)).slice(offset).map((r) => r.id),
+            total: await countListed(db, query, cache),
+          }
+        : null;
   // A ranked page is read by primary key alone: with the listing's filters and order SQLite
   // preferred an app index and walked the whole board (tens of ms on 100k requests).
   const withSearch =
@@ -317,27 +401,7 @@ export async function listFeatureRequests(
     page = page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc");
   }
 
-  if (query.cursor !== undefined && ranked === null) {
-    if (keyset && query.sort === "newest") {
-      const c = decodeCursor<{ s: string; c: string; i: string; k: string }>(query.cursor, { s: "string", c: "string", i: "string", k: "string" }, { s: "newest", k: key });
-      page = page.where((eb) => eb.or([eb("fr.createdAt", "<", c.c), eb.and([eb("fr.createdAt", "=", c.c), eb("fr.id", "<", c.i)])]));
-    } else if (keyset) {
-      const c = decodeCursor<{ s: string; v: number; c: string; i: string; k: string }>(
-        query.cursor,
-        { s: "string", v: "number", c: "string", i: "string", k: "string" },
-        { s: "top", k: key },
-      );
-      page = page.where((eb) =>
-        eb.or([
-          eb("fr.voteCount", "<", c.v),
-          eb.and([eb("fr.voteCount", "=", c.v), eb.or([eb("fr.createdAt", "<", c.c), eb.and([eb("fr.createdAt", "=", c.c), eb("fr.id", "<", c.i)])])]),
-        ]),
-      );
-    } else {
-      offset = decodeCursor<{ s: string; o: number; k: string }>(query.cursor, { s: "string", o: "number", k: "string" }, { s: "offset", k: key }).o;
-    }
-    if (keyset) offset = 0;
-  }
+  if (after !== undefined && ranked === null) page = page.where(afterKey(after));
   if (offset > 0 && ranked === null) page = page.offset(offset);
 
   let rows = await page.execute();
@@ -370,13 +434,14 @@ export async function hasOwnPending(db: Kysely<Database>, appId: string, viewerE
   return (await ownPending.first(db, { appId, viewerEndUserId })) !== undefined;
 }
 
+// The state is a literal so that the partial index of the viewer's pending requests serves it.
 const ownPending = preparedQuery<{ appId: string; viewerEndUserId: string }, { id: string }>((db, p) =>
   db
     .selectFrom("featureRequests")
     .select("id")
-    .where("requesterEndUserId", "=", p.viewerEndUserId)
     .where("appId", "=", p.appId)
-    .where("moderation", "=", "pending")
+    .where("requesterEndUserId", "=", p.viewerEndUserId)
+    .where("moderation", "=", sql.lit("pending"))
     .where("mergedIntoId", "is", null)
     .limit(1),
 );
@@ -444,13 +509,11 @@ async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shar
     if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });
   }
   if (query.viewerEndUserId === null) return approved;
-  let own = db
-    .selectFrom("featureRequests")
+  // Counted from the partial index of the viewer's pending requests alone, no row read.
+  const own = await db
+    .selectFrom("featureRequests as fr")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("requesterEndUserId", "=", query.viewerEndUserId)
-    .where("appId", "=", query.appId)
-    .where("moderation", "=", "pending")
-    .where("mergedIntoId", "is", null);
-  if (query.versionId !== undefined) own = own.where("versionId", "=", query.versionId);
-  return approved + Number((await own.executeTakeFirstOrThrow()).n);
+    .where(ownPendingBy(query, query.viewerEndUserId))
+    .executeTakeFirstOrThrow();
+  return approved + Number(own.n);
 }

@@ -1,0 +1,242 @@
+import type { FeatureRequestSort } from "@tidings/protocol";
+import { CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../apps/apps.js";
+import { FakeClock } from "../testing/fake-clock.js";
+import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { ensureEndUser } from "../users/identity.js";
+import { createWorkspace } from "../workspaces/workspaces.js";
+import { createFeatureRequests, importedRequest } from "./feature-requests.js";
+import { listFeatureRequests, type ListQuery } from "./listing.js";
+
+/** Records the statements a piece of code sends through Kysely, compiled as they were run. */
+class Recorder implements KyselyPlugin {
+  readonly queries: CompiledQuery[] = [];
+  constructor(private readonly compile: (args: PluginTransformQueryArgs) => CompiledQuery) {}
+  transformQuery(args: PluginTransformQueryArgs) {
+    this.queries.push(this.compile(args));
+    return args.node;
+  }
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+}
+
+/** Indexes a listing may read requests through: each reads only listed rows, or one row by id. */
+const BOUNDED_ACCESS = new Set([
+  "sqlite_autoindex_feature_requests_1",
+  "feature_requests_pkey",
+  "feature_requests_listed_newest_idx",
+  "feature_requests_listed_top_idx",
+  "feature_requests_own_pending_newest_idx",
+  "feature_requests_own_pending_top_idx",
+]);
+
+interface Access {
+  /** The index a plan step reads `feature_requests` through, or `scan` for the whole table. */
+  index: string;
+  /** PostgreSQL only: the rows that step looked at (returned plus filtered out), over its loops. */
+  examined: number;
+  /** Whether it answered from the index alone (SQLite: a covering index; PostgreSQL: an index-only scan). */
+  indexOnly: boolean;
+}
+
+// A viewer's own pending requests are merged into the public `newest` and `top` orders. A page
+// reads only its slice of them, however many the viewer has waiting (a caller who keeps proposing
+// made every page of theirs read them all, and the pending proposals of everyone made every page
+// of anyone walk past them).
+describe.each(testDialects())("a viewer's own pending requests in the listing, on %s", (dialect) => {
+  let t: TestDatabase;
+  const clock = new FakeClock();
+  let appId: string;
+  let viewer: string;
+  let other: string;
+  /** Every request made, as the listing orders them. */
+  const made: Array<{ id: string; createdAt: string; voteCount: number; moderation: "approved" | "pending"; requester: string | null }> = [];
+
+  /** Requests of one kind; a few share each tick of the clock (ties go by id). */
+  async function make(count: number, moderation: "approved" | "pending", requester: string | null, votes: (i: number) => number = () => 0) {
+    const perTick = count > 200 ? 100 : 2;
+    const byVotes = new Map<number, string[]>();
+    for (let i = 0; i < count; i += perTick) {
+      clock.advance(1000);
+      const inputs = Array.from({ length: Math.min(perTick, count - i) }, (_, k) => ({
+        ...importedRequest(appId, `Idea ${made.length + k}`, "Body", moderation === "approved"),
+        requesterEndUserId: requester,
+      }));
+      for (const row of await createFeatureRequests(t.db.kysely, clock, dialect, appId, inputs)) {
+        const voteCount = votes(made.length);
+        byVotes.set(voteCount, [...(byVotes.get(voteCount) ?? []), row.id]);
+        made.push({ id: row.id, createdAt: row.createdAt, voteCount, moderation, requester });
+      }
+    }
+    for (const [voteCount, ids] of byVotes) {
+      if (voteCount > 0) await t.db.kysely.updateTable("featureRequests").set({ voteCount }).where("id", "in", ids).execute();
+    }
+  }
+
+  const query = (sort: FeatureRequestSort, who: string | null, extra: Partial<ListQuery> = {}): ListQuery => ({
+    appId,
+    viewerEndUserId: who,
+    limit: 7,
+    offset: 0,
+    cursor: undefined,
+    versionId: undefined,
+    q: undefined,
+    sort,
+    ...extra,
+  });
+
+  /** What `who` should see, in `sort` order (`newest` or `top`). */
+  function expected(sort: "newest" | "top", who: string | null): string[] {
+    return made
+      .filter((r) => r.moderation === "approved" || (who !== null && r.requester === who))
+      .sort((a, b) => (sort === "top" ? b.voteCount - a.voteCount : 0) || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || (a.id < b.id ? 1 : -1))
+      .map((r) => r.id);
+  }
+
+  /** Every page of a listing, following its cursors. */
+  async function everyPage(q: ListQuery) {
+    const ids: string[] = [];
+    const totals = new Set<number>();
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 100; pages++) {
+      const page = await listFeatureRequests(t.db.kysely, dialect, clock, { ...q, cursor });
+      ids.push(...page.requests.map((r) => r.id));
+      totals.add(page.total);
+      for (const r of page.requests) expect(r.isOwnRequest, r.id).toBe(q.viewerEndUserId !== null && made.find((m) => m.id === r.id)?.requester === q.viewerEndUserId);
+      if (page.nextCursor === null) return { ids, totals };
+      cursor = page.nextCursor;
+    }
+    throw new Error("the listing never ended");
+  }
+
+  /** How each statement of a viewer's listing reads `feature_requests`. */
+  async function accesses(q: ListQuery): Promise<Array<{ sql: string; aggregate: boolean; steps: Access[] }>> {
+    const recorder = new Recorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
+    await listFeatureRequests(t.db.kysely.withPlugin(recorder), dialect, clock, q);
+    const out = [];
+    for (const query of recorder.queries) {
+      if (!query.sql.includes(`"feature_requests"`)) continue;
+      const aggregate = /^select count\(\*\)/.test(query.sql);
+      if (dialect === "sqlite") {
+        const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+        const steps = plan.rows
+          .filter((r) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(r.detail))
+          .map((r) => ({ index: /INDEX (\w+)/.exec(r.detail)?.[1] ?? "scan", examined: 0, indexOnly: r.detail.includes("COVERING INDEX") }));
+        out.push({ sql: query.sql, aggregate, steps });
+      } else {
+        // Index access forced, so the plan shows which index can serve each step, and the rows
+        // each step looks at are counted by EXPLAIN ANALYZE.
+        // With the table's statistics up to date, as a running database has them.
+        await t.db.kysely.executeQuery(CompiledQuery.raw("analyze feature_requests, feature_request_votes"));
+        const steps = await t.db.kysely.transaction().execute(async (trx) => {
+          const plan = await trx.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+            CompiledQuery.raw(`explain (analyze, format json) ${query.sql}`, [...query.parameters]),
+          );
+          const found: Access[] = [];
+          const walk = (node: PlanNode) => {
+            if (node["Relation Name"] === "feature_requests") {
+              const loops = node["Actual Loops"] ?? 1;
+              found.push({
+                index: node["Index Name"] ?? "scan",
+                examined: ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0)) * loops,
+                indexOnly: node["Node Type"] === "Index Only Scan",
+              });
+            }
+            for (const child of node.Plans ?? []) walk(child);
+          };
+          walk(plan.rows[0]!["QUERY PLAN"][0]!.Plan);
+          return found;
+        });
+        out.push({ sql: query.sql, aggregate, steps });
+      }
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
+    appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Board" })).row.id;
+    viewer = (await ensureEndUser(t.db.kysely, clock, appId, "viewer")).id;
+    other = (await ensureEndUser(t.db.kysely, clock, appId, "other")).id;
+    // Interleaved in time and in votes: approved requests, the viewer's pending ones (a few with
+    // votes, as a request sent back to review keeps them) and someone else's.
+    for (let round = 0; round < 6; round++) {
+      await make(6, "approved", null, (i) => (i % 3 === 0 ? (i % 5) + 1 : 0));
+      await make(3, "pending", viewer, (i) => (i % 4 === 0 ? 2 : 0));
+      await make(2, "pending", other);
+    }
+  });
+  afterAll(() => t.cleanup());
+
+  it.each(["newest", "top"] as const)("pages through %s with the viewer's pending requests in their place, each once", async (sort) => {
+    const mine = await everyPage(query(sort, viewer));
+    expect(mine.ids).toEqual(expected(sort, viewer));
+    expect([...mine.totals]).toEqual([expected(sort, viewer).length]);
+    // Offsets land in the same merged order.
+    const page = await listFeatureRequests(t.db.kysely, dialect, clock, query(sort, viewer, { offset: 9 }));
+    expect(page.requests.map((r) => r.id)).toEqual(expected(sort, viewer).slice(9, 16));
+    // Nobody else sees them; the other requester sees their own instead.
+    expect((await everyPage(query(sort, null))).ids).toEqual(expected(sort, null));
+    expect((await everyPage(query(sort, other))).ids).toEqual(expected(sort, other));
+  });
+
+  it("lists every request once on trending pages, the viewer's pending ones included", async () => {
+    // Recent votes on a few approved requests put them first.
+    const hot = made.filter((r) => r.moderation === "approved").slice(3, 6).map((r) => r.id);
+    await t.db.kysely
+      .insertInto("featureRequestVotes")
+      .values(hot.map((featureRequestId, i) => ({ featureRequestId, endUserId: i === 0 ? other : viewer, shipNotifyEmail: null, createdAt: clock.now().toISOString() })))
+      .execute();
+    const mine = await everyPage(query("trending", viewer));
+    expect(new Set(mine.ids.slice(0, 3))).toEqual(new Set(hot));
+    expect([...mine.ids].sort()).toEqual([...expected("top", viewer)].sort());
+    expect([...mine.totals]).toEqual([expected("top", viewer).length]);
+  });
+
+  it("reads only listed requests, or one by id, whatever the viewer has waiting; counts their own from the index alone", async () => {
+    // A board of realistic size, where one viewer's requests are a small part of the app's (the
+    // planners choose by such proportions).
+    await make(1500, "approved", null, (i) => i % 7);
+    const before = new Map<string, Awaited<ReturnType<typeof accesses>>>();
+    for (const sort of ["newest", "top", "trending"] as const) before.set(sort, await accesses(query(sort, viewer)));
+    // Many more pending requests, newer than everything listed and without votes: where a page
+    // of `newest` or the end of `top` would walk past them.
+    await make(120, "pending", viewer);
+    await make(120, "pending", other);
+    for (const sort of ["newest", "top", "trending"] as const) {
+      const after = await accesses(query(sort, viewer));
+      for (const statement of after) {
+        for (const step of statement.steps) {
+          // The viewer's own are counted from an index alone. (The approved count is shared by
+          // every viewer and cached; it reads no pending request on SQLite either.)
+          if (statement.aggregate && statement.sql.includes("requester_end_user_id")) expect(step.indexOnly, `${sort}: ${statement.sql}`).toBe(true);
+          // SQLite's planner goes by the query's shape, so its choice of index is the proof.
+          if (dialect === "sqlite" && !statement.aggregate) expect(BOUNDED_ACCESS.has(step.index), `${sort}: ${step.index} in ${statement.sql}`).toBe(true);
+        }
+      }
+      if (dialect === "postgres") {
+        // PostgreSQL's goes by costs, so the proof is what it did: apart from counting the
+        // viewer's own (index entries only), no step looked at one row more.
+        const examined = (list: Awaited<ReturnType<typeof accesses>>) =>
+          list.filter((s) => !s.aggregate).flatMap((s) => s.steps.map((step) => step.examined));
+        expect(examined(after), sort).toEqual(examined(before.get(sort)!));
+      }
+    }
+    // And the pages are still right.
+    expect((await everyPage(query("newest", viewer, { limit: 100 }))).ids).toEqual(expected("newest", viewer));
+    expect((await everyPage(query("top", viewer, { limit: 100 }))).ids).toEqual(expected("top", viewer));
+  });
+});
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  Plans?: PlanNode[];
+}
