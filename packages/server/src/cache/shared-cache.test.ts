@@ -32,4 +32,27 @@ describe("MemoryCache", () => {
     expect(await cache.get("a")).toBeUndefined();
     expect(await cache.get("c")).toBe(3);
   });
+
+  it("drops entries past their TTL that are never asked for again, once a second at most", async () => {
+    const clock = new FakeClock();
+    const cache = new MemoryCache(clock);
+    for (let i = 0; i < 100; i++) await cache.set(`search:${i}`, "page", { ttlMs: 10_000, tags: ["app:1"] });
+    await cache.set("count", 1, { ttlMs: 30_000, tags: [] });
+    expect(cache.size).toBe(101);
+    clock.advance(10_000);
+    await cache.set("fresh", 2, { ttlMs: 10_000, tags: [] });
+    expect(cache.size).toBe(2);
+    expect(await cache.get("count")).toBe(1);
+    // Within the second after a sweep, an entry that expires waits for the next one.
+    clock.advance(9_999);
+    await cache.set("a", 3, { ttlMs: 10_000, tags: [] });
+    clock.advance(1);
+    await cache.set("b", 4, { ttlMs: 10_000, tags: [] });
+    expect(cache.size).toBe(4);
+    clock.advance(999);
+    await cache.set("c", 5, { ttlMs: 10_000, tags: [] });
+    expect(cache.size).toBe(4);
+    expect(await cache.get("count")).toBe(1);
+    expect(await cache.get("fresh")).toBeUndefined();
+  });
 });

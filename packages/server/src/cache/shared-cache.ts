@@ -16,9 +16,14 @@ interface Entry {
   tags: readonly string[];
 }
 
+// Expired entries are swept at most this often, so the sweep costs nothing per call.
+const SWEEP_INTERVAL_MS = 1000;
+
 /**
- * In-process implementation: bounded (oldest entries evicted first), expiry read from the
- * injected clock.
+ * In-process implementation, timed by the injected clock. Bounded twice: at most `maxEntries`
+ * entries (oldest evicted first), and none kept more than about a second past its TTL (expired
+ * entries are swept at most once a second), so keys that are never asked for again, such as the
+ * pages of one-off searches, do not stay in memory until enough newer ones push them out.
  *
  * @example
  * ```ts
@@ -30,11 +35,17 @@ interface Entry {
 export class MemoryCache implements SharedCache {
   readonly #entries = new Map<string, Entry>();
   readonly #byTag = new Map<string, Set<string>>();
+  #nextSweepAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly clock: Clock,
     private readonly maxEntries = 10_000,
   ) {}
+
+  /** Entries held in memory, expired ones not yet swept included (for tests and metrics). */
+  get size(): number {
+    return this.#entries.size;
+  }
 
   get<T>(key: string): Promise<T | undefined> {
     const entry = this.#entries.get(key);
@@ -47,12 +58,14 @@ export class MemoryCache implements SharedCache {
   }
 
   set(key: string, value: unknown, options: { ttlMs: number; tags: readonly string[] }): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (now >= this.#nextSweepAt) this.#sweep(now);
     this.#delete(key);
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next();
       if (oldest.done !== true) this.#delete(oldest.value);
     }
-    this.#entries.set(key, { value, expiresAt: this.clock.now().getTime() + options.ttlMs, tags: options.tags });
+    this.#entries.set(key, { value, expiresAt: now + options.ttlMs, tags: options.tags });
     for (const tag of options.tags) {
       let keys = this.#byTag.get(tag);
       if (keys === undefined) this.#byTag.set(tag, (keys = new Set()));
@@ -65,6 +78,12 @@ export class MemoryCache implements SharedCache {
     for (const key of this.#byTag.get(tag) ?? []) this.#delete(key);
     this.#byTag.delete(tag);
     return Promise.resolve();
+  }
+
+  #sweep(now: number): void {
+    this.#nextSweepAt = now + SWEEP_INTERVAL_MS;
+    // TTLs differ between entries, so every entry is looked at (a few thousand at most, once a second).
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#delete(key);
   }
 
   #delete(key: string): void {
