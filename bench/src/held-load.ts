@@ -65,10 +65,10 @@ try {
   await load(url, 2, mix);
   const atStart = memory();
   // One autocannon run per window, back to back: each window's figure is its own average.
-  const windows: number[] = [];
+  const windows: Array<{ rate: number; rss: number }> = [];
   for (let elapsed = 0; elapsed < seconds; elapsed += WINDOW_SECONDS) {
     const result = await load(url, Math.min(WINDOW_SECONDS, seconds - elapsed), mix);
-    windows.push(result.requests.average);
+    windows.push({ rate: result.requests.average, rss: process.memoryUsage().rss });
   }
   const atEnd = memory();
   const pending = await db
@@ -77,11 +77,13 @@ try {
     .where("moderation", "=", "pending")
     .executeTakeFirstOrThrow();
 
-  const first = windows[0]!;
-  const last = windows.at(-1)!;
+  const first = windows[0]!.rate;
+  const last = windows.at(-1)!.rate;
   const ratio = last / first;
   console.log(`held mixed load: ${CONNECTIONS} connections, ${seconds}s, 80% reads / 20% writes, loopback, SQLite, ${COUNT} requests in the app`);
-  windows.forEach((rate, i) => console.log(`${`window ${i * WINDOW_SECONDS}-${Math.min((i + 1) * WINDOW_SECONDS, seconds)} s (req/s)`.padEnd(40)} ${rate.toFixed(0).padStart(10)}`));
+  windows.forEach(({ rate, rss }, i) =>
+    console.log(`${`window ${i * WINDOW_SECONDS}-${Math.min((i + 1) * WINDOW_SECONDS, seconds)} s (req/s)`.padEnd(40)} ${rate.toFixed(0).padStart(10)}  (RSS after it ${mb(rss)})`),
+  );
   console.log(`${"ratio last/first window".padEnd(40)} ${ratio.toFixed(2).padStart(10)}  >= ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? "PASS" : "BELOW"}`);
   console.log(`${"memory at start".padEnd(40)} ${atStart}`);
   console.log(`${"memory at end".padEnd(40)} ${atEnd}`);
