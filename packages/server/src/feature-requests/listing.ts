@@ -509,7 +509,8 @@ async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shar
     if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });
   }
   if (query.viewerEndUserId === null) return approved;
-  // Counted from the partial index of the viewer's pending requests alone, no row read.
+  // Counted from the partial index of the viewer's pending requests alone, no row read (a version
+  // filter, which that index does not hold, reads their rows).
   const own = await db
     .selectFrom("featureRequests as fr")
     .select((eb) => eb.fn.countAll<number>().as("n"))
