@@ -36,6 +36,7 @@ export const KNOWN_ERROR_CODES = [
   "member_not_found",
   "slug_taken",
   "referenced_record_missing",
+  "write_conflict",
   "system_column",
   "invalid_column_order",
   "last_owner",

@@ -219,6 +219,13 @@ export const ErrorCodes = {
       "The request names a record by id (a version, column, request, user…) that is gone: deleted while the request ran, or never there on a route that has no more specific not-found code. Nothing was written.",
     fix: "Reload the records you refer to and send a current id.",
   },
+  write_conflict: {
+    status: 409,
+    message: "Another request changed the same record at the same time; retry",
+    meaning:
+      "Two requests wrote the same unique record (an account's email, a membership, …) at the same moment and this one lost. Nothing was written.",
+    fix: "Send the request again: it then sees what the other request wrote.",
+  },
   system_column: {
     status: 400,
     message: "System columns cannot be deleted",

@@ -10,7 +10,8 @@ import { isoNow, type Clock } from "../clock.js";
 import type { AppsTable, Database, Flag } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
-import { slugify, uniqueSlug } from "../slug.js";
+import { isUniqueViolation } from "../db/constraint-violations.js";
+import { insertWithSlug, slugify } from "../slug.js";
 import { requiredProvider } from "../intake/verification.js";
 import { createDefaultColumns } from "../roadmap/columns.js";
 
@@ -213,16 +214,13 @@ export async function createApp(
   fixed: { appKey?: string } = {},
 ): Promise<{ row: AppRow; signingSecret: string }> {
   const now = isoNow(clock);
-  const taken = new Set(
-    (await trx.selectFrom("apps").select("slug").where("workspaceId", "=", workspaceId).execute()).map((r) => r.slug),
-  );
-  if (input.slug !== undefined && taken.has(input.slug)) throw new ApiError("slug_taken");
-  const slug = input.slug ?? uniqueSlug(slugify(input.name, "app"), taken);
   const signingSecret = newSigningSecret();
-  const row: AppRow = {
-    id: newId("app", clock.now()),
+  const id = newId("app", clock.now());
+  const appKey = fixed.appKey ?? newAppKey();
+  const rowWith = (slug: string): AppRow => ({
+    id,
     workspaceId,
-    appKey: fixed.appKey ?? newAppKey(),
+    appKey,
     name: input.name,
     slug,
     signingSecret,
@@ -250,8 +248,21 @@ export async function createApp(
     createdAt: now,
     updatedAt: now,
     ...patchColumns({ ...input, slug }, null),
-  };
-  await trx.insertInto("apps").values(row).execute();
+  });
+  // A client's slug that another request took meanwhile is 409 slug_taken; a derived one is derived again.
+  const slug = await insertWithSlug(
+    input.slug,
+    slugify(input.name, "app"),
+    async () => new Set((await trx.selectFrom("apps").select("slug").where("workspaceId", "=", workspaceId).execute()).map((r) => r.slug)),
+    async (candidate) =>
+      (await trx
+        .insertInto("apps")
+        .values(rowWith(candidate))
+        .onConflict((oc) => oc.columns(["workspaceId", "slug"]).doNothing())
+        .returning("id")
+        .executeTakeFirst()) !== undefined,
+  );
+  const row = rowWith(slug);
   await createDefaultColumns(trx, clock, row.id);
   return { row, signingSecret };
 }
@@ -275,7 +286,15 @@ export async function updateApp(
     if (clash !== undefined) throw new ApiError("slug_taken");
   }
   const changes = { ...patchColumns(patch, current), updatedAt: isoNow(clock) };
-  await trx.updateTable("apps").set(changes).where("id", "=", appId).execute();
+  // A concurrent rename may take the slug after the check: the unique index decides.
+  await trx
+    .updateTable("apps")
+    .set(changes)
+    .where("id", "=", appId)
+    .execute()
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error, "slug") ? new ApiError("slug_taken") : error;
+    });
   return { ...current, ...changes };
 }
 

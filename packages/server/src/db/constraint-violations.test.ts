@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "../http/errors.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
-import { isForeignKeyViolation } from "./constraint-violations.js";
+import { isForeignKeyViolation, isUniqueViolation, uniqueViolationColumns } from "./constraint-violations.js";
 
 const NOW = "2026-01-01T00:00:00.000Z";
 
@@ -42,14 +42,56 @@ describe.each(testDialects())("constraint violations on %s", (dialect) => {
     expect(row.name).toBe("Acme");
   });
 
+  const workspace = (id: string, slug: string) => ({
+    id,
+    name: "Twin",
+    slug,
+    plan: "free",
+    subscriptionStatus: "active",
+    monthlySubmissionQuota: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+  });
+
+  it("answers a slug written twice with 409 slug_taken", async () => {
+    const error = await thrownBy(() => t.db.kysely.insertInto("workspaces").values(workspace("ws_2", "acme")).execute());
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(isUniqueViolation(error, "slug")).toBe(true);
+    expect(uniqueViolationColumns(error)).toEqual(["slug"]);
+    expect(toErrorResponse(error)).toEqual({ status: 409, body: { error: "That slug is already in use", code: "slug_taken" } });
+  });
+
+  it("answers any other unique key written twice, primary keys included, with 409 write_conflict", async () => {
+    const taken = await thrownBy(() => t.db.kysely.insertInto("workspaces").values(workspace("ws_1", "twin")).execute());
+    expect(uniqueViolationColumns(taken)).toEqual(["id"]);
+    await t.db.kysely.insertInto("consoleUsers").values({ id: "u_1", email: "a@example.com", displayName: null, passwordHash: null, createdAt: NOW, updatedAt: NOW }).execute();
+    const email = await thrownBy(() =>
+      t.db.kysely.insertInto("consoleUsers").values({ id: "u_2", email: "a@example.com", displayName: null, passwordHash: null, createdAt: NOW, updatedAt: NOW }).execute(),
+    );
+    await t.db.kysely.insertInto("memberships").values({ id: "m_1", workspaceId: "ws_1", userId: "u_1", role: "owner", createdAt: NOW, updatedAt: NOW }).execute();
+    const member = await thrownBy(() =>
+      t.db.kysely.insertInto("memberships").values({ id: "m_2", workspaceId: "ws_1", userId: "u_1", role: "member", createdAt: NOW, updatedAt: NOW }).execute(),
+    );
+    expect(uniqueViolationColumns(member)).toEqual(["workspace_id", "user_id"]);
+    for (const error of [taken, email, member]) {
+      expect(isUniqueViolation(error)).toBe(true);
+      expect(isUniqueViolation(error, "slug")).toBe(false);
+      expect(toErrorResponse(error)).toEqual({
+        status: 409,
+        body: { error: "Another request changed the same record at the same time; retry", code: "write_conflict" },
+      });
+    }
+  });
+
   it("leaves other constraint failures as 500 internal_error", async () => {
     const error = await thrownBy(() =>
       t.db.kysely
         .insertInto("workspaces")
-        .values({ id: "ws_1", name: "Twin", slug: "twin", plan: "free", subscriptionStatus: "active", monthlySubmissionQuota: null, createdAt: NOW, updatedAt: NOW })
+        .values({ ...workspace("ws_3", "nameless"), name: null as unknown as string })
         .execute(),
     );
     expect(isForeignKeyViolation(error)).toBe(false);
+    expect(isUniqueViolation(error)).toBe(false);
     expect(toErrorResponse(error).status).toBe(500);
   });
 });

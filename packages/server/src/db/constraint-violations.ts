@@ -11,7 +11,43 @@
  * ```
  */
 export function isForeignKeyViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  return code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY";
+  return codeOf(error) === "23503" || codeOf(error) === "SQLITE_CONSTRAINT_FOREIGNKEY";
+}
+
+/**
+ * Recognises a unique-key violation raised by either engine (PostgreSQL's SQLSTATE 23505,
+ * better-sqlite3's `SQLITE_CONSTRAINT_UNIQUE` or `SQLITE_CONSTRAINT_PRIMARYKEY`), optionally only
+ * one whose key includes `column` (snake_case, as on disk). Routes check for a clash before they
+ * write; the violation means a concurrent request wrote the same key between that check and the
+ * write.
+ *
+ * @example
+ * ```ts
+ * await trx.updateTable("apps").set({ slug }).where("id", "=", id).execute()
+ *   .catch((error) => { throw isUniqueViolation(error, "slug") ? new ApiError("slug_taken") : error; });
+ * ```
+ */
+export function isUniqueViolation(error: unknown, column?: string): boolean {
+  const code = codeOf(error);
+  if (code !== "23505" && code !== "SQLITE_CONSTRAINT_UNIQUE" && code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return false;
+  return column === undefined || uniqueViolationColumns(error).includes(column);
+}
+
+/**
+ * The columns of the key a unique violation is about, as the engine names them: PostgreSQL's
+ * `detail` ("Key (workspace_id, slug)=(…) already exists."), SQLite's message ("UNIQUE constraint
+ * failed: apps.workspace_id, apps.slug"). Empty when the error does not say.
+ */
+export function uniqueViolationColumns(error: unknown): string[] {
+  if (typeof error !== "object" || error === null) return [];
+  const { detail, message } = error as { detail?: unknown; message?: unknown };
+  const postgres = typeof detail === "string" ? /^Key \(([^)]*)\)=/.exec(detail)?.[1] : undefined;
+  if (postgres !== undefined) return postgres.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
+  const sqlite = typeof message === "string" ? /constraint failed: (.*)$/.exec(message)?.[1] : undefined;
+  if (sqlite !== undefined) return sqlite.split(",").map((c) => c.trim().split(".").pop() ?? "");
+  return [];
+}
+
+function codeOf(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
 }

@@ -181,8 +181,10 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         remoteIp: request.ip,
       });
       const row = await db.transaction().execute(async (trx) => {
-        await pass.commit(trx);
+        // The end user before the quota row, in the order feedback takes them, so a new user
+        // proposing and sending feedback at once cannot deadlock.
         const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token);
+        await pass.commit(trx);
         return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
           appId: appRow.id,
           title,

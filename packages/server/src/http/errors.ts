@@ -1,6 +1,6 @@
 import { ErrorCodes, type ErrorBody, type ErrorCode, type ValidationDetails } from "@tidings/protocol";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { isForeignKeyViolation } from "../db/constraint-violations.js";
+import { isForeignKeyViolation, isUniqueViolation } from "../db/constraint-violations.js";
 
 /**
  * A client-facing failure with a registry code. Throw it from any handler; the error handler
@@ -123,6 +123,12 @@ export function toErrorResponse(error: FastifyError | ApiError | Error): { statu
   // missed) so the client learns its reference is stale instead of seeing a 500. Nothing was
   // written: the statement failed inside the request's transaction. Logged as a warning.
   if (isForeignKeyViolation(error) && fe.statusCode === undefined) return { status: 409, body: envelope("referenced_record_missing") };
+  // Two requests passed a route's "is it free?" check at once and both wrote the same unique key:
+  // routes answer the races they expect themselves; this catches the rest. The loser wrote
+  // nothing (its transaction rolled back), so a retry sees the winner's row. Logged as a warning.
+  if (isUniqueViolation(error) && fe.statusCode === undefined) {
+    return { status: 409, body: envelope(isUniqueViolation(error, "slug") ? "slug_taken" : "write_conflict") };
+  }
   // PostgreSQL "data exception" (class 22): a value the client sent that the column cannot hold.
   if (typeof fe.code === "string" && /^22[0-9A-Z]{3}$/.test(fe.code) && fe.statusCode === undefined) {
     return { status: 400, body: envelope("validation_failed", "A value cannot be stored as sent") };
@@ -154,6 +160,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const { status, body, headers } = toErrorResponse(error);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     else if (body.code === "referenced_record_missing") request.log.warn({ err: error }, "foreign key violation answered with 409");
+    else if (isUniqueViolation(error)) request.log.warn({ err: error }, "unique violation answered with 409");
     else request.log.info({ code: body.code, status }, "request refused");
     if (headers) void reply.headers(headers);
     return reply.code(status).type("application/json; charset=utf-8").send(body);

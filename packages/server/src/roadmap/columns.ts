@@ -4,7 +4,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { BoardColumnsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
-import { slugify, uniqueSlug } from "../slug.js";
+import { insertWithSlug, slugify } from "../slug.js";
 
 export type ColumnRow = Selectable<BoardColumnsTable>;
 
@@ -79,25 +79,41 @@ export async function createColumn(
   appId: string,
   input: { name: string; slug?: string; kind?: ColumnKind; color?: string | null; isVisible?: boolean },
 ): Promise<ColumnRow> {
-  const existing = await listColumns(trx, appId);
-  const taken = new Set(existing.map((c) => c.slug));
-  if (input.slug !== undefined && taken.has(input.slug)) throw new ApiError("slug_taken");
   const now = isoNow(clock);
-  const row: ColumnRow = {
-    id: newId("col", clock.now()),
+  const id = newId("col", clock.now());
+  // After the columns read with the taken slugs.
+  let position = 0;
+  const rowWith = (slug: string): ColumnRow => ({
+    id,
     appId,
     name: input.name,
-    slug: input.slug ?? uniqueSlug(slugify(input.name, "column"), taken),
-    position: existing.reduce((max, c) => Math.max(max, c.position + 1), 0),
+    slug,
+    position,
     isVisible: input.isVisible === false ? 0 : 1,
     isSystem: 0,
     kind: input.kind === "pending_review" ? "normal" : (input.kind ?? "normal"),
     color: input.color ?? null,
     createdAt: now,
     updatedAt: now,
-  };
-  await trx.insertInto("boardColumns").values(row).execute();
-  return row;
+  });
+  // A client's slug that another request took meanwhile is 409 slug_taken; a derived one is derived again.
+  const slug = await insertWithSlug(
+    input.slug,
+    slugify(input.name, "column"),
+    async () => {
+      const existing = await listColumns(trx, appId);
+      position = existing.reduce((max, c) => Math.max(max, c.position + 1), 0);
+      return new Set(existing.map((c) => c.slug));
+    },
+    async (candidate) =>
+      (await trx
+        .insertInto("boardColumns")
+        .values(rowWith(candidate))
+        .onConflict((oc) => oc.columns(["appId", "slug"]).doNothing())
+        .returning("id")
+        .executeTakeFirst()) !== undefined,
+  );
+  return rowWith(slug);
 }
 
 export async function updateColumn(

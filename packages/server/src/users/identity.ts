@@ -86,7 +86,11 @@ export function newPublicUserId(): string {
 
 /**
  * The end user of `appId` behind `token`, minted on first sight. Only a hash of the token is
- * stored; the public id never reveals it and differs between apps.
+ * stored; the public id never reveals it and differs between apps. Requests of a new token that
+ * arrive at once mint it once: on PostgreSQL the later insert waits for the first writer's
+ * transaction, so callers must take their locks in one order — a feature request's row before
+ * the end user (votes, comments), the end user before the workspace's quota row (proposals,
+ * feedback) — or two such requests deadlock.
  */
 export async function ensureEndUser(
   db: Kysely<Database>,

@@ -43,7 +43,14 @@ export async function createWorkspace(
     createdAt: now,
     updatedAt: now,
   };
-  await trx.insertInto("workspaces").values(workspace).execute();
+  // The check above spares the write; a concurrent request may still take the slug first.
+  const inserted = await trx
+    .insertInto("workspaces")
+    .values(workspace)
+    .onConflict((oc) => oc.column("slug").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted === undefined) throw new ApiError("slug_taken");
   const membership = ownerUserId === null ? null : await addMembership(trx, clock, workspace.id, ownerUserId, "owner");
   return { workspace, membership };
 }
@@ -106,7 +113,11 @@ export async function memberByEmail(db: Kysely<Database>, workspaceId: string, e
   return row === undefined ? undefined : toMembership(row);
 }
 
-/** Adds (or re-roles) a member by email, creating the console user when new. */
+/**
+ * Adds (or re-roles) a member by email, creating the console user when new. The same addition
+ * sent twice at once ends as when sent one after the other: one user, one membership, with the
+ * role of the later one.
+ */
 export async function addMember(
   trx: Kysely<Database>,
   clock: Clock,
@@ -115,17 +126,31 @@ export async function addMember(
 ): Promise<Membership> {
   const email = input.email.trim().toLowerCase();
   const now = isoNow(clock);
-  let user = await trx.selectFrom("consoleUsers").select("id").where("email", "=", email).executeTakeFirst();
+  const userByEmail = () => trx.selectFrom("consoleUsers").select("id").where("email", "=", email).executeTakeFirst();
+  let user = await userByEmail();
   if (user === undefined) {
-    user = { id: newId("usr", clock.now()) };
+    // On a clash PostgreSQL waits for the concurrent writer's commit, which the re-read then sees.
     await trx
       .insertInto("consoleUsers")
-      .values({ id: user.id, email, displayName: input.displayName ?? null, passwordHash: null, createdAt: now, updatedAt: now })
+      .values({ id: newId("usr", clock.now()), email, displayName: input.displayName ?? null, passwordHash: null, createdAt: now, updatedAt: now })
+      .onConflict((oc) => oc.column("email").doNothing())
       .execute();
+    user = await userByEmail();
+    if (user === undefined) throw new ApiError("write_conflict");
   }
   const existing = await membershipOf(trx, workspaceId, user.id);
   if (existing !== undefined) return updateMemberRole(trx, clock, workspaceId, existing.id, input.role);
-  return addMembership(trx, clock, workspaceId, user.id, input.role);
+  const id = newId("mem", clock.now());
+  const added = await trx
+    .insertInto("memberships")
+    .values({ id, workspaceId, userId: user.id, role: input.role, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.columns(["workspaceId", "userId"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (added !== undefined) return findMember(trx, workspaceId, id);
+  const concurrent = await membershipOf(trx, workspaceId, user.id);
+  if (concurrent === undefined) throw new ApiError("write_conflict");
+  return updateMemberRole(trx, clock, workspaceId, concurrent.id, input.role);
 }
 
 async function assertAnotherOwner(trx: Kysely<Database>, workspaceId: string, memberId: string): Promise<void> {
