@@ -99,6 +99,22 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       });
     });
 
+    it("counts a title's length in characters (code points), as the schema does", async () => {
+      const ws = await freshApp();
+      // 200 emoji are 400 UTF-16 units: within the limit of 200 characters.
+      for (const title of ["🦄".repeat(200), "é🦄".repeat(100), "🦄🦄🦄"]) {
+        const res = await propose(ws.appKey, title);
+        expect(res.statusCode, res.body).toBe(201);
+        const stored = await t.database.db.kysely.selectFrom("featureRequests").select("title").where("id", "=", res.json().featureRequestId).executeTakeFirstOrThrow();
+        expect(stored.title).toBe(title);
+      }
+      for (const title of ["🦄".repeat(201), "🦄🦄"]) {
+        const res = await propose(ws.appKey, title);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ code: "validation_failed", details: { fieldErrors: { title: ["Title must be 3 to 200 characters"] } } });
+      }
+    });
+
     it("refuses bad proposals with 4xx and writes nothing", async () => {
       const ws = await freshApp();
       const cases: Array<[Record<string, unknown> | string, number]> = [
