@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { FakeClock } from "../testing/fake-clock.js";
+import { openTestDatabase, testDialects } from "../testing/test-database.js";
+import { seedDemo } from "./seed-demo.js";
 
 describe.each(testDialects())("demo workspace on %s", (dialect) => {
   let t: TestApp;
@@ -21,7 +23,19 @@ describe.each(testDialects())("demo workspace on %s", (dialect) => {
   });
 
   it("seeds only into an empty database", async () => {
-    const { seedDemo } = await import("./seed-demo.js");
     expect(await seedDemo(t.database.db.kysely, t.clock, t.database.db.dialect)).toBe(false);
+  });
+
+  it("seeds once when several instances start on one empty database at the same time", async () => {
+    const database = await openTestDatabase(dialect);
+    try {
+      const clock = new FakeClock();
+      const seeded = await Promise.all(Array.from({ length: 4 }, () => seedDemo(database.db.kysely, clock, database.db.dialect)));
+      expect(seeded.filter(Boolean)).toHaveLength(1);
+      const workspaces = await database.db.kysely.selectFrom("workspaces").select("slug").execute();
+      expect(workspaces).toEqual([{ slug: "demo" }]);
+    } finally {
+      await database.cleanup();
+    }
   });
 });

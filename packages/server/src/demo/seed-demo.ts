@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { createApp } from "../apps/apps.js";
 import type { Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
 import { createVersion } from "../roadmap/versions.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import type { DialectName } from "../db/database.js";
@@ -12,7 +13,7 @@ export const DEMO_APP_KEY = "app_demo";
 
 /**
  * Seeds a demo workspace and app (key `app_demo`) when the database has no workspace at all.
- * Answers whether it seeded anything.
+ * Answers whether it seeded anything; of instances starting at once on one database, one does.
  */
 export async function seedDemo(db: Kysely<Database>, clock: Clock, dialect: DialectName): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -30,5 +31,9 @@ export async function seedDemo(db: Kysely<Database>, clock: Clock, dialect: Dial
     await createVersion(trx, clock, row.id, { label: "1.1", released: false, description: "Next release" });
     await seedDemoRequests(trx, clock, dialect, row.id);
     return true;
+  }).catch((error: unknown) => {
+    // Another instance starting on the same database seeded it first (PostgreSQL).
+    if (error instanceof ApiError && error.code === "slug_taken") return false;
+    throw error;
   });
 }
