@@ -1,11 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string, file = "index") => fileURLToPath(new URL(`./packages/${pkg}/src/${file}.ts`, import.meta.url));
 
 export default defineConfig({
   // Tests run against the sources, so they never see a stale build.
-  resolve: { alias: { "@tidings/protocol": src("protocol") } },
+  resolve: {
+    alias: [
+      { find: /^@tidings\/protocol$/, replacement: src("protocol") },
+      { find: /^@tidings\/protocol\/testing$/, replacement: src("protocol", "testing/hostile-text") },
+    ],
+  },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/src/**/*.test.tsx", "e2e/src/**/*.test.ts"],
     // Data-layer suites open their own SQLite files or PostgreSQL schemas, so files may run in parallel.

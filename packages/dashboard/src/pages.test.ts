@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
 import { formatMoney } from "./pages/EndUsers.js";
-import { inboxParams } from "./pages/Feedback.js";
+import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
 import { validateVersion } from "./pages/Versions.js";
 import { parseRoute } from "./router.js";
@@ -34,6 +34,27 @@ describe("dashboard page helpers", () => {
     expect(validateVersion("", "")).toEqual({ label: ["Required."] });
     expect(validateVersion("v".repeat(61), "x".repeat(2001))).toEqual({ label: ["Use at most 60 characters."], description: ["Use at most 2000 characters."] });
     expect(validateVersion("2.0", "")).toEqual({});
+  });
+
+  it("counts lengths in characters as the server does, an emoji being one", () => {
+    const emoji = "🦄".repeat(60);
+    expect(validateVersion(emoji, "👍🏽".repeat(1000))).toEqual({});
+    expect(validateVersion(`${emoji}x`, "")).toEqual({ label: ["Use at most 60 characters."] });
+    expect(validateRequest("🦄".repeat(200), "🦄".repeat(20_000))).toEqual({});
+    expect(validateRequest("🦄".repeat(201), "")).toEqual({ title: ["Use at most 200 characters."] });
+  });
+
+  it("cuts a long description in the inbox between whole characters", () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const description of [`a${"🦄".repeat(60)}`, "🦄".repeat(60), `x${"👩‍💻".repeat(30)}`]) {
+      const label = submissionLabel({ submissionId: "sub_1", title: null, description });
+      expect(description.startsWith(label)).toBe(true);
+      expect(label.length).toBeGreaterThan(70);
+      expect(label.length).toBeLessThanOrEqual(80);
+      expect(lone.test(label)).toBe(false);
+    }
+    expect(submissionLabel({ submissionId: "sub_1", title: "Crash", description: "long" })).toBe("Crash");
+    expect(submissionLabel({ submissionId: "sub_1", title: null, description: null })).toBe("sub_1");
   });
 
   it("formats MRR with its currency, or bare when unknown", () => {

@@ -47,4 +47,12 @@ describe("settings form", () => {
     expect(validateSettings({ ...form, maxAttachmentMb: "" }).maxAttachmentBytes).toHaveLength(1);
     expect(validateSettings({ ...form, maxAttachmentMb: "0.0005" }).maxAttachmentBytes).toHaveLength(1);
   });
+
+  it("counts text in characters as the server does, so emoji fill a limit one each", () => {
+    const form = formFromApp(app);
+    const full = { ...form, overlay: { ...form.overlay, title: "🦄".repeat(120), primaryButton: "👍🏽".repeat(30), closeButton: "🦄".repeat(60) } };
+    expect(validateSettings(full)).toEqual({});
+    expect(Object.keys(validateSettings({ ...full, overlay: { ...full.overlay, closeButton: "🦄".repeat(61) } }))).toEqual(["sdk.changelogOverlay.closeButton"]);
+    expect(validateSettings({ ...form, maxAttachmentMb: "100" })).toEqual({});
+  });
 });

@@ -1,4 +1,4 @@
-import type { AppRecord, AppPatch } from "@tidings/protocol";
+import { MAX_ATTACHMENT_BYTES_LIMIT, textLength, type AppPatch, type AppRecord } from "@tidings/protocol";
 import { t } from "./i18n/t.js";
 
 /** Field errors keyed by the server's field paths (`sdk.changelogOverlay.title`), so both kinds show in one place. */
@@ -70,18 +70,18 @@ export function validateSettings(form: SettingsForm): FieldErrors {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] = [...(errors[field] ?? []), message]);
   const mb = Number(form.maxAttachmentMb);
-  if (form.maxAttachmentMb.trim() === "" || !Number.isFinite(mb) || mb * 1_000_000 < 1024 || mb > 100) add("maxAttachmentBytes", t("validation.attachment"));
+  if (form.maxAttachmentMb.trim() === "" || !Number.isFinite(mb) || mb * 1_000_000 < 1024 || mb * 1_000_000 > MAX_ATTACHMENT_BYTES_LIMIT) add("maxAttachmentBytes", t("validation.attachment"));
   for (const field of URL_FIELDS) {
     const value = form[field].trim();
-    if (value !== "" && (!/^https?:\/\/\S+$/.test(value) || value.length > 2048)) add(field, t("validation.url"));
+    if (value !== "" && (!/^https?:\/\/\S+$/.test(value) || textLength(value) > 2048)) add(field, t("validation.url"));
   }
   const count = Number(form.overlay.entryCount);
   if (!Number.isInteger(count) || count < 1 || count > 10) add("sdk.changelogOverlay.entryCount", t("validation.entryCount"));
   for (const [key, max] of Object.entries(OVERLAY_LIMITS)) {
-    if (form.overlay[key as keyof typeof OVERLAY_LIMITS].length > max) add(`sdk.changelogOverlay.${key}`, t("validation.tooLong", { max }));
+    if (textLength(form.overlay[key as keyof typeof OVERLAY_LIMITS]) > max) add(`sdk.changelogOverlay.${key}`, t("validation.tooLong", { max }));
   }
-  if (form.siteKey.length > 200) add("verification.siteKey", t("validation.tooLong", { max: 200 }));
-  if (form.secretKey.length > 500) add("verification.secretKey", t("validation.tooLong", { max: 500 }));
+  if (textLength(form.siteKey) > 200) add("verification.siteKey", t("validation.tooLong", { max: 200 }));
+  if (textLength(form.secretKey) > 500) add("verification.secretKey", t("validation.tooLong", { max: 500 }));
   return errors;
 }
 

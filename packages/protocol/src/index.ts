@@ -9,3 +9,4 @@ export * from "./feedback.js";
 export * from "./users.js";
 export * from "./changelog.js";
 export * from "./console-auth.js";
+export * from "./text.js";

@@ -1,4 +1,4 @@
-import type { AppRecord } from "@tidings/protocol";
+import { type AppRecord, textLength } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { describedBy, Empty, ErrorBanner, Field, useLoad } from "../components/ui.js";
@@ -17,7 +17,7 @@ export function Apps(props: { wsId: string; canConfigure: boolean }) {
     event.preventDefault();
     setFailure(null);
     const trimmed = name.trim();
-    if (trimmed.length < 2 || trimmed.length > 120) {
+    if (textLength(trimmed) < 2 || textLength(trimmed) > 120) {
       setErrors({ name: [t("validation.name")] });
       return;
     }

@@ -1,4 +1,4 @@
-import type { SessionState } from "@tidings/protocol";
+import { type SessionState, textLength } from "@tidings/protocol";
 import { useEffect, useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { describedBy, ErrorBanner, Field } from "../components/ui.js";
@@ -10,7 +10,7 @@ type Done = (state: SessionState) => void;
 function checkCredentials(values: { email: string; password: string; name?: string }, strictPassword: boolean): FieldErrors {
   const errors: FieldErrors = {};
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email.trim())) errors.email = [t("validation.email")];
-  if (strictPassword ? values.password.length < 10 : values.password === "") errors.password = [strictPassword ? t("validation.password") : t("validation.required")];
+  if (strictPassword ? textLength(values.password) < 10 : values.password === "") errors.password = [strictPassword ? t("validation.password") : t("validation.required")];
   if (values.name !== undefined && values.name.trim() === "") errors.name = [t("validation.required")];
   return errors;
 }

@@ -1,4 +1,4 @@
-import type { AdminChangelogEntry, AdminFeatureRequest } from "@tidings/protocol";
+import { type AdminChangelogEntry, type AdminFeatureRequest, textLength } from "@tidings/protocol";
 import { useEffect, useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
@@ -102,8 +102,8 @@ export function Changelog(props: { wsId: string; appId: string }) {
     setNotice(null);
     const local: FieldErrors = {};
     if (draft.title.trim() === "") local.title = [t("validation.required")];
-    if (draft.title.length > 200) local.title = [t("validation.tooLong", { max: 200 })];
-    if (draft.versionLabel.length > 64) local.versionLabel = [t("validation.tooLong", { max: 64 })];
+    if (textLength(draft.title) > 200) local.title = [t("validation.tooLong", { max: 200 })];
+    if (textLength(draft.versionLabel) > 64) local.versionLabel = [t("validation.tooLong", { max: 64 })];
     const scheduledAt = publish ? null : fromLocalInput(draft.scheduledAt);
     if (!publish && draft.scheduledAt.trim() !== "" && scheduledAt === null) local.scheduledAt = [t("changelog.invalidSchedule")];
     setErrors(local);

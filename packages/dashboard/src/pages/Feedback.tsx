@@ -1,4 +1,4 @@
-import type { Membership } from "@tidings/protocol";
+import { truncateText, type Membership } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { ErrorBoundary } from "../components/ErrorBoundary.js";
@@ -46,6 +46,11 @@ interface Submission {
   internalNote: string | null;
   attachmentCount: number;
   createdAt: string;
+}
+
+/** The line naming a submission in the inbox: its title, else the start of its description, cut whole characters. */
+export function submissionLabel(s: Pick<Submission, "submissionId" | "title" | "description">): string {
+  return s.title ?? (s.description === null ? s.submissionId : truncateText(s.description, 80));
 }
 
 interface Detail {
@@ -147,7 +152,7 @@ export function Feedback(props: { wsId: string }) {
                 }}
               />
               <button type="button" className="row-main link" onClick={() => (setOpenId(s.submissionId), setNote(null))} aria-expanded={openId === s.submissionId}>
-                <strong>{s.title ?? s.description?.slice(0, 80) ?? s.submissionId}</strong>
+                <strong>{submissionLabel(s)}</strong>
                 <small>
                   {t(`feedback.status.${s.triageStatus}` as "feedback.status.open")} · {s.priority ?? ""} {s.appName}
                   {s.platform === null ? "" : ` · ${s.platform}`} · {new Date(s.createdAt).toLocaleString()}

@@ -1,4 +1,4 @@
-import type { AdminFeatureRequest, Comment } from "@tidings/protocol";
+import { type AdminFeatureRequest, type Comment, textLength, truncateText } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { DataTable } from "../components/DataTable.js";
@@ -22,8 +22,8 @@ interface Detail extends AdminFeatureRequest {
 export function validateRequest(title: string, description: string): FieldErrors {
   const errors: FieldErrors = {};
   if (title.trim() === "") errors.title = [t("validation.required")];
-  else if (title.trim().length > 200) errors.title = [t("validation.tooLong", { max: 200 })];
-  if (description.length > 20_000) errors.description = [t("validation.tooLong", { max: 20_000 })];
+  else if (textLength(title.trim()) > 200) errors.title = [t("validation.tooLong", { max: 200 })];
+  if (textLength(description) > 20_000) errors.description = [t("validation.tooLong", { max: 20_000 })];
   return errors;
 }
 
@@ -105,7 +105,7 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
   const sendReply = async (event: FormEvent) => {
     event.preventDefault();
     const text = reply.trim();
-    const local: FieldErrors = text === "" ? { body: [t("validation.required")] } : text.length > 5000 ? { body: [t("validation.tooLong", { max: 5000 })] } : {};
+    const local: FieldErrors = text === "" ? { body: [t("validation.required")] } : textLength(text) > 5000 ? { body: [t("validation.tooLong", { max: 5000 })] } : {};
     setReplyErrors(local);
     if (Object.keys(local).length > 0) return;
     const ok = await run(() => api("POST", `${base}/${d.id}/comments`, { body: text, ...(replyTo === null ? {} : { parentId: replyTo.id }) }));
@@ -201,7 +201,7 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
                 type="button"
                 className="danger"
                 onClick={() => {
-                  if (window.confirm(t("common.confirmDelete", { name: c.body.slice(0, 40) }))) void run(() => api("DELETE", `/workspaces/${props.wsId}/comments/${c.id}`));
+                  if (window.confirm(t("common.confirmDelete", { name: truncateText(c.body, 40) }))) void run(() => api("DELETE", `/workspaces/${props.wsId}/comments/${c.id}`));
                 }}
               >
                 {t("common.delete")}

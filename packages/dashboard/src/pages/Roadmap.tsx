@@ -1,4 +1,4 @@
-import type { AdminFeatureRequest, BoardColumn } from "@tidings/protocol";
+import { type AdminFeatureRequest, type BoardColumn, textLength } from "@tidings/protocol";
 import { useState, type DragEvent, type FormEvent } from "react";
 import { api } from "../api.js";
 import { Empty, ErrorBanner, Field, useLoad } from "../components/ui.js";
@@ -38,7 +38,7 @@ export function Roadmap(props: { wsId: string; appId: string }) {
   };
   const add = (event: FormEvent) => {
     event.preventDefault();
-    if (newName.trim() === "" || newName.trim().length > 60) {
+    if (newName.trim() === "" || textLength(newName.trim()) > 60) {
       setNewError([t("validation.required")]);
       return;
     }

@@ -1,3 +1,4 @@
+import { textLength } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
@@ -32,7 +33,7 @@ export function Tokens() {
     const trimmed = name.trim();
     const local: FieldErrors = {};
     if (trimmed === "") local.name = [t("validation.required")];
-    else if (trimmed.length > 120) local.name = [t("validation.tooLong", { max: 120 })];
+    else if (textLength(trimmed) > 120) local.name = [t("validation.tooLong", { max: 120 })];
     setErrors(local);
     if (Object.keys(local).length > 0) return;
     try {

@@ -1,4 +1,4 @@
-import type { AppVersion } from "@tidings/protocol";
+import { type AppVersion, textLength } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
@@ -13,8 +13,8 @@ const PAGE = 20;
 export function validateVersion(label: string, description: string): FieldErrors {
   const errors: FieldErrors = {};
   if (label.trim() === "") errors.label = [t("validation.required")];
-  else if (label.trim().length > 60) errors.label = [t("validation.tooLong", { max: 60 })];
-  if (description.length > 2000) errors.description = [t("validation.tooLong", { max: 2000 })];
+  else if (textLength(label.trim()) > 60) errors.label = [t("validation.tooLong", { max: 60 })];
+  if (textLength(description) > 2000) errors.description = [t("validation.tooLong", { max: 2000 })];
   return errors;
 }
 

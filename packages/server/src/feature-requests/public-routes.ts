@@ -8,6 +8,7 @@ import {
   PostCommentBodySchema,
   ProposeFeatureRequestBodySchema,
   ProposeFeatureRequestResultSchema,
+  textLength,
   VoteBodySchema,
   VoteResultSchema,
 } from "@tidings/protocol";
@@ -170,8 +171,8 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
       const title = body.title.trim();
       const description = (body.description ?? body.details ?? "").trim();
-      // Counted in code points, as the schema's limits are: an emoji is one character, not two.
-      const titleLength = [...title].length;
+      // Counted as the schema's limits are: an emoji is one character, not two.
+      const titleLength = textLength(title);
       if (titleLength < 3 || titleLength > 200) {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { title: ["Title must be 3 to 200 characters"] } } });
       }

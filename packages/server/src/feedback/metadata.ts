@@ -1,4 +1,4 @@
-import { dropLoneSurrogates, truncateText } from "../truncate.js";
+import { dropLoneSurrogates, truncateText } from "@tidings/protocol";
 
 /** Limits of submission metadata (wire-contract §2.9). */
 export const METADATA_LIMITS = { maxKeys: 24, maxString: 512, maxDepth: 4, maxBytes: 8192 } as const;

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database, JobsTable } from "../db/schema.js";
 import { newId } from "../ids.js";
-import { dropLoneSurrogates, truncateText } from "../truncate.js";
+import { dropLoneSurrogates, truncateText } from "@tidings/protocol";
 
 /** How long a claimed job is reserved; a runner that died mid-job frees it after this. */
 export const JOB_LEASE_MS = 5 * 60_000;

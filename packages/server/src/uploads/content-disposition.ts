@@ -1,4 +1,4 @@
-import { dropLoneSurrogates } from "../truncate.js";
+import { dropLoneSurrogates } from "@tidings/protocol";
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { graphemeBoundaries, hostileText, isWellFormed } from "../testing/hostile-text.js";
+import { graphemeBoundaries, hostileText, isWellFormed } from "@tidings/protocol/testing";
 import { attachmentDisposition } from "./content-disposition.js";
 import { MAX_FILENAME_LENGTH, sanitizeFilename } from "./file-types.js";
 

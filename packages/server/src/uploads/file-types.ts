@@ -1,5 +1,5 @@
 import { ApiError } from "../http/errors.js";
-import { dropLoneSurrogates, truncateText } from "../truncate.js";
+import { dropLoneSurrogates, truncateText } from "@tidings/protocol";
 
 /** The image formats the server stores, by canonical MIME type. */
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif", "image/heic"] as const;
