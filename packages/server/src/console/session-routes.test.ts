@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../http/types.js";
 import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/test-app.js";
@@ -59,6 +60,27 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
 
   /** A setup body with the code this server printed. */
   const withCode = async (body: Record<string, unknown>) => ({ ...body, setupCode: await setupCode(t.app.ctx) });
+
+  /**
+   * Sends `requests` at once; on PostgreSQL new console accounts are held back until `writers` of
+   * them wait to be inserted, so they all insert at the same moment and clash on the email.
+   * (SQLite writes one transaction at a time, so there they simply run in parallel.)
+   */
+  async function atOnce<T>(writers: number, requests: () => Promise<T>): Promise<T> {
+    if (dialect !== "postgres") return requests();
+    const db = t.app.ctx.db.kysely;
+    let sent: Promise<T> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await sql`lock table console_users in share mode`.execute(trx);
+      sent = requests();
+      for (let polls = 0; ; polls++) {
+        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where relation = 'console_users'::regclass and not granted`.execute(db);
+        if (waiting.rows[0]!.n >= writers) break;
+        if (polls > 5000) throw new Error(`fewer than ${writers} requests came to create the account`);
+      }
+    });
+    return sent!;
+  }
 
   async function setUp() {
     const b = browser(t.app);
@@ -258,6 +280,72 @@ describe.each(testDialects())("console sign-in on %s", (dialect) => {
     const takeover = await b.post(`${AUTH}/accept-invite`, { token: invite.body.token, password: "attacker password" });
     expect([takeover.status, takeover.body.code]).toEqual([401, "invalid_credentials"]);
     expect((await browser(t.app).post(`${AUTH}/login`, { email: OWNER.email, password: OWNER.password })).status).toBe(200);
+  });
+
+  it("accepts two invitations for one new email sent at once, as when sent one after the other", async () => {
+    const owner = await setUp();
+    const first: string = (await owner.get("/api/v1/console/me")).body.workspaces[0].workspace.id;
+    const second: string = (await owner.post("/api/v1/console/workspaces", { name: "Second", slug: "second" })).body.workspace.id;
+    const invite = async (wsId: string, role: string) => (await owner.post(`/api/v1/console/workspaces/${wsId}/invitations`, { email: "nia@acme.example", role })).body.token as string;
+    const tokens = [await invite(first, "member"), await invite(second, "admin")];
+    const password = "nia's long password";
+    const accepted = await atOnce(2, () => Promise.all(tokens.map((token) => browser(t.app).post(`${AUTH}/accept-invite`, { token, password, name: "Nia" }))));
+    expect(accepted.map((res) => [res.status, res.body.code])).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ]);
+    expect(accepted[0]!.body.user.id).toBe(accepted[1]!.body.user.id);
+    const nia = browser(t.app);
+    expect((await nia.post(`${AUTH}/login`, { email: "nia@acme.example", password })).status).toBe(200);
+    const roles = (await nia.get("/api/v1/console/me")).body.workspaces.map((w: { workspace: { id: string }; membership: { role: string } }) => [w.workspace.id, w.membership.role]);
+    expect(new Map(roles)).toEqual(
+      new Map([
+        [first, "member"],
+        [second, "admin"],
+      ]),
+    );
+  });
+
+  it("needs the first one's password from the second of two acceptances sent at once, as one after the other would", async () => {
+    const owner = await setUp();
+    const first: string = (await owner.get("/api/v1/console/me")).body.workspaces[0].workspace.id;
+    const second: string = (await owner.post("/api/v1/console/workspaces", { name: "Second", slug: "second" })).body.workspace.id;
+    const invite = async (wsId: string) => (await owner.post(`/api/v1/console/workspaces/${wsId}/invitations`, { email: "ivy@acme.example", role: "member" })).body.token as string;
+    const tokens = [await invite(first), await invite(second)];
+    const passwords = ["ivy's first password", "someone else's password"];
+    const answers = await atOnce(2, () => Promise.all(tokens.map((token, i) => browser(t.app).post(`${AUTH}/accept-invite`, { token, password: passwords[i] }))));
+    const outcomes = answers.map((res) => [res.status, res.body.code]).sort();
+    expect(outcomes).toEqual([
+      [200, undefined],
+      [401, "invalid_credentials"],
+    ]);
+    const winner = passwords[answers.findIndex((res) => res.status === 200)]!;
+    const loser = passwords.find((p) => p !== winner)!;
+    expect((await browser(t.app).post(`${AUTH}/login`, { email: "ivy@acme.example", password: winner })).status).toBe(200);
+    expect((await browser(t.app).post(`${AUTH}/login`, { email: "ivy@acme.example", password: loser })).status).toBe(401);
+  });
+
+  it("accepts an invitation while the same new email is added to another workspace at once", async () => {
+    const owner = await setUp();
+    const first: string = (await owner.get("/api/v1/console/me")).body.workspaces[0].workspace.id;
+    const second: string = (await owner.post("/api/v1/console/workspaces", { name: "Second", slug: "second" })).body.workspace.id;
+    const token: string = (await owner.post(`/api/v1/console/workspaces/${first}/invitations`, { email: "leo@acme.example", role: "member" })).body.token;
+    const [accepted, added] = await atOnce(2, () =>
+      Promise.all([
+        browser(t.app).post(`${AUTH}/accept-invite`, { token, password: "leo's long password" }),
+        owner.post(`/api/v1/console/workspaces/${second}/members`, { email: "leo@acme.example", role: "admin" }),
+      ]),
+    );
+    expect([accepted.status, accepted.body.code, added.status, added.body.code]).toEqual([200, undefined, 201, undefined]);
+    const leo = browser(t.app);
+    expect((await leo.post(`${AUTH}/login`, { email: "leo@acme.example", password: "leo's long password" })).status).toBe(200);
+    const roles = (await leo.get("/api/v1/console/me")).body.workspaces.map((w: { workspace: { id: string }; membership: { role: string } }) => [w.workspace.id, w.membership.role]);
+    expect(new Map(roles)).toEqual(
+      new Map([
+        [first, "member"],
+        [second, "admin"],
+      ]),
+    );
   });
 
   it("validates setup input with field errors", async () => {

@@ -15,10 +15,9 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { newId } from "../ids.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { slugify, uniqueSlug } from "../slug.js";
-import { addMember, createWorkspace } from "../workspaces/workspaces.js";
+import { addMember, createWorkspace, ensureConsoleUser, type ConsoleAccount } from "../workspaces/workspaces.js";
 import { liveInvitation, roleOnAcceptance } from "./invitations.js";
 import { assertNotLocked, clearLoginFailures, recordLoginFailure } from "./login-lockout.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
@@ -39,21 +38,30 @@ const SETUP_MARKER = "console_setup_done";
 const Success = Type.Object({ success: Type.Boolean() });
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-/** Creates (or gives a password to) the console user of `email`; answers its id. */
-async function upsertUser(trx: Kysely<Database>, ctx: Context, email: string, name: string | undefined, passwordHash: string) {
-  const now = isoNow(ctx.clock);
-  const existing = await trx.selectFrom("consoleUsers").select(["id", "displayName"]).where("email", "=", email).executeTakeFirst();
-  if (existing !== undefined) {
-    await trx
-      .updateTable("consoleUsers")
-      .set({ passwordHash, displayName: name ?? existing.displayName, updatedAt: now })
-      .where("id", "=", existing.id)
-      .execute();
-    return existing.id;
-  }
-  const id = newId("usr", ctx.clock.now());
-  await trx.insertInto("consoleUsers").values({ id, email, displayName: name ?? null, passwordHash, createdAt: now, updatedAt: now }).execute();
-  return id;
+/** The account changed between the check of its password and the write: check again. */
+class AccountChanged extends Error {}
+
+/**
+ * Gives `account` the password `passwordHash` (and `name` when given), provided its password is
+ * still `expectedHash`, the one the caller checked before writing; otherwise a concurrent request
+ * gave it a password since, and this throws {@link AccountChanged}. On PostgreSQL the update waits
+ * for such a concurrent writer and then sees its password.
+ */
+async function setAccountPassword(
+  trx: Kysely<Database>,
+  ctx: Context,
+  account: ConsoleAccount,
+  name: string | undefined,
+  passwordHash: string,
+  expectedHash: string | null,
+): Promise<void> {
+  const updated = await trx
+    .updateTable("consoleUsers")
+    .set({ passwordHash, displayName: name ?? account.displayName, updatedAt: isoNow(ctx.clock) })
+    .where("id", "=", account.id)
+    .where((eb) => (expectedHash === null ? eb("passwordHash", "is", null) : eb("passwordHash", "=", expectedHash)))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw new AccountChanged();
 }
 
 /** Signs `userId` in: a new session, its cookie, and the state the dashboard starts from. */
@@ -71,6 +79,39 @@ async function signIn(ctx: Context, request: FastifyRequest, reply: FastifyReply
 export function consoleSessionRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
   const loginLimitMessage = "Too many sign-in attempts from this address. Please try again shortly.";
+
+  /** Accepts an invitation for its email's account (created when new); answers the account's id. */
+  async function acceptInvitation(body: { token: string; password: string; name?: string | undefined }): Promise<string> {
+    const invitation = await liveInvitation(db, ctx.clock, body.token);
+    const existing = await db.selectFrom("consoleUsers").select("passwordHash").where("email", "=", invitation.email).executeTakeFirst();
+    const checkedHash = existing?.passwordHash ?? null;
+    // A link must not take over an account that already has a password: it needs that password.
+    if (checkedHash !== null) {
+      await assertNotLocked(ctx, invitation.email);
+      if (!(await verifyPassword(checkedHash, body.password))) {
+        await recordLoginFailure(ctx, invitation.email);
+        throw new ApiError("invalid_credentials", { message: "This email already has an account: enter its password" });
+      }
+    }
+    const passwordHash = checkedHash ?? (await hashPassword(body.password));
+    return db.transaction().execute(async (trx) => {
+      const accepted = await trx
+        .updateTable("consoleInvitations")
+        .set({ acceptedAt: isoNow(ctx.clock) })
+        .where("id", "=", invitation.id)
+        .where("acceptedAt", "is", null)
+        .executeTakeFirst();
+      if (Number(accepted.numUpdatedRows) === 0) throw new ApiError("invalid_invitation");
+      // The account as it is now: another acceptance or an added member may have created it
+      // since it was read above, and the rules below judge the account that is there.
+      const account = await ensureConsoleUser(trx, ctx.clock, invitation.email);
+      if (account.passwordHash !== checkedHash) throw new AccountChanged();
+      const role = await roleOnAcceptance(trx, invitation, account.created ? undefined : account);
+      await setAccountPassword(trx, ctx, account, body.name, passwordHash, checkedHash);
+      await addMember(trx, ctx.clock, invitation.workspaceId, { email: invitation.email, role });
+      return account.id;
+    });
+  }
 
   app.get(
     "/session",
@@ -114,7 +155,9 @@ export function consoleSessionRoutes(app: App, ctx: Context): void {
           // The marker's primary key makes a concurrent second setup fail instead of creating two owners.
           await trx.insertInto("serverSettings").values({ key: SETUP_MARKER, value: email, createdAt: isoNow(ctx.clock) }).execute();
           if (!(await setupRequired(trx))) throw new ApiError("setup_done");
-          const id = await upsertUser(trx, ctx, email, request.body.name, passwordHash);
+          const account = await ensureConsoleUser(trx, ctx.clock, email);
+          await setAccountPassword(trx, ctx, account, request.body.name, passwordHash, null);
+          const id = account.id;
           const demo = await trx.selectFrom("workspaces").select("id").where("slug", "=", "demo").executeTakeFirst();
           let workspaceId = demo?.id;
           if (workspaceId === undefined) {
@@ -205,30 +248,17 @@ export function consoleSessionRoutes(app: App, ctx: Context): void {
     async (request, reply) => {
       await enforceRateLimit(ctx, request, "login", loginLimitMessage);
       requireSameOrigin(ctx, request);
-      const invitation = await liveInvitation(db, ctx.clock, request.body.token);
-      const existing = await db.selectFrom("consoleUsers").select(["id", "passwordHash"]).where("email", "=", invitation.email).executeTakeFirst();
-      // A link must not take over an account that already has a password: it needs that password.
-      if (existing?.passwordHash != null) {
-        await assertNotLocked(ctx, invitation.email);
-        if (!(await verifyPassword(existing.passwordHash, request.body.password))) {
-          await recordLoginFailure(ctx, invitation.email);
-          throw new ApiError("invalid_credentials", { message: "This email already has an account: enter its password" });
+      let userId: string | undefined;
+      // Another acceptance for the same email can give the account a password meanwhile: then
+      // this one checks again, exactly as if it had come second.
+      for (let attempt = 1; userId === undefined; attempt++) {
+        try {
+          userId = await acceptInvitation(request.body);
+        } catch (error) {
+          if (!(error instanceof AccountChanged)) throw error;
+          if (attempt === 3) throw new ApiError("write_conflict");
         }
       }
-      const passwordHash = existing?.passwordHash ?? (await hashPassword(request.body.password));
-      const userId = await db.transaction().execute(async (trx) => {
-        const accepted = await trx
-          .updateTable("consoleInvitations")
-          .set({ acceptedAt: isoNow(ctx.clock) })
-          .where("id", "=", invitation.id)
-          .where("acceptedAt", "is", null)
-          .executeTakeFirst();
-        if (Number(accepted.numUpdatedRows) === 0) throw new ApiError("invalid_invitation");
-        const role = await roleOnAcceptance(trx, invitation, existing);
-        const id = await upsertUser(trx, ctx, invitation.email, request.body.name, passwordHash);
-        await addMember(trx, ctx.clock, invitation.workspaceId, { email: invitation.email, role });
-        return id;
-      });
       return signIn(ctx, request, reply, userId);
     },
   );

@@ -113,6 +113,39 @@ export async function memberByEmail(db: Kysely<Database>, workspaceId: string, e
   return row === undefined ? undefined : toMembership(row);
 }
 
+/** A console account as {@link ensureConsoleUser} answers it. */
+export interface ConsoleAccount {
+  id: string;
+  displayName: string | null;
+  passwordHash: string | null;
+  /** True when this call created it (without a password); false when it was there already. */
+  created: boolean;
+}
+
+/**
+ * The console user of `email` (any case), created without a password when there is none. Two
+ * requests creating the same email at once both end with the one account, as when sent one
+ * after the other: on a clash PostgreSQL waits for the concurrent writer's commit, which the
+ * re-read then sees.
+ */
+export async function ensureConsoleUser(trx: Kysely<Database>, clock: Clock, email: string, displayName?: string): Promise<ConsoleAccount> {
+  const address = email.trim().toLowerCase();
+  const read = () => trx.selectFrom("consoleUsers").select(["id", "displayName", "passwordHash"]).where("email", "=", address).executeTakeFirst();
+  const found = await read();
+  if (found !== undefined) return { ...found, created: false };
+  const now = isoNow(clock);
+  const inserted = await trx
+    .insertInto("consoleUsers")
+    .values({ id: newId("usr", clock.now()), email: address, displayName: displayName ?? null, passwordHash: null, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column("email").doNothing())
+    .returning(["id", "displayName", "passwordHash"])
+    .executeTakeFirst();
+  if (inserted !== undefined) return { ...inserted, created: true };
+  const concurrent = await read();
+  if (concurrent === undefined) throw new ApiError("write_conflict");
+  return { ...concurrent, created: false };
+}
+
 /**
  * Adds (or re-roles) a member by email, creating the console user when new. The same addition
  * sent twice at once ends as when sent one after the other: one user, one membership, with the
@@ -124,20 +157,8 @@ export async function addMember(
   workspaceId: string,
   input: { email: string; role: Role; displayName?: string },
 ): Promise<Membership> {
-  const email = input.email.trim().toLowerCase();
   const now = isoNow(clock);
-  const userByEmail = () => trx.selectFrom("consoleUsers").select("id").where("email", "=", email).executeTakeFirst();
-  let user = await userByEmail();
-  if (user === undefined) {
-    // On a clash PostgreSQL waits for the concurrent writer's commit, which the re-read then sees.
-    await trx
-      .insertInto("consoleUsers")
-      .values({ id: newId("usr", clock.now()), email, displayName: input.displayName ?? null, passwordHash: null, createdAt: now, updatedAt: now })
-      .onConflict((oc) => oc.column("email").doNothing())
-      .execute();
-    user = await userByEmail();
-    if (user === undefined) throw new ApiError("write_conflict");
-  }
+  const user = await ensureConsoleUser(trx, clock, input.email, input.displayName);
   const existing = await membershipOf(trx, workspaceId, user.id);
   if (existing !== undefined) return updateMemberRole(trx, clock, workspaceId, existing.id, input.role);
   const id = newId("mem", clock.now());
