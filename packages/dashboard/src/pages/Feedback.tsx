@@ -203,7 +203,7 @@ export function Feedback(props: { wsId: string }) {
                 }}
               >
                 <label htmlFor="note">{t("feedback.note")}</label>
-                <textarea id="note" maxLength={5000} value={note ?? open.submission.internalNote ?? ""} onChange={(e) => setNote(e.target.value)} />
+                <textarea id="note" value={note ?? open.submission.internalNote ?? ""} onChange={(e) => setNote(e.target.value)} />
                 <button type="submit">{t("common.save")}</button>
               </form>
               {open.attachments.length === 0 ? null : (

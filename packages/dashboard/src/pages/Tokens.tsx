@@ -66,7 +66,7 @@ export function Tokens() {
       <p className="hint">{t("tokens.intro")}</p>
       <form className="inline-form" onSubmit={(e) => void create(e)} noValidate>
         <Field id="token-name" label={t("tokens.name")} errors={errors.name}>
-          <input id="token-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} {...describedBy("token-name", errors.name)} />
+          <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} {...describedBy("token-name", errors.name)} />
         </Field>
         <button type="submit" className="primary">
           {t("tokens.create")}

@@ -44,7 +44,7 @@ function VersionForm(props: { idPrefix: string; initial?: AppVersion; submitLabe
   return (
     <form className="settings" onSubmit={(e) => void submit(e)} noValidate>
       <Field id={`${id}-label`} label={t("versions.label")} errors={errors.label}>
-        <input id={`${id}-label`} value={label} maxLength={60} onChange={(e) => setLabel(e.target.value)} {...describedBy(`${id}-label`, errors.label)} />
+        <input id={`${id}-label`} value={label} onChange={(e) => setLabel(e.target.value)} {...describedBy(`${id}-label`, errors.label)} />
       </Field>
       <Field id={`${id}-description`} label={t("versions.description")} errors={errors.description}>
         <textarea id={`${id}-description`} rows={2} value={description} onChange={(e) => setDescription(e.target.value)} {...describedBy(`${id}-description`, errors.description)} />
