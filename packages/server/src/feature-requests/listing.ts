@@ -58,26 +58,51 @@ const ITEM_COLUMNS = [
   "fr.updatedAt",
 ] as const;
 
-/** The search part: which rows match and how well, on each engine. */
-function searchJoin(db: Kysely<Database>, dialect: DialectName, appId: string, terms: string[]) {
-  if (dialect === "sqlite") {
-    // FTS5: each term as a quoted prefix under either of the app's prefixes (public or not: the
-    // join filters visibility); implicit AND. bm25 weights: title 10, body 1, names 2.
-    const { visible, hidden } = appPrefixes(appId);
-    const match = terms.map((t) => `("${visible}${t}"* OR "${hidden}${t}"*)`).join(" AND ");
-    return db
-      .selectFrom("featureRequestsFts")
-      .select(["featureRequestId", sql<number>`bm25(feature_requests_fts, 0.0, 10.0, 1.0, 2.0)`.as(RANK_ALIAS)])
-      .where(sql<SqlBool>`feature_requests_fts match ${match}`);
-  }
-  const tsquery = terms.map((t) => `${t}:*`).join(" & ");
-  // The same expression as the GIN index of migration 0002, so the index serves the match.
-  const vector = sql`(setweight(to_tsvector('simple', search_title), 'A') || setweight(to_tsvector('simple', search_body || ' ' || search_extra), 'B'))`;
-  const query = sql`to_tsquery('simple', ${tsquery})`;
+/** The search part of a public search on SQLite: which public rows match and how well. */
+function searchJoin(db: Kysely<Database>, appId: string, terms: string[]) {
+  // FTS5: each term as a quoted prefix under the app's public prefix, so hidden requests
+  // (everyone's pending and declined ones) are never read; implicit AND. bm25 weights: title 10,
+  // body 1, names 2.
+  const match = terms.map((t) => `"${appPrefixes(appId).visible}${t}"*`).join(" AND ");
   return db
-    .selectFrom("featureRequests")
-    .select(["id as featureRequestId", sql<number>`-ts_rank(${vector}, ${query})`.as(RANK_ALIAS)])
-    .where(sql<SqlBool>`${vector} @@ ${query}`);
+    .selectFrom("featureRequestsFts")
+    .select(["featureRequestId", sql<number>`bm25(feature_requests_fts, 0.0, 10.0, 1.0, 2.0)`.as(RANK_ALIAS)])
+    .where(sql<SqlBool>`feature_requests_fts match ${match}`);
+}
+
+/**
+ * A public search on PostgreSQL: the ids of a page and the number of matches, each in one query
+ * on the requests alone, ordered by relevance (then recent votes for `trending`, then votes, then
+ * age). The match is the expression of the GIN index of migration 0012, which holds the public
+ * requests alone; joined to the listing's query instead, the planner read the whole app's
+ * requests, pending and declined ones included, to join them to the matches.
+ */
+async function rankOnPostgres(db: Kysely<Database>, query: ListQuery, terms: string[], since: string, page: { offset: number; limit: number }): Promise<{ ids: string[]; total: number }> {
+  const vector = sql`(setweight(to_tsvector('simple', search_title), 'A') || setweight(to_tsvector('simple', search_body || ' ' || search_extra), 'B'))`;
+  const tsquery = sql`to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(" & ")})`;
+  const matches = db.selectFrom("featureRequests as fr").where(approvedBy(query)).where(sql<SqlBool>`${vector} @@ ${tsquery}`);
+  const total = Number((await matches.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  const ranked =
+    query.sort === "trending"
+      ? matches
+          // Ties in relevance go to recent votes, counted once from their time index (counting each
+          // match's own votes would read every vote of every match).
+          .leftJoin(
+            db
+              .selectFrom("featureRequestVotes")
+              .select(["featureRequestId", (eb) => eb.fn.countAll<number>().as("recent")])
+              .where("createdAt", ">=", since)
+              .groupBy("featureRequestId")
+              .as("rc"),
+            "rc.featureRequestId",
+            "fr.id",
+          )
+          .select("fr.id")
+          .orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc")
+          .orderBy(sql`coalesce(rc.recent, 0)`, "desc")
+      : matches.select("fr.id").orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc");
+  const rows = await ranked.orderBy("fr.voteCount", "desc").orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(page.limit).offset(page.offset).execute();
+  return { ids: rows.map((r) => r.id), total };
 }
 
 /**
@@ -244,34 +269,115 @@ async function listedInOrder(db: Kysely<Database>, query: ListQuery, order: "new
 }
 
 /**
- * The ids of a `trending` page: most votes since `since` first, then `top` order. Requests voted
- * on recently are found from the votes (by their time index, joined to their requests: `cross
- * join` keeps SQLite from starting at the app's requests instead) and ordered in one query; the
- * rest of the list is the `top` order of the others, read from its index. Ordering every request
- * by a count of its recent votes took 200-300 ms on 100k requests.
+ * The viewer's own pending requests that match a search, read from their own rows (the partial
+ * indexes of migration 0011) and never from the app's hidden requests: a word matches as a prefix
+ * of a word of the title, description or column and version names, as in the indexes. Those
+ * with every word in the title come first, then newest first, alike on both engines.
  */
-async function trendingIds(db: Kysely<Database>, query: ListQuery, since: string, page: { offset: number; limit: number }): Promise<string[]> {
-  const listed = listedBy(query);
-  const hot = await db
-    .selectFrom("featureRequestVotes as rv")
-    .crossJoin("featureRequests as fr")
-    .whereRef("fr.id", "=", "rv.featureRequestId")
-    .where("rv.createdAt", ">=", since)
-    .where(listed)
-    .select(["fr.id", (eb) => eb.fn.countAll<number>().as("recent")])
-    .groupBy(["fr.id", "fr.voteCount", "fr.createdAt"])
-    .orderBy("recent", "desc")
-    .orderBy("fr.voteCount", "desc")
+async function ownMatches(db: Kysely<Database>, query: ListQuery, viewer: string, terms: string[]): Promise<string[]> {
+  const anywhere = sql`' ' || ${sql.ref("fr.searchTitle")} || ' ' || ${sql.ref("fr.searchBody")} || ' ' || ${sql.ref("fr.searchExtra")}`;
+  const inTitle = sql`' ' || ${sql.ref("fr.searchTitle")}`;
+  // Terms hold letters and digits only (see searchTerms), so none is a LIKE wildcard; the text is
+  // lower-cased on both sides.
+  const all = (text: typeof anywhere) => sql.join(terms.map((t) => sql`${text} like ${`% ${t}%`}`), sql` and `);
+  const rows = await db
+    .selectFrom("featureRequests as fr")
+    .where(ownPendingBy(query, viewer))
+    .where(sql<SqlBool>`${all(anywhere)}`)
+    .select(["fr.id", sql<number>`case when ${all(inTitle)} then 0 else 1 end`.as("tier")])
+    .orderBy("tier", "asc")
     .orderBy("fr.createdAt", "desc")
     .orderBy("fr.id", "desc")
     .execute();
-  const fromHot = hot.slice(page.offset, page.offset + page.limit).map((r) => r.id);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A search by a viewer with pending requests of their own: their matching pending requests first
+ * (see {@link ownMatches}), then the public search's results in its order. The public part is the
+ * anonymous search itself, so its cost, like its order, does not depend on anyone's pending
+ * requests; the viewer's part grows with their own only.
+ */
+async function searchWithOwn(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  clock: Clock,
+  query: ListQuery,
+  viewer: string,
+  terms: string[],
+  offset: number,
+  cache: { shared: SharedCache; tags: string[] } | undefined,
+): Promise<{ ids: string[]; total: number }> {
+  const own = await ownMatches(db, query, viewer, terms);
+  const fromOwn = own.slice(offset, offset + query.limit + 1);
+  const wanted = query.limit + 1 - fromOwn.length;
+  const anonymous = await listFeatureRequests(
+    db,
+    dialect,
+    clock,
+    { ...query, viewerEndUserId: null, cursor: undefined, offset: Math.max(0, offset - own.length), limit: Math.max(1, wanted) },
+    cache,
+  );
+  return { ids: [...fromOwn, ...anonymous.requests.slice(0, wanted).map((r) => r.id)], total: own.length + anonymous.total };
+}
+
+/** How long an app's `trending` ranking is reused; see docs/public-api.md. */
+export const TRENDING_RANKING_MS = 5_000;
+
+/**
+ * The app's public requests voted on since `since`, most recent votes first, then `top` order.
+ * Found from the votes (by their time index, joined to their requests: `cross join` keeps SQLite
+ * from starting at the app's requests instead). Reading them costs one index entry per recent
+ * vote, so with a cache the ranking is computed at most once per {@link TRENDING_RANKING_MS} per
+ * app and version filter, and shared by every viewer; votes do not drop it (they would recompute
+ * it after every vote), changes to which requests are listed do (the cache's tags).
+ */
+async function trendingRanking(db: Kysely<Database>, query: ListQuery, since: string, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<string[]> {
+  const compute = async () =>
+    (
+      await db
+        .selectFrom("featureRequestVotes as rv")
+        .crossJoin("featureRequests as fr")
+        .whereRef("fr.id", "=", "rv.featureRequestId")
+        .where("rv.createdAt", ">=", since)
+        .where(approvedBy(query))
+        .select(["fr.id", (eb) => eb.fn.countAll<number>().as("recent")])
+        .groupBy(["fr.id", "fr.voteCount", "fr.createdAt"])
+        .orderBy("recent", "desc")
+        .orderBy("fr.voteCount", "desc")
+        .orderBy("fr.createdAt", "desc")
+        .orderBy("fr.id", "desc")
+        .execute()
+    ).map((r) => r.id);
+  if (cache === undefined) return compute();
+  const key = `fr-trending:${query.appId}:${query.versionId ?? ""}`;
+  const hit = await cache.shared.get<string[]>(key);
+  if (hit !== undefined) return hit;
+  const ids = await compute();
+  await cache.shared.set(key, ids, { ttlMs: TRENDING_RANKING_MS, tags: cache.tags });
+  return ids;
+}
+
+/**
+ * The ids of a `trending` page: the app's public requests voted on recently first (see
+ * {@link trendingRanking}), then `top` order, the viewer's own pending requests included there.
+ * Ordering every request by a count of its recent votes took 200-300 ms on 100k requests.
+ */
+async function trendingIds(
+  db: Kysely<Database>,
+  query: ListQuery,
+  since: string,
+  page: { offset: number; limit: number },
+  cache: { shared: SharedCache; tags: string[] } | undefined,
+): Promise<string[]> {
+  const hot = await trendingRanking(db, query, since, cache);
+  const fromHot = hot.slice(page.offset, page.offset + page.limit);
   if (fromHot.length === page.limit) return fromHot;
   // The others in `top` order: every request found above is listed, so it appears once in that
   // order, and reading that many rows more than the page needs leaves enough once they are skipped.
   const restOffset = Math.max(0, page.offset - hot.length);
   const restLimit = page.limit - fromHot.length;
-  const hotIds = new Set(hot.map((r) => r.id));
+  const hotIds = new Set(hot);
   const top = await listedInOrder(db, query, "top", undefined, restOffset + restLimit + hot.length);
   const rest = top.filter((r) => !hotIds.has(r.id)).slice(restOffset, restOffset + restLimit);
   return [...fromHot, ...rest.map((r) => r.id)];
@@ -319,17 +425,22 @@ export async function listFeatureRequests(
     if (keyset) offset = 0;
   }
 
-  // Searches on SQLite by the public and `trending` lists are ranked first; the table then only
-  // fills in the page. A viewer's `newest` and `top` pages merge their own pending requests into
-  // the public order, reading only the page's slice of each.
+  // Public searches (but SQLite's with a version filter) and `trending` lists are ranked first;
+  // the table then only fills in the page. A viewer's searches put their own pending matches
+  // before the public search's results. A viewer's `newest` and `top` pages merge their own
+  // pending requests into the public order, reading only the page's slice of each.
   const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined;
   const rankTrending = !searching && query.sort === "trending";
   const mergeOwn = keyset && viewer !== null;
   const rankPage = { limit: query.limit + 1, offset };
   const ranked = rankSearch
     ? await rankOnSqlite(db, query, terms, rankPage)
-    : rankTrending
-      ? { ids: await trendingIds(db, query, since, rankPage), total: await countListed(db, query, cache) }
+    : searching && viewer === null && dialect === "postgres"
+      ? await rankOnPostgres(db, query, terms, since, rankPage)
+    : searching && viewer !== null
+      ? await searchWithOwn(db, dialect, clock, query, viewer, terms, offset, cache)
+      : rankTrending
+      ? { ids: await trendingIds(db, query, since, rankPage, cache), total: await countListed(db, query, cache) }
       : mergeOwn
         ? {
             ids: (await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1)).slice(offset).map((r) => r.id),
@@ -342,7 +453,7 @@ export async function listFeatureRequests(
     ranked !== null
       ? db.selectFrom("featureRequests as fr").where("fr.id", "in", ranked.ids.length > 0 ? ranked.ids : [""])
       : searching
-        ? base.innerJoin(searchJoin(db, dialect, query.appId, terms).as("s"), "s.featureRequestId", "fr.id")
+        ? base.innerJoin(searchJoin(db, query.appId, terms).as("s"), "s.featureRequestId", "fr.id")
         : base;
 
   const total =
@@ -352,7 +463,8 @@ export async function listFeatureRequests(
         ? (await withSearch.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total
         : await countListed(db, query, cache);
 
-  // Unsearched `trending` lists are ranked above; only searches order by recent votes here.
+  // Other `trending` lists are ranked above; only SQLite's searches with a version filter order
+  // by recent votes here.
   const trendingSearch = query.sort === "trending" && ranked === null;
   let page = withSearch
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")

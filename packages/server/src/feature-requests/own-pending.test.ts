@@ -8,6 +8,7 @@ import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, type ListQuery } from "./listing.js";
+import { appPrefixes } from "./search-text.js";
 
 /** Records the statements a piece of code sends through Kysely, compiled as they were run. */
 class Recorder implements KyselyPlugin {
@@ -111,12 +112,17 @@ describe.each(testDialects())("a viewer's own pending requests in the listing, o
     throw new Error("the listing never ended");
   }
 
-  /** How each statement of a viewer's listing reads `feature_requests`. */
-  async function accesses(q: ListQuery): Promise<Array<{ sql: string; aggregate: boolean; steps: Access[] }>> {
+  /** Every statement a listing sends. */
+  async function statements(q: ListQuery): Promise<CompiledQuery[]> {
     const recorder = new Recorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
     await listFeatureRequests(t.db.kysely.withPlugin(recorder), dialect, clock, q);
+    return recorder.queries;
+  }
+
+  /** How each statement of a viewer's listing reads `feature_requests`. */
+  async function accesses(q: ListQuery): Promise<Array<{ sql: string; aggregate: boolean; steps: Access[] }>> {
     const out = [];
-    for (const query of recorder.queries) {
+    for (const query of await statements(q)) {
       if (!query.sql.includes(`"feature_requests"`)) continue;
       const aggregate = /^select count\(\*\)/.test(query.sql);
       if (dialect === "sqlite") {
@@ -228,6 +234,124 @@ describe.each(testDialects())("a viewer's own pending requests in the listing, o
     // And the pages are still right.
     expect((await everyPage(query("newest", viewer, { limit: 100 }))).ids).toEqual(expected("newest", viewer));
     expect((await everyPage(query("top", viewer, { limit: 100 }))).ids).toEqual(expected("top", viewer));
+  });
+
+  it("searches the viewer's own pending requests and the public ones, never anyone else's", async () => {
+    // Titles are "Idea <n>": the requests numbered 19, 190-199 and 1900-1999 match, the last
+    // ones pending requests of someone else made below.
+    const search = query("top", viewer, { q: "idea 19" });
+    const before = await accesses(search);
+    // Many more pending requests of someone else, 56 of them matching.
+    await make(150, "pending", other);
+    expect(made.filter((r, n) => r.requester === other && n >= 1900 && n < 2000)).toHaveLength(56);
+    const after = await accesses(search);
+    // No statement matches the app's hidden words (the index of everyone's pending requests).
+    const hidden = appPrefixes(appId).hidden;
+    for (const statement of await statements(search)) {
+      expect(`${statement.sql} ${JSON.stringify(statement.parameters)}`, statement.sql).not.toContain(hidden);
+    }
+    for (const statement of after) {
+      for (const step of statement.steps) {
+        if (dialect === "sqlite" && !statement.aggregate) expect(BOUNDED_ACCESS.has(step.index), `${step.index} in ${statement.sql}`).toBe(true);
+      }
+    }
+    if (dialect === "postgres") {
+      const examined = (list: Awaited<ReturnType<typeof accesses>>) => list.flatMap((s) => s.steps.map((step) => step.examined));
+      expect(examined(after)).toEqual(examined(before));
+    }
+    // And the viewer finds theirs first, the public matches after them, and nobody else's.
+    const matching = (who: string) => made.filter((r, n) => /^19/.test(String(n)) && (r.moderation === "approved" || r.requester === who)).map((r) => r.id);
+    const page = await listFeatureRequests(t.db.kysely, dialect, clock, { ...search, limit: 100 });
+    expect(new Set(page.requests.map((r) => r.id))).toEqual(new Set(matching(viewer)));
+    expect(page.total).toBe(matching(viewer).length);
+    const own = page.requests.filter((r) => made.find((m) => m.id === r.id)?.moderation === "pending");
+    expect(own.length).toBeGreaterThan(0);
+    expect(page.requests.slice(0, own.length)).toEqual(own);
+  });
+});
+
+// A search by a viewer with pending requests of their own: their matching pending requests first
+// (all words in the title first, then newest first), then exactly the public search's results.
+describe.each(testDialects())("a viewer's own pending requests in a search, on %s", (dialect) => {
+  let t: TestDatabase;
+  const clock = new FakeClock();
+  let appId: string;
+  let viewer: string;
+  let other: string;
+  const id: Record<string, string> = {};
+
+  async function make(title: string, body: string, approved: boolean, requester: string | null) {
+    clock.advance(1000);
+    const [row] = await createFeatureRequests(t.db.kysely, clock, dialect, appId, [{ ...importedRequest(appId, title, body, approved), requesterEndUserId: requester }]);
+    id[title] = row!.id;
+  }
+
+  const search = (who: string | null, q: string, extra: Partial<ListQuery> = {}): ListQuery => ({
+    appId,
+    viewerEndUserId: who,
+    limit: 2,
+    offset: 0,
+    cursor: undefined,
+    versionId: undefined,
+    q,
+    sort: "newest",
+    ...extra,
+  });
+
+  async function everyPage(q: ListQuery) {
+    const ids: string[] = [];
+    const totals = new Set<number>();
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 50; pages++) {
+      const page = await listFeatureRequests(t.db.kysely, dialect, clock, { ...q, cursor });
+      ids.push(...page.requests.map((r) => r.id));
+      totals.add(page.total);
+      if (page.nextCursor === null) return { ids, totals: [...totals] };
+      cursor = page.nextCursor;
+    }
+    throw new Error("the search never ended");
+  }
+
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
+    appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Board" })).row.id;
+    viewer = (await ensureEndUser(t.db.kysely, clock, appId, "viewer")).id;
+    other = (await ensureEndUser(t.db.kysely, clock, appId, "other")).id;
+    await make("Dark mode", "Easier on the eyes", true, null);
+    await make("Sidebar in dark", "Please", false, viewer);
+    await make("Theme switch", "A dark one", true, null);
+    await make("Dark dock", "Mine", false, other);
+    await make("Sidebar width", "Darker borders", false, viewer);
+    await make("Darkroom export", "Photos", true, viewer);
+    await make("Calendar", "Nothing to see", false, viewer);
+    await make("Dark icons", "Icons", true, null);
+  });
+  afterAll(() => t.cleanup());
+
+  it.each(["newest", "top", "trending"] as const)("lists the viewer's matches first, then the public results, on %s pages", async (sort) => {
+    const anonymous = await everyPage(search(null, "dark", { sort }));
+    expect(new Set(anonymous.ids)).toEqual(new Set([id["Dark mode"], id["Theme switch"], id["Darkroom export"], id["Dark icons"]]));
+    const expected = [id["Sidebar in dark"], id["Sidebar width"], ...anonymous.ids];
+    const mine = await everyPage(search(viewer, "dark", { sort }));
+    expect(mine.ids).toEqual(expected);
+    expect(mine.totals).toEqual([expected.length]);
+    for (const offset of [1, 2, 3, 5]) {
+      const page = await listFeatureRequests(t.db.kysely, dialect, clock, search(viewer, "dark", { sort, offset }));
+      expect(page.requests.map((r) => r.id), `offset ${offset}`).toEqual(expected.slice(offset, offset + 2));
+      expect(page.hasMore).toBe(offset + 2 < expected.length);
+    }
+    // The other requester sees their own instead; nobody sees another's.
+    expect((await everyPage(search(other, "dark", { sort }))).ids).toEqual([id["Dark dock"], ...anonymous.ids]);
+    // Every word must match, as a prefix.
+    expect((await everyPage(search(viewer, "sid dar", { sort }))).ids).toEqual([id["Sidebar in dark"], id["Sidebar width"]]);
+    expect((await everyPage(search(viewer, "sidebar calendar", { sort }))).ids).toEqual([]);
+  });
+
+  it("marks the viewer's requests, pending or public, as their own", async () => {
+    const page = await listFeatureRequests(t.db.kysely, dialect, clock, search(viewer, "dark", { limit: 10 }));
+    const own = page.requests.filter((r) => r.isOwnRequest).map((r) => r.id);
+    expect(new Set(own)).toEqual(new Set([id["Sidebar in dark"], id["Sidebar width"], id["Darkroom export"]]));
   });
 });
 
