@@ -30,8 +30,9 @@ export function appContentTag(appId: string): string {
 }
 
 /**
- * The cache tag of which requests an app lists (the count of its listed requests): proposals
- * drop it with the content tag; votes and comments, which change no request's visibility, keep it.
+ * The cache tag of which requests an app lists (the count of its listed requests, the `trending`
+ * ranking): proposals listed at once drop it with the content tag; proposals waiting for review,
+ * votes and comments, which change no public request's visibility, keep it.
  */
 export function appRequestSetTag(appId: string): string {
   return `app-requests:${appId}`;

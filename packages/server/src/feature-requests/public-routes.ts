@@ -201,7 +201,9 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         });
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));
-      await ctx.cache.invalidateTag(appRequestSetTag(appRow.id));
+      // A proposal waiting for review lists nothing new (the count of listed requests and the
+      // `trending` ranking hold public requests only; the caller's own are read fresh).
+      if (approved) await ctx.cache.invalidateTag(appRequestSetTag(appRow.id));
       return reply.code(201).send({ featureRequestId: row.id, pending: !approved });
     },
   );
