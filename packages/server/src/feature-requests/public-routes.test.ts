@@ -285,6 +285,47 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       }
     });
 
+    it("keeps the trending order for 5 s through votes and proposals waiting for review; counts stay fresh", async () => {
+      const fresh = await freshApp({ moderationPolicy: "anonymous" });
+      const hash = (token: string) => ({ "x-user-hash": userHash(fresh.signingSecret, token) });
+      const r: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        t.clock.advance(1000);
+        r.push((await propose(fresh.appKey, `Hot ${i}`, "", `maker-${i}`, hash(`maker-${i}`))).json().featureRequestId);
+      }
+      const order = async () =>
+        (await list(`appKey=${fresh.appKey}&sort=trending&limit=3`)).body.requests.map((x: { id: string; voteCount: number }) => [x.id, x.voteCount]);
+      await vote(r[0]!, "k1");
+      expect(await order()).toEqual([
+        [r[0], 1],
+        [r[2], 0],
+        [r[1], 0],
+      ]);
+      // r1 now has more recent votes, and someone's proposal waits for review: within the window
+      // the ranking stands (r0 recently voted, then the others by votes), the counts are fresh.
+      await vote(r[1]!, "k2");
+      await vote(r[1]!, "k3");
+      expect((await propose(fresh.appKey, "Waiting", "", "anon")).json().pending).toBe(true);
+      t.clock.advance(4999);
+      expect(await order()).toEqual([
+        [r[0], 1],
+        [r[1], 2],
+        [r[2], 0],
+      ]);
+      // Past it, the next page (a vote drops the cached anonymous pages) ranks by the votes again.
+      t.clock.advance(1);
+      await vote(r[1]!, "k7");
+      expect((await order()).map(([id]: [string]) => id)).toEqual([r[1], r[0], r[2]]);
+      // A proposal listed at once drops it.
+      await vote(r[2]!, "k4");
+      await vote(r[2]!, "k5");
+      await vote(r[2]!, "k6");
+      await vote(r[2]!, "k8");
+      t.clock.advance(1000);
+      await propose(fresh.appKey, "Listed", "", "maker-9", hash("maker-9"));
+      expect((await order()).map(([id]: [string]) => id)).toEqual([r[2], r[1], r[0]]);
+    });
+
     it("orders a trending search's equally relevant matches by recent votes, then votes", async () => {
       const fresh = await freshApp();
       const version = await fresh.console.post(`/workspaces/${fresh.wsId}/apps/${fresh.appId}/versions`, { label: "3.0", released: false });
