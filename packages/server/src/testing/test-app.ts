@@ -31,7 +31,7 @@ export interface TestApp {
 export async function createTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: Writable } = {},
+  options: { logStream?: Writable; jobIntervalMs?: number } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
   const clock = new FakeClock();
@@ -43,6 +43,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: database.db,
     clock,
+    ...(options.jobIntervalMs === undefined ? {} : { jobIntervalMs: options.jobIntervalMs }),
     ...(options.logStream === undefined ? { logger: false } : { logStream: options.logStream }),
   });
   await app.ready();
