@@ -1,5 +1,5 @@
 import Type, { type Static } from "typebox";
-import { StringEnum, Timestamp } from "./common.js";
+import { PageOffset, StringEnum, Timestamp } from "./common.js";
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -76,7 +76,7 @@ export type AdminChangelogEntry = Static<typeof AdminChangelogEntrySchema>;
 export const AdminChangelogListQuerySchema = Type.Object({
   appId: Type.Optional(Type.String({ maxLength: 64 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  offset: Type.Optional(PageOffset(100_000)),
 });
 export const AdminChangelogListSchema = Type.Object({
   entries: Type.Array(AdminChangelogEntrySchema),

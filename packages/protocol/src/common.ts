@@ -18,6 +18,30 @@ export const PLATFORMS = ["ios", "macos", "android", "universal", "web"] as cons
 export type Platform = (typeof PLATFORMS)[number];
 export const PlatformSchema = StringEnum(PLATFORMS);
 
+/**
+ * The largest integer that JSON readers, JavaScript and both SQL engines hold exactly (2^53 − 1):
+ * the upper bound of any count, size or timestamp a client sends that has no tighter one.
+ */
+export const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/** How far console lists page by offset. */
+export const MAX_LIST_OFFSET = 1_000_000;
+
+/**
+ * A page offset of 0–`maximum`. Every offset is bounded: a querystring's `Infinity`, `1e309` or
+ * 23 digits would otherwise pass as an "integer" and reach SQL, where SQLite refuses it (500)
+ * and PostgreSQL does not; the bound makes them a 400 on both engines and shows in the OpenAPI
+ * document.
+ *
+ * @example
+ * ```ts
+ * const Query = Type.Object({ offset: Type.Optional(PageOffset(MAX_LIST_OFFSET)) });
+ * ```
+ */
+export function PageOffset(maximum: number, options: { description?: string } = {}) {
+  return Type.Integer({ minimum: 0, maximum, ...options });
+}
+
 /** ISO-8601 timestamp in UTC. */
 export const Timestamp = Type.String({ format: "date-time" });
 

@@ -1,5 +1,5 @@
 import Type, { type Static } from "typebox";
-import { StringEnum, Timestamp } from "./common.js";
+import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, StringEnum, Timestamp } from "./common.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -45,7 +45,7 @@ export type FeatureRequestItem = Static<typeof FeatureRequestItemSchema>;
 export const FeatureRequestListQuerySchema = Type.Object({
   appKey: Type.Optional(Type.String({ maxLength: 128 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(PageOffset(MAX_SAFE_INTEGER, { description: "Clamped at 10 000" })),
   cursor: Type.Optional(Type.String({ maxLength: 1000 })),
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
@@ -158,7 +158,7 @@ export type AdminFeatureRequest = Static<typeof AdminFeatureRequestSchema>;
 export const AdminFeatureRequestListQuerySchema = Type.Object({
   appId: Type.Optional(Type.String({ maxLength: 64 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  offset: Type.Optional(PageOffset(MAX_LIST_OFFSET)),
   /** Case- and accent-insensitive substring of the title or description. */
   q: Type.Optional(Type.String({ maxLength: 200 })),
   columnId: Type.Optional(Type.String({ maxLength: 64 })),

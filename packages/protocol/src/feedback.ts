@@ -1,5 +1,5 @@
 import Type, { type Static } from "typebox";
-import { PlatformSchema, StringEnum, Timestamp } from "./common.js";
+import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, PlatformSchema, StringEnum, Timestamp } from "./common.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -41,8 +41,8 @@ export const UploadSessionBodySchema = Type.Object({
       filename: Type.String({ minLength: 1, maxLength: 1024 }),
       mimeType: Type.Optional(Type.String({ maxLength: 255 })),
       contentType: Type.Optional(Type.String({ maxLength: 255 })),
-      size: Type.Optional(Type.Integer({ minimum: 0 })),
-      sizeBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+      size: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SAFE_INTEGER })),
+      sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SAFE_INTEGER })),
     }),
     { minItems: 1, maxItems: MAX_ATTACHMENTS },
   ),
@@ -88,7 +88,7 @@ export const AttachmentRefSchema = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   filename: Type.Optional(Type.String({ maxLength: 1024 })),
   mimeType: Type.Optional(Type.String({ maxLength: 255 })),
-  size: Type.Optional(Type.Number()),
+  size: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_SAFE_INTEGER })),
 });
 
 /**
@@ -168,7 +168,7 @@ export const SubmissionListQuerySchema = Type.Object({
   from: Type.Optional(Type.String({ format: "date-time" })),
   to: Type.Optional(Type.String({ format: "date-time" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(PageOffset(MAX_LIST_OFFSET)),
 });
 
 export const SubmissionListSchema = Type.Object({ submissions: Type.Array(SubmissionRecordSchema), total: Type.Integer() });

@@ -1,5 +1,5 @@
 import Type, { type Static } from "typebox";
-import { Timestamp } from "./common.js";
+import { MAX_SAFE_INTEGER, Timestamp } from "./common.js";
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -14,7 +14,7 @@ export const UserAttributesBodySchema = Type.Object({
   currency: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
   userToken: Type.Optional(Type.String({ maxLength: 256 })),
   signature: Type.Optional(Type.String({ pattern: "^[0-9a-fA-F]{64}$" })),
-  timestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  timestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SAFE_INTEGER })),
 });
 export type UserAttributesBody = Static<typeof UserAttributesBodySchema>;
 

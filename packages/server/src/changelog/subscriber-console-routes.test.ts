@@ -61,6 +61,16 @@ describe.each(testDialects())("console: changelog subscribers and preview on %s"
     expect((await acme.console.get(`${base()}?status=bogus`)).status).toBe(400);
   });
 
+  it("refuses offsets that are not finite or past 1 000 000 with 400, and pages up to it", async () => {
+    for (const offset of ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"]) {
+      const res = await acme.console.get(`${base()}?offset=${offset}`);
+      expect({ offset, status: res.status, code: res.body.code }).toEqual({ offset, status: 400, code: "validation_failed" });
+    }
+    const last = await acme.console.get(`${base()}?offset=1000000`);
+    expect(last.status).toBe(200);
+    expect(last.body.subscribers).toEqual([]);
+  });
+
   it("exports CSV with defused formula cells", async () => {
     const res = await t.app.inject({ method: "GET", url: `/api/v1/console${base()}/export`, headers: t.admin });
     expect(res.statusCode).toBe(200);

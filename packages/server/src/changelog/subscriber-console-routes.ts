@@ -1,4 +1,4 @@
-import { IdParam } from "@tidings/protocol";
+import { IdParam, MAX_LIST_OFFSET, PageOffset } from "@tidings/protocol";
 import { sql } from "kysely";
 import Type from "typebox";
 import { AppParams } from "../apps/console-routes.js";
@@ -24,7 +24,7 @@ const SubscriberSchema = Type.Object({
 });
 const SubscriberListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(PageOffset(MAX_LIST_OFFSET)),
   status: Type.Optional(Status),
   q: Type.Optional(Type.String({ maxLength: 200 })),
 });

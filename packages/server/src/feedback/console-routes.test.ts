@@ -45,6 +45,14 @@ describe.each(testDialects())("console feedback inbox on %s", (dialect) => {
     expect(page.submissions.map((s) => s.submissionId)).toEqual([ids.idea]);
   });
 
+  it("refuses offsets that are not finite or past 1 000 000 with 400, and pages up to it", async () => {
+    for (const offset of ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"]) {
+      const res = await acme.console.get(`/workspaces/${acme.wsId}/submissions?offset=${offset}`);
+      expect({ offset, status: res.status, code: res.body.code }).toEqual({ offset, status: 400, code: "validation_failed" });
+    }
+    expect((await list("?offset=1000000")).submissions).toEqual([]);
+  });
+
   it("filters by platform, app, text (case-insensitive, literal) and date range", async () => {
     expect(await titles("?platform=android")).toEqual([ids.idea]);
     expect(await titles(`?appId=${acme.appId}&q=save`)).toEqual([ids.crash]);

@@ -59,6 +59,16 @@ describe.each(testDialects())("console: end users on %s", (dialect) => {
     expect((await acme.console.get(`${base()}?limit=0`)).status).toBe(400);
   });
 
+  it("refuses offsets that are not finite or past 1 000 000 with 400, and pages up to it", async () => {
+    for (const offset of ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"]) {
+      const res = await acme.console.get(`${base()}?offset=${offset}`);
+      expect({ offset, status: res.status, code: res.body.code }).toEqual({ offset, status: 400, code: "validation_failed" });
+    }
+    const last = await acme.console.get(`${base()}?offset=1000000`);
+    expect(last.status).toBe(200);
+    expect(last.body.users).toEqual([]);
+  });
+
   it("answers 404 for another workspace's app", async () => {
     const other = await createWorkspaceWithApp(t.app, t.admin.authorization, "other-co");
     expect((await other.console.get(`/workspaces/${other.wsId}/apps/${acme.appId}/end-users`)).status).toBe(404);

@@ -1,3 +1,4 @@
+import { MAX_LIST_OFFSET, PageOffset } from "@tidings/protocol";
 import Type from "typebox";
 import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
@@ -22,7 +23,7 @@ const EndUserSchema = Type.Object({
 });
 const EndUserListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(PageOffset(MAX_LIST_OFFSET)),
   sort: Type.Optional(Type.Union([Type.Literal("last_seen"), Type.Literal("newest"), Type.Literal("mrr")])),
   payer: Type.Optional(Type.Literal("only")),
 });
