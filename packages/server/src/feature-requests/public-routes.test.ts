@@ -239,6 +239,16 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       }
     });
 
+    it("refuses forged cursors with a negative offset or vote count with 400 on every engine", async () => {
+      for (const sort of ["trending", "top"]) {
+        const first = await list(`appKey=${ws.appKey}&limit=2&sort=${sort}`);
+        const decoded = JSON.parse(Buffer.from(first.body.nextCursor, "base64url").toString("utf8")) as Record<string, unknown>;
+        const forged = Buffer.from(JSON.stringify({ ...decoded, ...("o" in decoded ? { o: -5 } : { v: -5 }) })).toString("base64url");
+        const res = await list(`appKey=${ws.appKey}&limit=2&sort=${sort}&cursor=${forged}`);
+        expect({ sort, status: res.status, body: res.body }).toEqual({ sort, status: 400, body: { error: "Invalid cursor", code: "invalid_cursor" } });
+      }
+    });
+
     it("sorts by votes (top) and by recent votes (trending)", async () => {
       for (const token of ["v1", "v2", "v3"]) await vote(ids[1]!, token);
       t.clock.advance(8 * 86_400_000);
