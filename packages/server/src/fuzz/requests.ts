@@ -1,7 +1,8 @@
 import fc from "fast-check";
-import { JPEG_HEADER, multipartBody, png, type Part } from "../uploads/test-kit.js";
+import { png } from "../uploads/test-kit.js";
+import { goodMultipart, junkBody, multipartArb, type Body } from "./bodies.js";
 import type { Fixtures } from "./fixtures.js";
-import { numericFields, type JsonSchema, type ParamSpec, type RouteSpec } from "./openapi-walker.js";
+import type { JsonSchema, ParamSpec, RouteSpec } from "./openapi-walker.js";
 import { RawJson, extraKey, mutate, mutation, oddNumberText, oddString, oddValue, toJsonText, validFromSchema, type Hints } from "./values.js";
 
 /** One request as `app.inject` takes it, with a short label of how it was made. */
@@ -63,7 +64,7 @@ const spoiledPathValue = (param: ParamSpec): fc.Arbitrary<string> =>
   );
 
 /** The route's path with known ids, or with one or more parameters spoiled. */
-const pathArb = (route: RouteSpec, hints: Hints, spoil: boolean): fc.Arbitrary<string> => {
+export const pathArb = (route: RouteSpec, hints: Hints, spoil: boolean): fc.Arbitrary<string> => {
   const values = route.pathParams.map((param) =>
     spoil ? fc.oneof(validPathValue(route, hints, param), spoiledPathValue(param)) : validPathValue(route, hints, param),
   );
@@ -83,7 +84,8 @@ function validQuery(route: RouteSpec, hints: Hints): fc.Arbitrary<Query> {
   );
 }
 
-const isNumeric = (schema: JsonSchema): boolean => schema.type === "integer" || schema.type === "number";
+/** Whether a schema is a number or an integer. */
+export const isNumeric = (schema: JsonSchema): boolean => schema.type === "integer" || schema.type === "number";
 
 const queryMutation = (route: RouteSpec): fc.Arbitrary<(q: Query) => Query> => {
   const names = route.query.map((p) => p.name);
@@ -123,96 +125,6 @@ const spoiledQuery = (route: RouteSpec, hints: Hints): fc.Arbitrary<{ text: stri
         .map(([q, junk]) => ({ text: queryText(q, junk), how: "query raw junk" })),
     },
   );
-
-const BOUNDARY = "----fuzz-boundary-1f2e";
-
-const filePart: fc.Arbitrary<Part> = fc.record({
-  name: fc.constantFrom("file", "file", "image", "files[]", ""),
-  filename: fc.oneof(fc.constantFrom("shot.png", "photo.jpg", "notes.txt", "logs.json", "run.exe", "image.svg", "", ".png", "a".repeat(2000) + ".png"), oddString),
-  contentType: fc.constantFrom("image/png", "image/jpeg", "application/octet-stream", "text/html", "image/svg+xml", "application/x-msdownload", "", "image/png; charset=utf-8"),
-  data: fc.oneof(
-    fc.constant(png(64)),
-    fc.constant(Buffer.concat([JPEG_HEADER, Buffer.alloc(40, 1)])),
-    fc.constant(Buffer.from("MZ\x90\x00\x03\x00\x00\x00", "latin1")),
-    fc.constant(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')),
-    fc.constant(Buffer.alloc(0)),
-    fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)),
-  ),
-});
-
-const fieldPart = (hints: Hints): fc.Arbitrary<Part> =>
-  fc.record({
-    name: fc.oneof(fc.constantFrom("appKey", "appKey", "userToken", "purpose"), extraKey),
-    value: fc.oneof(fc.constantFrom(...(hints.appKey ?? ["app_x"])), oddString),
-  });
-
-/** Multipart bodies, well formed or broken in the ways parsers trip on. */
-const partsArb = (hints: Hints) => fc.array(fc.oneof(fieldPart(hints), filePart), { minLength: 0, maxLength: 4 });
-
-/** An upload as a client sends it: the app key and one file part (its content may still be refused). */
-const goodMultipart = (hints: Hints): fc.Arbitrary<Body> =>
-  fc.tuple(fc.constantFrom(...(hints.appKey ?? ["app_x"])), filePart).map(([appKey, file]) => {
-    const built = multipartBody([{ name: "appKey", value: appKey }, { ...file, name: "file" }], BOUNDARY);
-    return { payload: built.payload, contentType: built.headers["content-type"], how: "multipart upload" };
-  });
-
-const multipartArb = (hints: Hints): fc.Arbitrary<{ payload: Buffer; contentType: string; how: string }> => {
-  const parts = partsArb(hints);
-  const good = parts.map((list) => {
-    const built = multipartBody(list, BOUNDARY);
-    return { payload: built.payload, contentType: built.headers["content-type"], how: "multipart" };
-  });
-  const broken = fc.tuple(parts, fc.constantFrom("truncate", "wrong-boundary", "no-boundary", "no-end", "no-disposition", "many-fields", "long-boundary", "bad-headers")).map(
-    ([list, how]) => {
-      const built = multipartBody(list, BOUNDARY);
-      const text = built.payload;
-      switch (how) {
-        case "truncate":
-          return { payload: text.subarray(0, Math.floor(text.length / 2)), contentType: built.headers["content-type"], how: `multipart ${how}` };
-        case "wrong-boundary":
-          return { payload: text, contentType: "multipart/form-data; boundary=other", how: `multipart ${how}` };
-        case "no-boundary":
-          return { payload: text, contentType: "multipart/form-data", how: `multipart ${how}` };
-        case "no-end":
-          return { payload: Buffer.from(text.toString("latin1").replace(`--${BOUNDARY}--\r\n`, ""), "latin1"), contentType: built.headers["content-type"], how: `multipart ${how}` };
-        case "no-disposition":
-          return { payload: Buffer.from(`--${BOUNDARY}\r\nContent-Type: image/png\r\n\r\nxyz\r\n--${BOUNDARY}--\r\n`), contentType: built.headers["content-type"], how: `multipart ${how}` };
-        case "many-fields": {
-          const many = multipartBody(Array.from({ length: 2000 }, (_, i) => ({ name: `f${i}`, value: "v" })), BOUNDARY);
-          return { payload: many.payload, contentType: many.headers["content-type"], how: `multipart ${how}` };
-        }
-        case "long-boundary": {
-          const long = "b".repeat(200);
-          const built2 = multipartBody(list, long);
-          return { payload: built2.payload, contentType: built2.headers["content-type"], how: `multipart ${how}` };
-        }
-        default:
-          return {
-            payload: Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type\r\n\r\n\x89PNG\r\n--${BOUNDARY}--\r\n`, "latin1"),
-            contentType: built.headers["content-type"],
-            how: `multipart ${how}`,
-          };
-      }
-    },
-  );
-  return fc.oneof(good, broken);
-};
-
-/** Bodies that are not what a JSON route expects at all. */
-const junkBody: fc.Arbitrary<{ payload: string | Buffer; contentType: string | undefined; how: string }> = fc.oneof(
-  fc.constantFrom(
-    "", "{", "}", "[", "{\"a\":", "nul", "undefined", "NaN", "'x'", "{'a':1}", "{\"a\":1,}", "\uFEFF{}", "{\"__proto__\":{\"polluted\":true}}",
-    "{\"constructor\":{\"prototype\":{\"polluted\":true}}}", "{\"a\":1,\"a\":2}", "[".repeat(5000) + "]".repeat(5000), "{\"a\":\"\\ud800\"}", "{\"a\":\"\\u0000\"}",
-    "1e999", "\"string\"", "[]", "null", "true", "0", "{\"x\":1e999}",
-  ).map((payload) => ({ payload, contentType: "application/json", how: "json junk" })),
-  fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom("application/json", "application/json; charset=utf-16", "application/json; charset=latin1", "text/plain", "application/x-www-form-urlencoded", "application/xml", "APPLICATION/JSON", "application/vnd.api+json", "", "multipart/form-data")).map(
-    ([value, contentType]) => ({ payload: JSON.stringify(value) ?? "null", contentType: contentType === "" ? undefined : contentType, how: `body as ${contentType || "no type"}` }),
-  ),
-  fc.constantFrom(257 * 1024, 1025 * 1024).map((size) => ({ payload: `{"x":"${"a".repeat(size)}"}`, contentType: "application/json", how: "oversized body" })),
-  fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ payload: Buffer.from(bytes), contentType: "application/octet-stream", how: "random bytes" })),
-);
-
-type Body = { payload: string | Buffer | undefined; contentType: string | undefined; how: string };
 
 const validBody = (route: RouteSpec, hints: Hints): fc.Arbitrary<Body> => {
   if (route.body !== undefined) {
@@ -262,7 +174,7 @@ const extraHeaders = (fixtures: Fixtures): fc.Arbitrary<Record<string, string>> 
 };
 
 /** The credentials that reach the handler. */
-const validAuth = (route: RouteSpec, fixtures: Fixtures): fc.Arbitrary<{ headers: Record<string, string>; how: string }> => {
+export const validAuth = (route: RouteSpec, fixtures: Fixtures): fc.Arbitrary<{ headers: Record<string, string>; how: string }> => {
   if (route.secured) {
     return fc.oneof(
       { weight: 6, arbitrary: fc.constant({ headers: { authorization: fixtures.consoleAuth.admin }, how: "admin" }) },
@@ -358,62 +270,4 @@ export function randomRequestArb(routes: readonly RouteSpec[], fixtures: Fixture
     if (b.contentType !== undefined) headers["content-type"] = b.contentType;
     return { method: m, url: `${p}${q}`, headers, ...(b.payload === undefined ? {} : { payload: b.payload }), label: `random; ${b.how}` };
   });
-}
-
-/** Numbers every numeric field is tried with, whatever the random runs draw. */
-const EDGE_NUMBER_TEXTS = ["Infinity", "-Infinity", "1e309", "99999999999999999999999", "9007199254740993", "-1", "1.5", "NaN", "", "abc"];
-const EDGE_NUMBER_TOKENS = ["1e999", "-1e999", "123456789012345678901234567890", "9007199254740993", "-1", "1.5", "null", "\"7\"", "true"];
-
-function setAt(root: unknown, steps: readonly string[], value: unknown): boolean {
-  let node = root;
-  for (const [i, step] of steps.entries()) {
-    const last = i === steps.length - 1;
-    if (step === "[]") {
-      if (!Array.isArray(node) || node.length === 0) return false;
-      if (last) node[0] = value;
-      else node = node[0];
-      continue;
-    }
-    if (node === null || typeof node !== "object") return false;
-    if (last) (node as Record<string, unknown>)[step] = value;
-    else node = (node as Record<string, unknown>)[step];
-  }
-  return true;
-}
-
-/**
- * One request per numeric field and edge value (non-finite, past 2^53 or 2^63, negative,
- * fractional, not a number), the rest of the request valid: the class of the huge-offset 500.
- */
-export function edgeRequests(route: RouteSpec, fixtures: Fixtures, seed: number): FuzzRequest[] {
-  const hints = fixtures.hints;
-  const [base] = fc.sample(
-    fc.tuple(pathArb(route, hints, false), validAuth(route, fixtures), route.body === undefined ? fc.constant(undefined) : validFromSchema(route.body, hints)),
-    { seed, numRuns: 1 },
-  );
-  if (base === undefined) return [];
-  const [path, auth, body] = base;
-  const requests: FuzzRequest[] = [];
-  for (const param of route.query.filter((p) => isNumeric(p.schema))) {
-    for (const text of EDGE_NUMBER_TEXTS) {
-      requests.push({ method: route.method, url: `${path}?${encode(param.name)}=${encode(text)}`, headers: auth.headers, label: `edge ${param.name}=${text}` });
-    }
-  }
-  if (route.body !== undefined) {
-    for (const { where } of numericFields(route).filter((f) => f.where.startsWith("body"))) {
-      const steps = where.replace(/\|\d+/g, "").replace(/\[\]/g, ".[]").split(".").slice(1);
-      for (const token of EDGE_NUMBER_TOKENS) {
-        const copy = structuredClone(body) as unknown;
-        if (steps.length === 0 || !setAt(copy, steps, new RawJson(token))) continue;
-        requests.push({
-          method: route.method,
-          url: path,
-          headers: { ...auth.headers, "content-type": "application/json" },
-          payload: toJsonText(copy),
-          label: `edge ${where}=${token}`,
-        });
-      }
-    }
-  }
-  return requests;
 }

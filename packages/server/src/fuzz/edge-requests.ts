@@ -1,0 +1,63 @@
+import fc from "fast-check";
+import type { Fixtures } from "./fixtures.js";
+import { numericFields, type RouteSpec } from "./openapi-walker.js";
+import { encode, isNumeric, pathArb, validAuth, type FuzzRequest } from "./requests.js";
+import { RawJson, toJsonText, validFromSchema } from "./values.js";
+
+/** Numbers every numeric field is tried with, whatever the random runs draw. */
+const EDGE_NUMBER_TEXTS = ["Infinity", "-Infinity", "1e309", "99999999999999999999999", "9007199254740993", "-1", "1.5", "NaN", "", "abc"];
+const EDGE_NUMBER_TOKENS = ["1e999", "-1e999", "123456789012345678901234567890", "9007199254740993", "-1", "1.5", "null", "\"7\"", "true"];
+
+function setAt(root: unknown, steps: readonly string[], value: unknown): boolean {
+  let node = root;
+  for (const [i, step] of steps.entries()) {
+    const last = i === steps.length - 1;
+    if (step === "[]") {
+      if (!Array.isArray(node) || node.length === 0) return false;
+      if (last) node[0] = value;
+      else node = node[0];
+      continue;
+    }
+    if (node === null || typeof node !== "object") return false;
+    if (last) (node as Record<string, unknown>)[step] = value;
+    else node = (node as Record<string, unknown>)[step];
+  }
+  return true;
+}
+
+/**
+ * One request per numeric field and edge value (non-finite, past 2^53 or 2^63, negative,
+ * fractional, not a number), the rest of the request valid: the class of the huge-offset 500.
+ */
+export function edgeRequests(route: RouteSpec, fixtures: Fixtures, seed: number): FuzzRequest[] {
+  const hints = fixtures.hints;
+  const [base] = fc.sample(
+    fc.tuple(pathArb(route, hints, false), validAuth(route, fixtures), route.body === undefined ? fc.constant(undefined) : validFromSchema(route.body, hints)),
+    { seed, numRuns: 1 },
+  );
+  if (base === undefined) return [];
+  const [path, auth, body] = base;
+  const requests: FuzzRequest[] = [];
+  for (const param of route.query.filter((p) => isNumeric(p.schema))) {
+    for (const text of EDGE_NUMBER_TEXTS) {
+      requests.push({ method: route.method, url: `${path}?${encode(param.name)}=${encode(text)}`, headers: auth.headers, label: `edge ${param.name}=${text}` });
+    }
+  }
+  if (route.body !== undefined) {
+    for (const { where } of numericFields(route).filter((f) => f.where.startsWith("body"))) {
+      const steps = where.replace(/\|\d+/g, "").replace(/\[\]/g, ".[]").split(".").slice(1);
+      for (const token of EDGE_NUMBER_TOKENS) {
+        const copy = structuredClone(body) as unknown;
+        if (steps.length === 0 || !setAt(copy, steps, new RawJson(token))) continue;
+        requests.push({
+          method: route.method,
+          url: path,
+          headers: { ...auth.headers, "content-type": "application/json" },
+          payload: toJsonText(copy),
+          label: `edge ${where}=${token}`,
+        });
+      }
+    }
+  }
+  return requests;
+}
