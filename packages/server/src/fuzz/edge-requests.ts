@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import type { Fixtures } from "./fixtures.js";
-import { numericFields, type RouteSpec } from "./openapi-walker.js";
-import { encode, isNumeric, pathArb, validAuth, type FuzzRequest } from "./requests.js";
-import { RawJson, toJsonText, validFromSchema } from "./values.js";
+import { fieldsOf, isDateTime, isNumeric, type JsonSchema, type RouteSpec } from "./openapi-walker.js";
+import { encode, pathArb, validAuth, type FuzzRequest } from "./requests.js";
+import { ODD_DATE_TIMES, RawJson, toJsonText, validFromSchema } from "./values.js";
 
 /** Numbers every numeric field is tried with, whatever the random runs draw. */
 const EDGE_NUMBER_TEXTS = ["Infinity", "-Infinity", "1e309", "99999999999999999999999", "9007199254740993", "-1", "1.5", "NaN", "", "abc"];
@@ -25,9 +25,16 @@ function setAt(root: unknown, steps: readonly string[], value: unknown): boolean
   return true;
 }
 
+/** The values each kind of field is tried with, as query text and as a JSON token. */
+const EDGES: ReadonlyArray<{ wanted: (schema: JsonSchema) => boolean; texts: readonly string[]; tokens: readonly string[] }> = [
+  { wanted: isNumeric, texts: EDGE_NUMBER_TEXTS, tokens: EDGE_NUMBER_TOKENS },
+  { wanted: isDateTime, texts: ODD_DATE_TIMES, tokens: ODD_DATE_TIMES.map((d) => JSON.stringify(d)) },
+];
+
 /**
- * One request per numeric field and edge value (non-finite, past 2^53 or 2^63, negative,
- * fractional, not a number), the rest of the request valid: the class of the huge-offset 500.
+ * One request per numeric or date-time field and edge value (non-finite, past 2^53 or 2^63,
+ * negative, fractional, not a number; leap seconds and other RFC 3339 spellings), the rest of
+ * the request valid: the classes of the huge-offset and leap-second 500s.
  */
 export function edgeRequests(route: RouteSpec, fixtures: Fixtures, seed: number): FuzzRequest[] {
   const hints = fixtures.hints;
@@ -38,15 +45,16 @@ export function edgeRequests(route: RouteSpec, fixtures: Fixtures, seed: number)
   if (base === undefined) return [];
   const [path, auth, body] = base;
   const requests: FuzzRequest[] = [];
-  for (const param of route.query.filter((p) => isNumeric(p.schema))) {
-    for (const text of EDGE_NUMBER_TEXTS) {
-      requests.push({ method: route.method, url: `${path}?${encode(param.name)}=${encode(text)}`, headers: auth.headers, label: `edge ${param.name}=${text}` });
+  for (const { wanted, texts, tokens } of EDGES) {
+    for (const param of route.query.filter((p) => wanted(p.schema))) {
+      for (const text of texts) {
+        requests.push({ method: route.method, url: `${path}?${encode(param.name)}=${encode(text)}`, headers: auth.headers, label: `edge ${param.name}=${text}` });
+      }
     }
-  }
-  if (route.body !== undefined) {
-    for (const { where } of numericFields(route).filter((f) => f.where.startsWith("body"))) {
+    if (route.body === undefined) continue;
+    for (const { where } of fieldsOf(route, wanted).filter((f) => f.where.startsWith("body"))) {
       const steps = where.replace(/\|\d+/g, "").replace(/\[\]/g, ".[]").split(".").slice(1);
-      for (const token of EDGE_NUMBER_TOKENS) {
+      for (const token of tokens) {
         const copy = structuredClone(body) as unknown;
         if (steps.length === 0 || !setAt(copy, steps, new RawJson(token))) continue;
         requests.push({

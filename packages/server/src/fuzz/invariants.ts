@@ -68,9 +68,12 @@ export function answerProblems(route: { method: string; path: string }, request:
 /** Row count and content digest of every table, plus the stored files: what a write would change. */
 export type Snapshot = ReadonlyMap<string, string>;
 
+/** Columns (`table.column`, as stored) a snapshot leaves out, or whole tables (`table`). */
+export type Unwatched = ReadonlySet<string>;
+
 /** Takes {@link Snapshot}s of one database (and its uploads folder) with one query each. */
-export async function snapshotter(db: Db, uploadsDir: string | undefined): Promise<() => Promise<Snapshot>> {
-  const statement = db.dialect === "sqlite" ? await sqliteDigest(db) : await postgresDigest(db);
+export async function snapshotter(db: Db, uploadsDir: string | undefined, unwatched: Unwatched = new Set()): Promise<() => Promise<Snapshot>> {
+  const statement = db.dialect === "sqlite" ? await sqliteDigest(db, unwatched) : await postgresDigest(db, unwatched);
   return async () => {
     const result = await statement.execute(db.kysely);
     const snapshot = new Map<string, string>();
@@ -82,23 +85,32 @@ export async function snapshotter(db: Db, uploadsDir: string | undefined): Promi
 
 type DigestRow = { t: string; n: number | string; h: string | null };
 
-async function sqliteDigest(db: Db) {
+async function sqliteDigest(db: Db, unwatched: Unwatched) {
   const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db.kysely);
   const parts: string[] = [];
-  for (const { name } of tables.rows) {
+  for (const { name } of tables.rows.filter((t) => !unwatched.has(t.name))) {
     const columns = await sql<{ name: string }>`select name from pragma_table_info(${name})`.execute(db.kysely);
-    const row = columns.rows.map((c) => `quote("${c.name}")`).join(" || ',' || ");
+    const row = columns.rows
+      .filter((c) => !unwatched.has(`${name}.${c.name}`))
+      .map((c) => `quote("${c.name}")`)
+      .join(" || ',' || ");
     parts.push(`select '${name}' as t, count(*) as n, group_concat(${row === "" ? "''" : row}, char(30)) as h from "${name}"`);
   }
   return sql.raw<DigestRow>(parts.join(" union all "));
 }
 
-async function postgresDigest(db: Db) {
+async function postgresDigest(db: Db, unwatched: Unwatched) {
+  const columns = await sql<{ t: string; c: string }>`select table_name as t, column_name as c from information_schema.columns
+    where table_schema = current_schema() order by table_name, ordinal_position`.execute(db.kysely);
   const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables
     where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db.kysely);
-  const parts = tables.rows.map(
-    ({ name }) => `select '${name}' as t, count(*)::int as n, md5(coalesce(string_agg(x::text, chr(30) order by x::text), '')) as h from "${name}" x`,
-  );
+  const parts = tables.rows
+    .filter(({ name }) => !unwatched.has(name))
+    .map(({ name }) => {
+      const row = columns.rows.filter((c) => c.t === name && !unwatched.has(`${name}.${c.c}`)).map((c) => `x."${c.c}"`);
+      const text = row.length === 0 ? "''" : `row(${row.join(", ")})::text`;
+      return `select '${name}' as t, count(*)::int as n, md5(coalesce(string_agg(${text}, chr(30) order by ${text}), '')) as h from "${name}" x`;
+    });
   return sql.raw<DigestRow>(parts.join(" union all "));
 }
 

@@ -85,9 +85,9 @@ export function routesOf(document: unknown): RouteSpec[] {
   return routes;
 }
 
-/** A number or integer somewhere in a request schema, with where it sits. */
-export interface NumericField {
-  /** `query:offset`, `body.files[].size`, `body.mrr|1`… */
+/** A field somewhere in a request schema, with where it sits. */
+export interface SchemaField {
+  /** `query:offset`, `body.files[].size`, `body.mrr|0` (a branch of anyOf)… */
   where: string;
   schema: JsonSchema;
 }
@@ -97,28 +97,39 @@ function typesOf(schema: JsonSchema): string[] {
   return Array.isArray(type) ? (type as string[]) : typeof type === "string" ? [type] : [];
 }
 
-function collectNumeric(schema: unknown, where: string, out: NumericField[]): void {
+function collect(schema: unknown, where: string, wanted: (s: JsonSchema) => boolean, out: SchemaField[]): void {
   if (schema === null || typeof schema !== "object") return;
   const s = schema as JsonSchema;
-  if (typesOf(s).some((t) => t === "integer" || t === "number")) out.push({ where, schema: s });
+  if (wanted(s)) out.push({ where, schema: s });
   for (const key of ["anyOf", "oneOf", "allOf"]) {
     const list = s[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => collectNumeric(sub, `${where}|${i}`, out));
+    if (Array.isArray(list)) list.forEach((sub, i) => collect(sub, `${where}|${i}`, wanted, out));
   }
   const properties = s.properties;
   if (properties !== null && typeof properties === "object") {
-    for (const [name, sub] of Object.entries(properties)) collectNumeric(sub, `${where}.${name}`, out);
+    for (const [name, sub] of Object.entries(properties)) collect(sub, `${where}.${name}`, wanted, out);
   }
-  if (s.items !== undefined) collectNumeric(s.items, `${where}[]`, out);
-  if (s.additionalProperties !== null && typeof s.additionalProperties === "object") collectNumeric(s.additionalProperties, `${where}{}`, out);
+  if (s.items !== undefined) collect(s.items, `${where}[]`, wanted, out);
+  if (s.additionalProperties !== null && typeof s.additionalProperties === "object") collect(s.additionalProperties, `${where}{}`, wanted, out);
 }
 
-/** Every number or integer a client may send to `route`: parameters and body, nested ones too. */
-export function numericFields(route: RouteSpec): NumericField[] {
-  const out: NumericField[] = [];
+/** Every field of `route`'s parameters and body (nested ones too) whose schema `wanted` picks. */
+export function fieldsOf(route: RouteSpec, wanted: (schema: JsonSchema) => boolean): SchemaField[] {
+  const out: SchemaField[] = [];
   for (const [where, list] of [["path", route.pathParams], ["query", route.query], ["header", route.headers]] as const) {
-    for (const param of list) collectNumeric(param.schema, `${where}:${param.name}`, out);
+    for (const param of list) collect(param.schema, `${where}:${param.name}`, wanted, out);
   }
-  if (route.body !== undefined) collectNumeric(route.body, "body", out);
+  if (route.body !== undefined) collect(route.body, "body", wanted, out);
   return out;
+}
+
+/** Whether a schema is a number or an integer. */
+export const isNumeric = (schema: JsonSchema): boolean => typesOf(schema).some((t) => t === "integer" || t === "number");
+
+/** Whether a schema is an RFC 3339 date-time string. */
+export const isDateTime = (schema: JsonSchema): boolean => typesOf(schema).includes("string") && schema.format === "date-time";
+
+/** Every number or integer a client may send to `route`: parameters and body, nested ones too. */
+export function numericFields(route: RouteSpec): SchemaField[] {
+  return fieldsOf(route, isNumeric);
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { png } from "../uploads/test-kit.js";
 import { goodMultipart, junkBody, multipartArb, type Body } from "./bodies.js";
 import type { Fixtures } from "./fixtures.js";
-import type { JsonSchema, ParamSpec, RouteSpec } from "./openapi-walker.js";
+import { isNumeric, type ParamSpec, type RouteSpec } from "./openapi-walker.js";
 import { RawJson, extraKey, mutate, mutation, oddNumberText, oddString, oddValue, toJsonText, validFromSchema, type Hints } from "./values.js";
 
 /** One request as `app.inject` takes it, with a short label of how it was made. */
@@ -83,9 +83,6 @@ function validQuery(route: RouteSpec, hints: Hints): fc.Arbitrary<Query> {
     values.flatMap((texts, i) => (texts === undefined ? [] : texts.map((text): [string, string] => [route.query[i]!.name, text]))),
   );
 }
-
-/** Whether a schema is a number or an integer. */
-export const isNumeric = (schema: JsonSchema): boolean => schema.type === "integer" || schema.type === "number";
 
 const queryMutation = (route: RouteSpec): fc.Arbitrary<(q: Query) => Query> => {
   const names = route.query.map((p) => p.name);

@@ -78,6 +78,17 @@ function typesOf(schema: JsonSchema): string[] {
   return Array.isArray(type) ? (type as string[]) : typeof type === "string" ? [type] : [];
 }
 
+/** Date-times `format: "date-time"` lets through that are unusual all the same. */
+export const ODD_DATE_TIMES = [
+  "2016-12-31T23:59:60Z",
+  "2016-12-31T23:59:60.5Z",
+  "2025-01-01t00:00:00z",
+  "2025-01-01 00:00:00Z",
+  "0000-01-01T00:00:00Z",
+  "9999-12-31T23:59:59.999999999+14:00",
+  "2025-01-01T00:00:00-23:59",
+];
+
 function stringFromSchema(schema: JsonSchema): fc.Arbitrary<string> {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as string[]));
   if (typeof schema.const === "string") return fc.constant(schema.const);
@@ -85,7 +96,11 @@ function stringFromSchema(schema: JsonSchema): fc.Arbitrary<string> {
   const maxLength = typeof schema.maxLength === "number" ? schema.maxLength : 60;
   switch (schema.format) {
     case "date-time":
-      return fc.date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2090-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2090-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()) },
+        // RFC 3339 spellings JavaScript's Date may not read: leap seconds, lower case, a space, far offsets and years.
+        { weight: 1, arbitrary: fc.constantFrom(...ODD_DATE_TIMES) },
+      );
     case "email":
       return fc.oneof(fc.constantFrom("someone@example.com", "a.b+c@example.org"), fc.emailAddress());
     case "uri":
