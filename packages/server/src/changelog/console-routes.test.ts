@@ -50,6 +50,18 @@ describe.each(testDialects())("changelog console and public feed on %s", (dialec
     expect((await acme.console.get(base())).body.total).toBe(before);
   });
 
+  it("refuses a schedule on a leap second (RFC 3339 allows it, a JavaScript date cannot hold it) with 400, writing nothing", async () => {
+    const before = (await acme.console.get(base())).body.total;
+    const draft = await acme.console.post(base(), { appId: acme.appId, title: "Leap", body: "" });
+    for (const scheduledAt of ["2016-12-31T23:59:60Z", "2016-12-31T23:59:60.5+00:00"]) {
+      const created = await acme.console.post(base(), { appId: acme.appId, title: "x", body: "", scheduledAt });
+      const edited = await acme.console.put(`${base()}/${draft.body.id}`, { scheduledAt });
+      expect([created.status, created.body.code, edited.status, edited.body.code]).toEqual([400, "validation_failed", 400, "validation_failed"]);
+    }
+    expect((await acme.console.get(`${base()}/${draft.body.id}`)).body).toMatchObject({ status: "draft", scheduledAt: null });
+    expect((await acme.console.get(base())).body.total).toBe(before + 1);
+  });
+
   it("lets members write drafts but only owners and admins publish or schedule", async () => {
     const add = await acme.console.post(`/workspaces/${acme.wsId}/members`, { email: "mia@example.com", role: "member" });
     const token = await acme.console.post(`/users/${add.body.member.userId}/tokens`, { name: "mia" });

@@ -53,6 +53,13 @@ describe.each(testDialects())("console feedback inbox on %s", (dialect) => {
     expect((await list("?offset=1000000")).submissions).toEqual([]);
   });
 
+  it("refuses a date range on a leap second (a JavaScript date cannot hold it) with 400", async () => {
+    for (const query of ["from=2016-12-31T23:59:60Z", "to=2016-12-31T23:59:60.5Z"]) {
+      const res = await acme.console.get(`/workspaces/${acme.wsId}/submissions?${query}`);
+      expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: "validation_failed" });
+    }
+  });
+
   it("filters by platform, app, text (case-insensitive, literal) and date range", async () => {
     expect(await titles("?platform=android")).toEqual([ids.idea]);
     expect(await titles(`?appId=${acme.appId}&q=save`)).toEqual([ids.crash]);

@@ -74,6 +74,16 @@ describe.each(testDialects())("console roadmap on %s", (dialect) => {
     expect(bad.status).toBe(400);
   });
 
+  it("stores a release date in UTC ISO whatever RFC 3339 spelling came, and refuses a leap second", async () => {
+    const base = `/workspaces/${acme.wsId}`;
+    const v = await acme.console.post(`${base}/apps/${acme.appId}/versions`, { label: "4.0", releasedAt: "2025-01-01 09:30:00+02:00" });
+    expect(v.body.releasedAt).toBe("2025-01-01T07:30:00.000Z");
+    const edited = await acme.console.put(`${base}/versions/${v.body.id}`, { releasedAt: "2025-03-01t00:00:00z" });
+    expect(edited.body.releasedAt).toBe("2025-03-01T00:00:00.000Z");
+    const leap = await acme.console.put(`${base}/versions/${v.body.id}`, { releasedAt: "2016-12-31T23:59:60Z" });
+    expect({ status: leap.status, code: leap.body.code }).toEqual({ status: 400, code: "validation_failed" });
+  });
+
   it("does not let one workspace touch another's columns", async () => {
     const other = await createWorkspaceWithApp(t.app, t.admin.authorization, "other-co");
     const column = (await publicColumns())[1]!;

@@ -21,6 +21,11 @@ export function toVersion(row: VersionRow): AppVersion {
   };
 }
 
+/** Any RFC 3339 spelling (offset, lower case, space) as the UTC ISO string every other timestamp uses. */
+function utcIso(value: string): string {
+  return new Date(value).toISOString();
+}
+
 /** Versions of an app by position; `releasedOnly` for the public list. */
 export function listVersions(db: Kysely<Database>, appId: string, releasedOnly = false): Promise<VersionRow[]> {
   let query = db.selectFrom("appVersions").selectAll().where("appId", "=", appId);
@@ -74,7 +79,7 @@ export async function createVersion(
     label: input.label,
     position: last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1,
     released: released ? 1 : 0,
-    releasedAt: input.releasedAt ?? (released ? now : null),
+    releasedAt: input.releasedAt === undefined || input.releasedAt === null ? (released ? now : null) : utcIso(input.releasedAt),
     description: input.description ?? null,
     createdAt: now,
     updatedAt: now,
@@ -100,7 +105,7 @@ export async function updateVersion(
     changes.released = patch.released ? 1 : 0;
     if (patch.released && current.releasedAt === null && patch.releasedAt === undefined) changes.releasedAt = now;
   }
-  if (patch.releasedAt !== undefined) changes.releasedAt = patch.releasedAt;
+  if (patch.releasedAt !== undefined) changes.releasedAt = patch.releasedAt === null ? null : utcIso(patch.releasedAt);
   await trx.updateTable("appVersions").set(changes).where("id", "=", versionId).execute();
   return { ...current, ...changes };
 }
