@@ -28,10 +28,7 @@ const ROUTE_FILTER = process.env.FUZZ_ROUTE;
  */
 const WRITTEN_ON_REFUSAL = new Set(["console_login_failures", "api_tokens.last_used_at", "console_sessions.last_seen_at"]);
 
-/**
- * Defects owned by other changes, left out until they merge (remove an entry with its fix).
- * Each names the defect of the issue "Hardening: what an outside probe found".
- */
+/** Sends another request through the same checks. */
 type Recheck = (request: FuzzRequest) => Promise<string[]>;
 
 /** The request with `field` left out of its JSON body, or undefined when the body has no such field. */
@@ -46,10 +43,14 @@ function withoutBodyField(request: FuzzRequest, field: string): FuzzRequest | un
   }
 }
 
+/**
+ * Defects owned by other changes, left out until they merge (remove an entry with its fix).
+ * Each names the defect of the issue "Hardening: what an outside probe found".
+ */
 const KNOWN_DEFECTS: ReadonlyArray<{ defect: string; matches: (route: RouteSpec, request: FuzzRequest, problems: string[], recheck: Recheck) => Promise<boolean> | boolean }> = [
   {
-    // Defect 1: a changelog `versionId` that names no version of the app is a 500 instead of a
-    // 4xx. Matched only when the same request without `versionId` passes.
+    // Defect 1: a changelog `versionId` that is no version id (`;`, 64 × `x`) is a 500 instead of
+    // a 4xx on create and edit. Matched only when the same request without `versionId` passes.
     defect: "1: changelog versionId",
     matches: async (route, request, problems, recheck) => {
       if (!/\/changelog(\/\{id\})?$/.test(route.path) || !problems.every((p) => p.startsWith("answered 500"))) return false;
