@@ -231,11 +231,14 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 export function mutate(value: unknown, mutations: readonly Mutation[]): unknown {
   let root = clone(value);
   for (const m of mutations) {
+    // Constants of the generators are shared objects: insert copies, or a later mutation could
+    // put a value inside itself.
+    const value = clone("value" in m ? m.value : undefined);
     const all = paths(root);
     const path = all[m.at % all.length] ?? [];
     if (m.kind === "replace") {
-      if (path.length === 0) root = m.value;
-      else (containerAt(root, path.slice(0, -1)) as Record<PathStep, unknown>)[path[path.length - 1]!] = m.value;
+      if (path.length === 0) root = value;
+      else (containerAt(root, path.slice(0, -1)) as Record<PathStep, unknown>)[path[path.length - 1]!] = value;
     } else if (m.kind === "delete") {
       if (path.length === 0) continue;
       const parent = containerAt(root, path.slice(0, -1));
@@ -245,9 +248,9 @@ export function mutate(value: unknown, mutations: readonly Mutation[]): unknown 
     } else {
       const target = containerAt(root, path);
       if (target !== null && typeof target === "object" && !Array.isArray(target) && !(target instanceof RawJson)) {
-        Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(target, m.key, { value, enumerable: true, writable: true, configurable: true });
       } else if (Array.isArray(target)) {
-        target.push(m.value);
+        target.push(value);
       }
     }
   }
