@@ -26,6 +26,7 @@ import { registerPublicCors } from "./http/cors.js";
 import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
 import { healthRoutes } from "./http/health.js";
 import { installValidators } from "./http/validation.js";
+import { ensureInstanceSecrets } from "./instance-secrets.js";
 import { refuseUnusableHeads } from "./http/request-head.js";
 import { registerResponseHeaders, securityHeaders } from "./http/security-headers.js";
 import { requestId } from "./http/request-id.js";
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     rateLimiter: limiter.limiter,
     storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, "uploads")),
   };
+  await ensureInstanceSecrets(ctx);
 
   // Answers refused before routing (by Node's HTTP parser or the router) carry these too.
   const security = securityHeaders(config.publicUrl);

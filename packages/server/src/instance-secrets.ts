@@ -5,6 +5,12 @@ import type { Db } from "./db/database.js";
 
 const cache = new WeakMap<Db, Map<string, Promise<string>>>();
 
+/** Every instance secret the server signs with; each is made when the app is built. */
+export const INSTANCE_SECRET_KEYS = ["download_link_secret", "mail_link_secret", "console_setup_secret"] as const;
+
+/** The name of one instance secret in `server_settings`. */
+export type InstanceSecretKey = (typeof INSTANCE_SECRET_KEYS)[number];
+
 /**
  * A 256-bit secret of this instance, made on first use and kept in `server_settings` under
  * `key`, so what it signs (download links, mail links) survives restarts and every instance on
@@ -15,7 +21,7 @@ const cache = new WeakMap<Db, Map<string, Promise<string>>>();
  * const secret = await instanceSecret(ctx, "download_link_secret");
  * ```
  */
-export function instanceSecret(ctx: Pick<Context, "db" | "clock">, key: string): Promise<string> {
+export function instanceSecret(ctx: Pick<Context, "db" | "clock">, key: InstanceSecretKey): Promise<string> {
   let secrets = cache.get(ctx.db);
   if (secrets === undefined) cache.set(ctx.db, (secrets = new Map()));
   let secret = secrets.get(key);
@@ -34,4 +40,17 @@ export function instanceSecret(ctx: Pick<Context, "db" | "clock">, key: string):
     secrets.set(key, secret);
   }
   return secret;
+}
+
+/**
+ * Makes (or reads) every instance secret up front, so no request writes one: a request that is
+ * refused then leaves the database exactly as it found it.
+ *
+ * @example
+ * ```ts
+ * await ensureInstanceSecrets(ctx); // in buildApp, before any route is registered
+ * ```
+ */
+export async function ensureInstanceSecrets(ctx: Pick<Context, "db" | "clock">): Promise<void> {
+  await Promise.all(INSTANCE_SECRET_KEYS.map((key) => instanceSecret(ctx, key)));
 }
