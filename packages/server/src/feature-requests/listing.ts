@@ -58,6 +58,19 @@ const ITEM_COLUMNS = [
   "fr.updatedAt",
 ] as const;
 
+/**
+ * Votes cast since `since`, counted per request as `rc.recent`: counted once from the votes' time
+ * index, where counting each match's own votes would read every vote of every match.
+ */
+function recentVoteCounts(db: Kysely<Database>, since: string) {
+  return db
+    .selectFrom("featureRequestVotes")
+    .select(["featureRequestId", (eb) => eb.fn.countAll<number>().as("recent")])
+    .where("createdAt", ">=", since)
+    .groupBy("featureRequestId")
+    .as("rc");
+}
+
 /** The search part of a public search on SQLite: which public rows match and how well. */
 function searchJoin(db: Kysely<Database>, appId: string, terms: string[]) {
   // FTS5: each term as a quoted prefix under the app's public prefix, so hidden requests
@@ -85,18 +98,8 @@ async function rankOnPostgres(db: Kysely<Database>, query: ListQuery, terms: str
   const ranked =
     query.sort === "trending"
       ? matches
-          // Ties in relevance go to recent votes, counted once from their time index (counting each
-          // match's own votes would read every vote of every match).
-          .leftJoin(
-            db
-              .selectFrom("featureRequestVotes")
-              .select(["featureRequestId", (eb) => eb.fn.countAll<number>().as("recent")])
-              .where("createdAt", ">=", since)
-              .groupBy("featureRequestId")
-              .as("rc"),
-            "rc.featureRequestId",
-            "fr.id",
-          )
+          // Ties in relevance go to recent votes.
+          .leftJoin(recentVoteCounts(db, since), "rc.featureRequestId", "fr.id")
           .select("fr.id")
           .orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc")
           .orderBy(sql`coalesce(rc.recent, 0)`, "desc")
@@ -490,20 +493,8 @@ export async function listFeatureRequests(
             .where("mine.endUserId", "=", viewer)
       ).as("hasVoted"),
     )
-    // A trending search's ties in relevance go to recent votes, counted once from their time
-    // index (counting each match's own votes would read every vote of every match).
-    .$if(trendingSearch, (qb) =>
-      qb.leftJoin(
-        db
-          .selectFrom("featureRequestVotes")
-          .select(["featureRequestId", (eb) => eb.fn.countAll<number>().as("recent")])
-          .where("createdAt", ">=", since)
-          .groupBy("featureRequestId")
-          .as("rc"),
-        "rc.featureRequestId",
-        "fr.id",
-      ),
-    )
+    // A trending search's ties in relevance go to recent votes.
+    .$if(trendingSearch, (qb) => qb.leftJoin(recentVoteCounts(db, since), "rc.featureRequestId", "fr.id"))
     .limit(query.limit + 1);
 
   if (searching && ranked === null) page = page.orderBy(sql.ref(`s.${RANK_ALIAS}`), "asc");
