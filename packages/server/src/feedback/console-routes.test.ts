@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createWorkspaceWithApp, expectOffsetBounds } from "../testing/console-client.js";
 import { testDialects } from "../testing/test-database.js";
 import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "../uploads/test-kit.js";
 
@@ -46,11 +46,7 @@ describe.each(testDialects())("console feedback inbox on %s", (dialect) => {
   });
 
   it("refuses offsets that are not finite or past 1 000 000 with 400, and pages up to it", async () => {
-    for (const offset of ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"]) {
-      const res = await acme.console.get(`/workspaces/${acme.wsId}/submissions?offset=${offset}`);
-      expect({ offset, status: res.status, code: res.body.code }).toEqual({ offset, status: 400, code: "validation_failed" });
-    }
-    expect((await list("?offset=1000000")).submissions).toEqual([]);
+    await expectOffsetBounds(acme.console, `/workspaces/${acme.wsId}/submissions`, "submissions");
   });
 
   it("refuses a date range on a leap second (a JavaScript date cannot hold it) with 400", async () => {

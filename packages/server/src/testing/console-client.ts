@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { App } from "../http/types.js";
 
 /**
@@ -37,4 +38,22 @@ export async function createWorkspaceWithApp(app: App, authorization: string, sl
     signingSecret: created.body.signingSecret as string,
     console: c,
   };
+}
+
+/** Offsets a console list must refuse with 400: not finite, past 2^53, past 1 000 000, negative, fractional. */
+const BAD_OFFSETS = ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"];
+
+/**
+ * Asserts that the console list at `path` refuses every bad offset with 400 `validation_failed`
+ * and pages up to offset 1 000 000, where `listKey` is empty.
+ */
+export async function expectOffsetBounds(client: ReturnType<typeof consoleClient>, path: string, listKey: string): Promise<void> {
+  const join = path.includes("?") ? "&" : "?";
+  for (const offset of BAD_OFFSETS) {
+    const res = await client.get(`${path}${join}offset=${offset}`);
+    expect({ offset, status: res.status, code: res.body.code }).toEqual({ offset, status: 400, code: "validation_failed" });
+  }
+  const last = await client.get(`${path}${join}offset=1000000`);
+  expect(last.status).toBe(200);
+  expect(last.body[listKey]).toEqual([]);
 }

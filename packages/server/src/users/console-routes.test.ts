@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createWorkspaceWithApp, expectOffsetBounds } from "../testing/console-client.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { testDialects } from "../testing/test-database.js";
 
@@ -60,13 +60,7 @@ describe.each(testDialects())("console: end users on %s", (dialect) => {
   });
 
   it("refuses offsets that are not finite or past 1 000 000 with 400, and pages up to it", async () => {
-    for (const offset of ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"]) {
-      const res = await acme.console.get(`${base()}?offset=${offset}`);
-      expect({ offset, status: res.status, code: res.body.code }).toEqual({ offset, status: 400, code: "validation_failed" });
-    }
-    const last = await acme.console.get(`${base()}?offset=1000000`);
-    expect(last.status).toBe(200);
-    expect(last.body.users).toEqual([]);
+    await expectOffsetBounds(acme.console, base(), "users");
   });
 
   it("answers 404 for another workspace's app", async () => {
