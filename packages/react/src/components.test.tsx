@@ -9,7 +9,7 @@ import { RoadmapBoard } from "./components/RoadmapBoard.js";
 import { avatarInitial } from "./components/UserProfile.js";
 import { WhatsNew } from "./components/WhatsNew.js";
 import { column, demoConfig, fakeFetch, item, type FakeRoute } from "./test-support/fake-fetch.js";
-import { TidingsProvider } from "./TidingsProvider.js";
+import { TidingsProvider } from "@tidings/react-core";
 
 afterEach(cleanup);
 

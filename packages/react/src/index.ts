@@ -1,25 +1,6 @@
-export { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";
-export { useTidings, type TidingsContextValue } from "./context.js";
-export { useAppConfig, useSurfaceEnabled, type AppConfigState } from "./hooks/use-app-config.js";
-export { useUserToken, type UserTokenState } from "./hooks/use-user-token.js";
-export { useAsyncData, type AsyncData } from "./hooks/use-async-data.js";
-export { useFeatureRequests, type FeatureRequestsState, type UseFeatureRequestsOptions } from "./hooks/use-feature-requests.js";
-export { useToggleVote, type ToggleVote, type VotePatch } from "./hooks/use-toggle-vote.js";
-export { useVersions } from "./hooks/use-versions.js";
-export { useComments, type CommentsState } from "./hooks/use-comments.js";
-export { useRoadmap, type RoadmapState } from "./hooks/use-roadmap.js";
-export { useChangelog, type ChangelogState, type ChangelogRelease } from "./hooks/use-changelog.js";
-export { useChangelogOverlay, type ChangelogOverlayState, type UseChangelogOverlayOptions } from "./hooks/use-changelog-overlay.js";
-export { useFeedbackComposer, type FeedbackComposerState, type ComposerAttachment } from "./hooks/use-feedback-composer.js";
-export { useProposeRequest, type ProposeRequestState } from "./hooks/use-propose-request.js";
-export { useUserProfile } from "./hooks/use-user-profile.js";
-export { enStrings, type StringId } from "./i18n/en.js";
-export { frStrings } from "./i18n/fr.js";
-export { deStrings } from "./i18n/de.js";
-export { esStrings } from "./i18n/es.js";
-export { uiCatalogs } from "./i18n/catalogs.js";
-export { createTranslator, type Translate, type UiCatalog, type UiMessage, type StringOverrides, type MessageParams } from "./i18n/translate.js";
-export { TidingsScreen, THEMES } from "./components/TidingsScreen.js";
+// The renderer-free state layer (provider, hooks, catalogs) lives in @tidings/react-core and is re-exported here.
+export * from "@tidings/react-core";
+export { TidingsScreen } from "./components/TidingsScreen.js";
 export { Modal } from "./components/Modal.js";
 export { ErrorState, Loading, Unavailable } from "./components/States.js";
 export { VoteButton } from "./components/VoteButton.js";

@@ -4,7 +4,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { TidingsPortal } from "./components/TidingsPortal.js";
 import { demoConfig, fakeFetch } from "./test-support/fake-fetch.js";
-import { TidingsProvider } from "./TidingsProvider.js";
+import { TidingsProvider } from "@tidings/react-core";
 
 afterEach(cleanup);
 

@@ -4,14 +4,9 @@ import { act, cleanup, render, renderHook, screen, waitFor } from "@testing-libr
 import type { ReactNode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TidingsScreen } from "./components/TidingsScreen.js";
-import { useTidings } from "./context.js";
-import { useAppConfig } from "./hooks/use-app-config.js";
-import { useComments } from "./hooks/use-comments.js";
-import { useFeatureRequests } from "./hooks/use-feature-requests.js";
-import { useUserToken } from "./hooks/use-user-token.js";
+import { useTidings, useAppConfig, useComments, useFeatureRequests, useUserToken, TidingsProvider, type TidingsProviderProps } from "@tidings/react-core";
 import { demoConfig, fakeFetch } from "./test-support/fake-fetch.js";
 import { startRealServer } from "./test-support/real-server.js";
-import { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";
 
 const quiet = { warn: () => undefined };
 let server: Awaited<ReturnType<typeof startRealServer>>;

@@ -1,6 +1,4 @@
-import { useTidings } from "../context.js";
-import { useChangelogOverlay, type UseChangelogOverlayOptions } from "../hooks/use-changelog-overlay.js";
-import type { ChangelogRelease } from "../hooks/use-changelog.js";
+import { useTidings, useChangelogOverlay, type UseChangelogOverlayOptions, type ChangelogRelease } from "@tidings/react-core";
 import { Modal } from "./Modal.js";
 import { ReleaseNotes } from "./ReleaseNotes.js";
 

@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { useTidings } from "../context.js";
-import { useProposeRequest } from "../hooks/use-propose-request.js";
+import { useTidings, useProposeRequest } from "@tidings/react-core";
 import { Modal } from "./Modal.js";
 import { Unavailable } from "./States.js";
 

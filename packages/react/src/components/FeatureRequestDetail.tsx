@@ -1,8 +1,6 @@
 import type { Comment, FeatureRequestItem } from "@tidings/client";
 import { useId, useState, type FormEvent } from "react";
-import { useTidings } from "../context.js";
-import { useComments } from "../hooks/use-comments.js";
-import type { ToggleVote } from "../hooks/use-toggle-vote.js";
+import { useTidings, useComments, type ToggleVote } from "@tidings/react-core";
 import { ErrorState, Loading } from "./States.js";
 import { VoteButton } from "./VoteButton.js";
 

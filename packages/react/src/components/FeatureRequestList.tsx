@@ -1,9 +1,6 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
 import { useId, useState } from "react";
-import { useTidings } from "../context.js";
-import { useFeatureRequests, type UseFeatureRequestsOptions } from "../hooks/use-feature-requests.js";
-import { useVersions } from "../hooks/use-versions.js";
-import type { ToggleVote } from "../hooks/use-toggle-vote.js";
+import { useTidings, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, type ToggleVote } from "@tidings/react-core";
 import { ComposeSheet } from "./ComposeSheet.js";
 import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";

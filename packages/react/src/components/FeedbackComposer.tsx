@@ -1,8 +1,7 @@
 import type { Platform } from "@tidings/client";
 import { PLATFORMS } from "@tidings/client";
 import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from "react";
-import { useTidings } from "../context.js";
-import { useFeedbackComposer, type ComposerAttachment } from "../hooks/use-feedback-composer.js";
+import { useTidings, useFeedbackComposer, type ComposerAttachment } from "@tidings/react-core";
 import { TidingsScreen } from "./TidingsScreen.js";
 
 /** Props of {@link FeedbackComposer}. */

@@ -1,5 +1,4 @@
-import { useTidings } from "../context.js";
-import type { ChangelogRelease } from "../hooks/use-changelog.js";
+import { useTidings, type ChangelogRelease } from "@tidings/react-core";
 
 /**
  * One release: title, version badge, date and notes. The `html` is the server's sanitised

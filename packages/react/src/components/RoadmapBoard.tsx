@@ -1,6 +1,5 @@
 import { useId, useState, type KeyboardEvent } from "react";
-import { useTidings } from "../context.js";
-import { useRoadmap } from "../hooks/use-roadmap.js";
+import { useTidings, useRoadmap } from "@tidings/react-core";
 import { FeatureRequestRow } from "./FeatureRequestList.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";

@@ -1,4 +1,4 @@
-import { useTidings } from "../context.js";
+import { useTidings } from "@tidings/react-core";
 
 /** Rule 6's unavailable state of a disabled surface. */
 export function Unavailable(props: { message?: string }) {

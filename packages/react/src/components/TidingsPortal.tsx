@@ -1,13 +1,12 @@
 import { LOCALES, type Surface, type ThemeName } from "@tidings/client";
 import { useId, useState, type KeyboardEvent } from "react";
-import { useTidings } from "../context.js";
-import type { StringId } from "../i18n/en.js";
+import { THEMES, useTidings, type StringId } from "@tidings/react-core";
 import { ChangelogOverlay } from "./ChangelogOverlay.js";
 import { FeatureRequestList } from "./FeatureRequestList.js";
 import { FeedbackComposer } from "./FeedbackComposer.js";
 import { RoadmapBoard } from "./RoadmapBoard.js";
 import { ErrorState } from "./States.js";
-import { THEMES, TidingsScreen } from "./TidingsScreen.js";
+import { TidingsScreen } from "./TidingsScreen.js";
 import { UserProfile } from "./UserProfile.js";
 import { WhatsNew } from "./WhatsNew.js";
 

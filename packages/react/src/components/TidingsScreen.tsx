@@ -1,9 +1,5 @@
-import type { ThemeName } from "@tidings/client";
 import type { ReactNode } from "react";
-import { useTidings } from "../context.js";
-
-/** The themes of wire-contract §7.1. */
-export const THEMES: readonly ThemeName[] = ["system", "light", "dark", "midnight", "ocean", "forest", "sunset", "candy"];
+import { useTidings } from "@tidings/react-core";
 
 /**
  * The themed root of every screen: scopes the stylesheet (`.tidings`), the theme's CSS variables

@@ -1,6 +1,5 @@
 import { UnexpectedStatusException } from "@tidings/client";
-import { useTidings } from "../context.js";
-import { useUserProfile } from "../hooks/use-user-profile.js";
+import { useTidings, useUserProfile } from "@tidings/react-core";
 import { ErrorState, Loading } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";
 

@@ -1,6 +1,5 @@
 import type { FeatureRequestItem } from "@tidings/client";
-import { useTidings } from "../context.js";
-import type { ToggleVote } from "../hooks/use-toggle-vote.js";
+import { useTidings, type ToggleVote } from "@tidings/react-core";
 
 /** The upvote toggle of a request, with its count. */
 export function VoteButton(props: { item: FeatureRequestItem; votes: ToggleVote }) {

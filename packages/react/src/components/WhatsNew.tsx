@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { useTidings } from "../context.js";
-import { useChangelog } from "../hooks/use-changelog.js";
+import { useTidings, useChangelog } from "@tidings/react-core";
 import { ReleaseNotes } from "./ReleaseNotes.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";

@@ -3,7 +3,7 @@ import { FeedbackClient, type StorageAdapter, type ThemeName } from "@tidings/cl
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
-import { TidingsProvider } from "../TidingsProvider.js";
+import { TidingsProvider } from "@tidings/react-core";
 
 const TABS: readonly string[] = ["roadmap", "requests", "changelog", "feedback"];
 
