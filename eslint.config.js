@@ -16,7 +16,8 @@ export default tseslint.config(
   {
     // CommonJS helpers (autocannon loads them in its worker threads).
     files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { process: "readonly", module: "writable", require: "readonly" } },
+    languageOptions: { sourceType: "commonjs", globals: { process: "readonly", module: "writable", require: "readonly", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     files: ["**/*.test.ts", "**/*.test.tsx", "bench/**/*.ts", "e2e/**/*.ts"],

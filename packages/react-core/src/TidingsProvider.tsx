@@ -23,6 +23,12 @@ export interface TidingsProviderProps {
   strings?: StringOverrides | undefined;
   /** Theme; wins over the config's `sdk.theme`. @default the config's theme, else "system" */
   theme?: ThemeName | undefined;
+  /**
+   * The device's preferred languages, best first, for `locale="auto"` where the runtime's own
+   * (`navigator.languages`, `Intl`) are not the device's, as in React Native.
+   * @default `navigator.languages`, then `Intl`'s locale
+   */
+  deviceLocales?: readonly string[] | undefined;
   /** Delay before the one config retry, in ms. @default 2000 */
   configRetryDelayMs?: number | undefined;
   children?: ReactNode;
@@ -69,7 +75,7 @@ export function TidingsProvider(props: TidingsProviderProps) {
   }, [client]);
 
   const refreshConfig = useCallback(() => loader?.refresh() ?? Promise.resolve(), [loader]);
-  const locale = resolveLocale(localeSetting);
+  const locale = props.deviceLocales === undefined ? resolveLocale(localeSetting) : resolveLocale(localeSetting, props.deviceLocales);
   const userToken = blank(explicitToken) ? storeToken : explicitToken.trim();
   const value = useMemo<TidingsContextValue>(() => {
     const overrides = strings ?? {};

@@ -20,3 +20,4 @@ export { esStrings } from "./i18n/es.js";
 export { uiCatalogs } from "./i18n/catalogs.js";
 export { createTranslator, type Translate, type UiCatalog, type UiMessage, type StringOverrides, type MessageParams } from "./i18n/translate.js";
 export { THEMES } from "./themes.js";
+export { palettes, resolvePalette, type Palette, type PaletteName } from "./palettes.js";

@@ -8,7 +8,7 @@ import { FeedbackComposer } from "./components/FeedbackComposer.js";
 import { RoadmapBoard } from "./components/RoadmapBoard.js";
 import { avatarInitial } from "./components/UserProfile.js";
 import { WhatsNew } from "./components/WhatsNew.js";
-import { column, demoConfig, fakeFetch, item, type FakeRoute } from "./test-support/fake-fetch.js";
+import { column, demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
 
 afterEach(cleanup);

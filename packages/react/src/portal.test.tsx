@@ -3,7 +3,7 @@ import { FeedbackClient, memoryStorage } from "@tidings/client";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { TidingsPortal } from "./components/TidingsPortal.js";
-import { demoConfig, fakeFetch } from "./test-support/fake-fetch.js";
+import { demoConfig, fakeFetch } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
 
 afterEach(cleanup);

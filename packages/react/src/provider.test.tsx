@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TidingsScreen } from "./components/TidingsScreen.js";
 import { useTidings, useAppConfig, useComments, useFeatureRequests, useUserToken, TidingsProvider, type TidingsProviderProps } from "@tidings/react-core";
-import { demoConfig, fakeFetch } from "./test-support/fake-fetch.js";
+import { demoConfig, fakeFetch } from "@tidings/react-core/testing";
 import { startRealServer } from "./test-support/real-server.js";
 
 const quiet = { warn: () => undefined };

@@ -1,0 +1,26 @@
+// Jest (not Vitest) runs this package: React Native's preset, Babel, and the sibling packages'
+// sources, so tests never see a stale build.
+const path = require("node:path");
+const preset = require("@react-native/jest-preset");
+
+const src = (pkg, file = "index.ts") => path.join(__dirname, "..", pkg, "src", file);
+
+/** @type {import("jest").Config} */
+module.exports = {
+  preset: "@react-native/jest-preset",
+  rootDir: __dirname,
+  roots: ["<rootDir>/src"],
+  testMatch: ["**/*.test.ts", "**/*.test.tsx"],
+  testTimeout: 30_000,
+  moduleNameMapper: {
+    ...preset.moduleNameMapper,
+    "^@tidings/client$": src("client"),
+    "^@tidings/client/locales$": src("client", "locales/index.ts"),
+    "^@tidings/protocol$": src("protocol"),
+    "^@tidings/react-core$": src("react-core"),
+    "^@tidings/react-core/testing$": src("react-core", "testing/index.ts"),
+    // The workspace sources import siblings as `./x.js` (NodeNext); Jest resolves the `.ts` file.
+    "^(\\.{1,2}/.*)\\.js$": "$1",
+  },
+  transformIgnorePatterns: ["node_modules/(?!((jest-)?react-native|@react-native(-community)?|@testing-library)/)"],
+};

@@ -1,0 +1,30 @@
+// The shared state layer (provider core, hooks, catalogs, palettes) comes from @tidings/react-core;
+// this package adds React Native screens and the device glue (locale, platform, colour scheme).
+export {
+  useTidings,
+  useAppConfig,
+  useSurfaceEnabled,
+  useUserToken,
+  useFeatureRequests,
+  useToggleVote,
+  useVersions,
+  useComments,
+  useRoadmap,
+  useChangelog,
+  useChangelogOverlay,
+  useFeedbackComposer,
+  useProposeRequest,
+  useUserProfile,
+  palettes,
+  THEMES,
+  type TidingsContextValue,
+  type StringOverrides,
+  type Palette,
+} from "@tidings/react-core";
+export { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";
+export { deviceLanguages } from "./device-locales.js";
+export { runtimePlatform } from "./runtime-platform.js";
+export { usePalette, MIN_TOUCH } from "./theme.js";
+export { Screen } from "./components/Screen.js";
+export { ErrorState, Loading, Unavailable } from "./components/States.js";
+export { VoteButton } from "./components/VoteButton.js";
