@@ -38,6 +38,7 @@ export interface FeatureRequestsState {
   setVersionId: (id: string | undefined) => void;
   sort: FeatureRequestSort;
   setSort: (sort: FeatureRequestSort) => void;
+  /** Appends the next page without repeating ids; ignored without more pages or while one is on its way. */
   loadMore: () => Promise<void>;
   refresh: () => void;
   /** Replaces an item's fields (e.g. after a comment). */
@@ -141,9 +142,12 @@ export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): Fea
   }, []);
   const refresh = useCallback(() => pacerRef.current?.refresh(), []);
 
+  // A ref, not the state: two calls in one tick (a list's end reached twice) must not both fetch.
+  const moreInFlight = useRef(false);
   const loadMore = useCallback(async () => {
     const key = latest.current.key;
-    if (key === undefined || loadingMore) return;
+    if (key === undefined || !hasMore || moreInFlight.current) return;
+    moreInFlight.current = true;
     const gen = generation.current;
     setLoadingMore(true);
     try {
@@ -164,11 +168,14 @@ export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): Fea
       setHasMore(page.hasMore && page.requests.length > 0);
       setNextCursor(page.nextCursor);
     } catch (e) {
-      if (gen === generation.current) setError(errorMessage(e));
+      // A 429 on a later page starts the same cooldown (and notice) as one on a search.
+      if (e instanceof RateLimitedException) pacerRef.current?.noteRateLimited(e);
+      else if (gen === generation.current) setError(errorMessage(e));
     } finally {
+      moreInFlight.current = false;
       setLoadingMore(false);
     }
-  }, [client, errorMessage, items.length, loadingMore, nextCursor, pageSize]);
+  }, [client, errorMessage, hasMore, items.length, nextCursor, pageSize]);
 
   const updateItem = useCallback((id: string, patch: Partial<FeatureRequestItem>) => {
     setItems((old) => old.map((item) => (item.id === id ? { ...item, ...patch } : item)));
