@@ -6,7 +6,7 @@ export { useAsyncData, type AsyncData } from "./hooks/use-async-data.js";
 export { useFeatureRequests, type FeatureRequestsState, type UseFeatureRequestsOptions } from "./hooks/use-feature-requests.js";
 export { useToggleVote, type ToggleVote, type VotePatch } from "./hooks/use-toggle-vote.js";
 export { useVersions } from "./hooks/use-versions.js";
-export { useComments, type CommentsState } from "./hooks/use-comments.js";
+export { useComments, type CommentsState, type UseCommentsOptions } from "./hooks/use-comments.js";
 export { useRoadmap, type RoadmapState } from "./hooks/use-roadmap.js";
 export { useChangelog, type ChangelogState, type ChangelogRelease } from "./hooks/use-changelog.js";
 export { useChangelogOverlay, type ChangelogOverlayState, type UseChangelogOverlayOptions } from "./hooks/use-changelog-overlay.js";

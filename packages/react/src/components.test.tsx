@@ -86,6 +86,26 @@ describe("FeatureRequestList", () => {
     expect(screen.getByRole("alert").textContent).toMatch(/went wrong/);
   });
 
+  it("loads more comments of an opened request on demand", async () => {
+    const comment = (id: string, body: string) => ({ id, featureRequestId: "1", body, authorName: "Ada", createdAt: "2026-01-02T00:00:00Z" });
+    const { client } = setup([
+      config(),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [item("1")], total: 1 } }),
+      (r) =>
+        r.method === "GET" && r.url.pathname === "/api/v1/feature-requests/1/comments"
+          ? r.url.searchParams.get("cursor") === "k1"
+            ? { status: 200, body: { comments: [comment("c2", "Second")], total: 2, hasMore: false, nextCursor: null } }
+            : { status: 200, body: { comments: [comment("c1", "First")], total: 2, hasMore: true, nextCursor: "k1" } }
+          : undefined,
+    ]);
+    render(<TidingsProvider client={client} locale="en"><FeatureRequestList /></TidingsProvider>);
+    fireEvent.click(await screen.findByRole("button", { name: "Request 1" }));
+    await screen.findByText("First");
+    fireEvent.click(screen.getByRole("button", { name: "More comments" }));
+    await screen.findByText("Second");
+    expect(screen.queryByRole("button", { name: "More comments" })).toBeNull();
+  });
+
   it("shows the unavailable state when the featureRequests flag is off", async () => {
     const { client } = setup([config({ features: { featureRequests: false } })]);
     render(<TidingsProvider client={client}><FeatureRequestList /></TidingsProvider>);

@@ -66,6 +66,7 @@ export const deStrings: UiCatalog = {
   "detail.posting": "Wird gesendet…",
   "detail.team": "Team",
   "detail.anonymous": "Anonym",
+  "detail.loadMore": "Weitere Kommentare",
   "roadmap.title": "Roadmap",
   "roadmap.other": "Sonstige",
   "roadmap.empty": "Hier ist noch nichts.",

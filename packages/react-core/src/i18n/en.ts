@@ -66,6 +66,7 @@ export const enStrings = {
   "detail.posting": "Posting…",
   "detail.team": "Team",
   "detail.anonymous": "Anonymous",
+  "detail.loadMore": "More comments",
   "roadmap.title": "Roadmap",
   "roadmap.other": "Other",
   "roadmap.empty": "Nothing here yet.",

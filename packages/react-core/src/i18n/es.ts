@@ -66,6 +66,7 @@ export const esStrings: UiCatalog = {
   "detail.posting": "Publicando…",
   "detail.team": "Equipo",
   "detail.anonymous": "Anónimo",
+  "detail.loadMore": "Más comentarios",
   "roadmap.title": "Hoja de ruta",
   "roadmap.other": "Otros",
   "roadmap.empty": "Aún no hay nada.",

@@ -66,6 +66,7 @@ export const frStrings: UiCatalog = {
   "detail.posting": "Publication…",
   "detail.team": "Équipe",
   "detail.anonymous": "Anonyme",
+  "detail.loadMore": "Plus de commentaires",
   "roadmap.title": "Feuille de route",
   "roadmap.other": "Autres",
   "roadmap.empty": "Rien pour l'instant.",

@@ -66,6 +66,7 @@ export const itStrings: UiCatalog = {
   "detail.posting": "Pubblicazione…",
   "detail.team": "Team",
   "detail.anonymous": "Anonimo",
+  "detail.loadMore": "Altri commenti",
   "roadmap.title": "Roadmap",
   "roadmap.other": "Altro",
   "roadmap.empty": "Ancora niente qui.",

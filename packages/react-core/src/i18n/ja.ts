@@ -66,6 +66,7 @@ export const jaStrings: UiCatalog = {
   "detail.posting": "投稿中…",
   "detail.team": "チーム",
   "detail.anonymous": "匿名",
+  "detail.loadMore": "さらにコメントを表示",
   "roadmap.title": "ロードマップ",
   "roadmap.other": "その他",
   "roadmap.empty": "まだ何もありません。",

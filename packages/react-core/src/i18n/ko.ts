@@ -66,6 +66,7 @@ export const koStrings: UiCatalog = {
   "detail.posting": "게시 중…",
   "detail.team": "팀",
   "detail.anonymous": "익명",
+  "detail.loadMore": "댓글 더 보기",
   "roadmap.title": "로드맵",
   "roadmap.other": "기타",
   "roadmap.empty": "아직 아무것도 없습니다.",

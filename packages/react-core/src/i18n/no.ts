@@ -66,6 +66,7 @@ export const noStrings: UiCatalog = {
   "detail.posting": "Publiserer …",
   "detail.team": "Teamet",
   "detail.anonymous": "Anonym",
+  "detail.loadMore": "Flere kommentarer",
   "roadmap.title": "Veikart",
   "roadmap.other": "Annet",
   "roadmap.empty": "Ingenting her ennå.",

@@ -66,6 +66,7 @@ export const plStrings: UiCatalog = {
   "detail.posting": "Publikowanie…",
   "detail.team": "Zespół",
   "detail.anonymous": "Anonim",
+  "detail.loadMore": "Więcej komentarzy",
   "roadmap.title": "Plan rozwoju",
   "roadmap.other": "Inne",
   "roadmap.empty": "Na razie nic tu nie ma.",

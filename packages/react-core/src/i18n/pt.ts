@@ -66,6 +66,7 @@ export const ptStrings: UiCatalog = {
   "detail.posting": "Publicando…",
   "detail.team": "Equipe",
   "detail.anonymous": "Anônimo",
+  "detail.loadMore": "Mais comentários",
   "roadmap.title": "Roteiro",
   "roadmap.other": "Outros",
   "roadmap.empty": "Nada por aqui ainda.",

@@ -66,6 +66,7 @@ export const trStrings: UiCatalog = {
   "detail.posting": "Paylaşılıyor…",
   "detail.team": "Ekip",
   "detail.anonymous": "Anonim",
+  "detail.loadMore": "Daha fazla yorum",
   "roadmap.title": "Yol haritası",
   "roadmap.other": "Diğer",
   "roadmap.empty": "Burada henüz bir şey yok.",

@@ -66,6 +66,7 @@ export const viStrings: UiCatalog = {
   "detail.posting": "Đang đăng…",
   "detail.team": "Nhóm phát triển",
   "detail.anonymous": "Ẩn danh",
+  "detail.loadMore": "Xem thêm bình luận",
   "roadmap.title": "Lộ trình",
   "roadmap.other": "Khác",
   "roadmap.empty": "Chưa có gì ở đây.",

@@ -66,6 +66,7 @@ export const zhHansStrings: UiCatalog = {
   "detail.posting": "发布中…",
   "detail.team": "团队",
   "detail.anonymous": "匿名",
+  "detail.loadMore": "更多评论",
   "roadmap.title": "路线图",
   "roadmap.other": "其他",
   "roadmap.empty": "这里还没有内容。",

@@ -66,6 +66,7 @@ export const zhHantStrings: UiCatalog = {
   "detail.posting": "發佈中…",
   "detail.team": "團隊",
   "detail.anonymous": "匿名",
+  "detail.loadMore": "更多留言",
   "roadmap.title": "產品路線圖",
   "roadmap.other": "其他",
   "roadmap.empty": "目前還沒有內容。",

@@ -154,6 +154,16 @@ export function FeatureRequestDetail(props: {
             ))}
           </ul>
         )}
+        {comments.hasMore ? (
+          <button type="button" className="td-button td-block" disabled={comments.loadingMore} onClick={() => void comments.loadMore()}>
+            {comments.loadingMore ? t("common.loading") : t("detail.loadMore")}
+          </button>
+        ) : null}
+        {comments.loadMoreError ? (
+          <p role="alert" className="td-notice td-danger">
+            {comments.loadMoreError}
+          </p>
+        ) : null}
         {comments.postError ? (
           <p role="alert" className="td-notice td-danger">
             {comments.postError}
