@@ -28,3 +28,7 @@ export { usePalette, MIN_TOUCH } from "./theme.js";
 export { Screen } from "./components/Screen.js";
 export { ErrorState, Loading, Unavailable } from "./components/States.js";
 export { VoteButton } from "./components/VoteButton.js";
+// Feature requests: list screen, compose sheet, detail with comments.
+export { FeatureRequestsScreen, type FeatureRequestsScreenProps } from "./components/FeatureRequestsScreen.js";
+export { FeatureRequestComposeSheet, type FeatureRequestComposeSheetProps } from "./components/FeatureRequestComposeSheet.js";
+export { FeatureRequestDetail, type FeatureRequestDetailProps } from "./components/FeatureRequestDetail.js";

@@ -1,0 +1,157 @@
+import type { ProposeResult } from "@tidings/client";
+import { useProposeRequest, useTidings } from "@tidings/react-core";
+import { useState } from "react";
+import { Modal, Pressable, ScrollView, Text, TextInput, View, type TextInputProps } from "react-native";
+import { MIN_TOUCH, usePalette } from "../theme.js";
+import { Screen } from "./Screen.js";
+import { Unavailable } from "./States.js";
+
+/** Props of {@link FeatureRequestComposeSheet}. */
+export interface FeatureRequestComposeSheetProps {
+  /** Whether the sheet is shown. @default true */
+  visible?: boolean | undefined;
+  /** Called by Cancel, the system back gesture and after a successful proposal. */
+  onClose: () => void;
+  /**
+   * Called with the new request's id and whether it waits for review, just before the sheet
+   * closes; the host confirms it (the feature request screen shows a notice and refreshes).
+   * @default none
+   */
+  onSubmitted?: ((result: ProposeResult) => void) | undefined;
+}
+
+function Field(props: { label: string; error?: string | undefined } & Pick<TextInputProps, "value" | "onChangeText" | "multiline" | "maxLength" | "keyboardType" | "autoComplete" | "autoCapitalize" | "textContentType">) {
+  const palette = usePalette();
+  const { label, error, ...input } = props;
+  return (
+    <View style={{ gap: 6 }}>
+      <Text style={{ color: palette.text, fontSize: 16, fontWeight: "600" }}>{label}</Text>
+      <TextInput
+        accessibilityLabel={label}
+        accessibilityHint={error}
+        placeholderTextColor={palette.muted}
+        {...input}
+        style={{
+          minHeight: props.multiline ? MIN_TOUCH * 2.5 : MIN_TOUCH,
+          paddingHorizontal: 12,
+          paddingVertical: 10,
+          borderRadius: 8,
+          borderWidth: 1,
+          borderColor: error === undefined ? palette.inputBorder : palette.dangerBorder,
+          backgroundColor: palette.inputBg,
+          color: palette.text,
+          fontSize: 16,
+          textAlignVertical: props.multiline ? "top" : "center",
+        }}
+      />
+      {error === undefined ? null : <Text style={{ color: palette.danger, fontSize: 14 }}>{error}</Text>}
+    </View>
+  );
+}
+
+function SheetButton(props: { label: string; text?: string; primary?: boolean; disabled?: boolean; busy?: boolean; onPress: () => void }) {
+  const palette = usePalette();
+  return (
+    <Pressable
+      accessibilityRole="button"
+      accessibilityLabel={props.label}
+      accessibilityState={{ disabled: props.disabled === true, busy: props.busy === true }}
+      disabled={props.disabled}
+      onPress={props.onPress}
+      style={{
+        minHeight: MIN_TOUCH,
+        minWidth: MIN_TOUCH,
+        paddingHorizontal: 16,
+        justifyContent: "center",
+        alignItems: "center",
+        borderRadius: 8,
+        borderWidth: 1,
+        borderColor: props.primary ? palette.primary : palette.border,
+        backgroundColor: props.primary ? palette.primary : palette.card,
+        opacity: props.disabled ? 0.6 : 1,
+      }}
+    >
+      <Text style={{ color: props.primary ? palette.primaryText : palette.text, fontSize: 16, fontWeight: props.primary ? "600" : "400" }}>{props.text ?? props.label}</Text>
+    </Pressable>
+  );
+}
+
+/**
+ * The sheet to propose a feature request (title, details, optional email) through the shared
+ * `useProposeRequest`: a localized error keeps the draft; success reports the result and closes.
+ * Shows the unavailable state while the `featureRequests` flag is off.
+ *
+ * @example
+ * ```tsx
+ * {composing ? <FeatureRequestComposeSheet onClose={() => setComposing(false)} onSubmitted={(r) => list.refresh()} /> : null}
+ * ```
+ */
+export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProps) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  const propose = useProposeRequest();
+  const [title, setTitle] = useState("");
+  const [details, setDetails] = useState("");
+  const [email, setEmail] = useState("");
+  const [invalid, setInvalid] = useState(false);
+
+  const submit = async () => {
+    if (title.trim() === "") {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    const result = await propose.submit({ title, details, requesterEmail: email });
+    if (result === null) return;
+    props.onSubmitted?.(result);
+    props.onClose();
+  };
+
+  return (
+    <Modal visible={props.visible ?? true} animationType="slide" presentationStyle="pageSheet" onRequestClose={props.onClose}>
+      <Screen label={t("compose.title")}>
+        <ScrollView keyboardShouldPersistTaps="handled" contentContainerStyle={{ padding: 16, gap: 14 }}>
+          <Text accessibilityRole="header" style={{ color: palette.text, fontSize: 20, fontWeight: "700" }}>
+            {t("compose.title")}
+          </Text>
+          {!propose.enabled ? (
+            <>
+              <Unavailable />
+              <SheetButton label={t("common.close")} onPress={props.onClose} />
+            </>
+          ) : (
+            <>
+              <Field label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
+              <Field label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
+              <Field
+                label={t("compose.email")}
+                value={email}
+                onChangeText={setEmail}
+                keyboardType="email-address"
+                autoComplete="email"
+                autoCapitalize="none"
+                textContentType="emailAddress"
+              />
+              {propose.error ? (
+                <Text accessibilityRole="alert" style={{ color: palette.danger, fontSize: 15, padding: 10, borderRadius: 8, borderWidth: 1, borderColor: palette.dangerBorder, backgroundColor: palette.dangerBg }}>
+                  {propose.error}
+                </Text>
+              ) : null}
+              <View style={{ flexDirection: "row", justifyContent: "flex-end", gap: 8 }}>
+                <SheetButton label={t("common.cancel")} onPress={props.onClose} />
+                <SheetButton
+                  label={t("compose.submit")}
+                  text={propose.submitting ? t("compose.submitting") : t("compose.submit")}
+                  primary
+                  busy={propose.submitting}
+                  disabled={propose.submitting}
+                  onPress={() => void submit()}
+                />
+              </View>
+            </>
+          )}
+        </ScrollView>
+      </Screen>
+    </Modal>
+  );
+}
