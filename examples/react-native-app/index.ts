@@ -1,0 +1,7 @@
+// The entry file: the crypto polyfill first, before anything imports @tidings/client (Hermes has
+// no crypto.getRandomValues, which the anonymous user token needs).
+import "react-native-get-random-values";
+import { AppRegistry } from "react-native";
+import { App } from "./App";
+
+AppRegistry.registerComponent("main", () => App);
