@@ -32,3 +32,4 @@ export { VoteButton } from "./components/VoteButton.js";
 export { FeatureRequestsScreen, type FeatureRequestsScreenProps } from "./components/FeatureRequestsScreen.js";
 export { FeatureRequestComposeSheet, type FeatureRequestComposeSheetProps } from "./components/FeatureRequestComposeSheet.js";
 export { FeatureRequestDetail, type FeatureRequestDetailProps } from "./components/FeatureRequestDetail.js";
+export { Badge, type BadgeProps } from "./components/Badge.js";
