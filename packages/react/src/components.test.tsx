@@ -6,7 +6,6 @@ import { ChangelogOverlay } from "./components/ChangelogOverlay.js";
 import { FeatureRequestList } from "./components/FeatureRequestList.js";
 import { FeedbackComposer } from "./components/FeedbackComposer.js";
 import { RoadmapBoard } from "./components/RoadmapBoard.js";
-import { avatarInitial } from "./components/UserProfile.js";
 import { WhatsNew } from "./components/WhatsNew.js";
 import { column, demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
@@ -147,16 +146,6 @@ describe("FeedbackComposer", () => {
     const sent = api.calls.find((c) => c.method === "POST")!.body as { platform: string; attachments: { key: string }[] };
     expect(sent.platform).toBe("ios");
     expect(sent.attachments.map((a) => a.key)).toEqual(["up_1"]);
-  });
-});
-
-describe("UserProfile", () => {
-  it("takes a whole character for the avatar initial, never half an emoji", () => {
-    expect(avatarInitial("ada")).toBe("A");
-    expect(avatarInitial("🦄 Bob")).toBe("🦄");
-    expect(avatarInitial("👩‍💻 dev")).toBe("👩‍💻");
-    expect(avatarInitial("e\u0301mile")).toBe("E\u0301");
-    expect(avatarInitial("")).toBe("");
   });
 });
 

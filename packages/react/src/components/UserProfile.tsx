@@ -1,16 +1,6 @@
-import { UnexpectedStatusException } from "@tidings/client";
-import { useTidings, useUserProfile } from "@tidings/react-core";
+import { avatarInitial, isProfileMissing, profileView, useTidings, useUserProfile } from "@tidings/react-core";
 import { ErrorState, Loading } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";
-
-const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
-
-/** The first character a reader sees (a whole emoji or accented letter), upper-cased: the avatar initial. */
-export function avatarInitial(name: string): string {
-  const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter;
-  const first = Segmenter === undefined ? Array.from(name)[0] : new Segmenter(undefined, { granularity: "grapheme" }).segment(name)[Symbol.iterator]().next().value?.segment;
-  return (first ?? "").toUpperCase();
-}
 
 /**
  * A public user profile: name, avatar, bio, website and recent comments (both server shapes of
@@ -29,7 +19,7 @@ export function UserProfile(props: {
   const { t, errorMessage, locale } = useTidings();
   const profile = useUserProfile(props.userId);
   if (profile.status === "error") {
-    const missing = profile.error instanceof UnexpectedStatusException && profile.error.status === 404;
+    const missing = isProfileMissing(profile.error);
     return (
       <TidingsScreen label={t("profile.title")}>
         <ErrorState message={missing ? t("profile.notFound") : errorMessage(profile.error)} onRetry={missing ? undefined : profile.reload} />
@@ -43,37 +33,33 @@ export function UserProfile(props: {
       </TidingsScreen>
     );
   }
-  const p = profile.data.profile;
-  const name = text(p.displayName) ?? text(props.fallbackName) ?? t("detail.anonymous");
-  const avatar = text(p.avatarUrl);
-  const website = text(p.websiteUrl);
-  const comments = Array.isArray(profile.data.recentComments) ? (profile.data.recentComments as Record<string, unknown>[]) : [];
-  const hidden = profile.data.hideComments === true || p.hideComments === true;
+  const view = profileView(profile.data, { fallbackName: props.fallbackName, locale });
+  const name = view.name ?? t("detail.anonymous");
   return (
     <TidingsScreen label={t("profile.title")}>
       <header className="td-profile-head">
-        {avatar?.startsWith("https://") ? <img className="td-avatar" src={avatar} alt="" /> : <span className="td-avatar td-avatar-initial" aria-hidden="true">{avatarInitial(name)}</span>}
+        {view.avatarUrl !== undefined ? <img className="td-avatar" src={view.avatarUrl} alt="" /> : <span className="td-avatar td-avatar-initial" aria-hidden="true">{avatarInitial(name)}</span>}
         <div>
           <h2>{name}</h2>
-          {text(p.bio) ? <p className="td-muted">{text(p.bio)}</p> : null}
-          {website?.startsWith("https://") || website?.startsWith("http://") ? (
-            <a href={website} rel="noopener noreferrer nofollow" target="_blank">
-              {website}
+          {view.bio !== undefined ? <p className="td-muted">{view.bio}</p> : null}
+          {view.websiteUrl !== undefined ? (
+            <a href={view.websiteUrl} rel="noopener noreferrer nofollow" target="_blank">
+              {view.websiteUrl}
             </a>
           ) : null}
         </div>
       </header>
       <h3>{t("profile.recentComments")}</h3>
-      {hidden || comments.length === 0 ? (
+      {view.commentsHidden || view.comments.length === 0 ? (
         <p className="td-muted">{t("profile.noComments")}</p>
       ) : (
         <ul className="td-list">
-          {comments.map((c, index) => (
-            <li key={text(c.id) ?? index} className="td-card">
+          {view.comments.map((c) => (
+            <li key={c.key} className="td-card">
               <p className="td-small td-muted">
-                {text(c.featureRequestTitle)} · {text(c.createdAt) ? new Date(String(c.createdAt)).toLocaleDateString(locale) : ""}
+                {c.requestTitle} · {c.date}
               </p>
-              <p>{text(c.body)}</p>
+              <p>{c.body}</p>
             </li>
           ))}
         </ul>
