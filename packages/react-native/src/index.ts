@@ -33,3 +33,5 @@ export { FeatureRequestsScreen, type FeatureRequestsScreenProps } from "./compon
 export { FeatureRequestComposeSheet, type FeatureRequestComposeSheetProps } from "./components/FeatureRequestComposeSheet.js";
 export { FeatureRequestDetail, type FeatureRequestDetailProps } from "./components/FeatureRequestDetail.js";
 export { Badge, type BadgeProps } from "./components/Badge.js";
+export { Avatar, type AvatarProps } from "./components/Avatar.js";
+export { UserProfileScreen, type UserProfileScreenProps } from "./components/UserProfileScreen.js";
