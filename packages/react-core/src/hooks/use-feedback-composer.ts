@@ -21,6 +21,11 @@ export interface ComposerAttachment {
   descriptor?: AttachmentDescriptor;
   /** The bytes when the pick carried them (a File or Blob), for previews. */
   file?: Blob;
+  /**
+   * The address of the picked file when the pick named one (a React Native `{uri}` file part, a
+   * `fileUri`, a string file, or an uploaded descriptor's url), for previews without the bytes.
+   */
+  uri?: string;
   error?: string;
 }
 
@@ -51,9 +56,18 @@ export interface FeedbackComposerState {
   canSubmit: boolean;
   /** Sends the draft; on failure the draft stays intact (rule 11). */
   submit: () => Promise<FeedbackResult | null>;
+  /** Empties the draft and leaves the sent or error state, for "send another". */
+  startOver: () => void;
 }
 
 let nextId = 0;
+
+/** The address a picked upload names, if any (see {@link ComposerAttachment.uri}). */
+function uploadUri(file: UploadRequest["file"]): string | undefined {
+  if (typeof file === "string") return file === "" ? undefined : file;
+  if (typeof file === "object" && file !== null && "uri" in file && typeof file.uri === "string" && file.uri !== "") return file.uri;
+  return undefined;
+}
 
 /**
  * The feedback composer's state machine over the SDK. Uploads start as soon as a file is picked.
@@ -102,7 +116,7 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
         const d = normalized.descriptor;
         setAttachments((old) => [
           ...old,
-          { id, name: d.filename ?? d.key, mimeType: d.mimeType, size: d.size, status: "ready", descriptor: d },
+          { id, name: d.filename ?? d.key, mimeType: d.mimeType, size: d.size, status: "ready", descriptor: d, ...(d.url ? { uri: d.url } : {}) },
         ]);
         return;
       }
@@ -111,6 +125,8 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
       const size = file?.size;
       const row: ComposerAttachment = { id, name: request.filename, mimeType: request.mimeType, size, status: "uploading" };
       if (file !== undefined) row.file = file;
+      const uri = uploadUri(request.file);
+      if (uri !== undefined) row.uri = uri;
       const limit = config?.maxAttachmentBytes;
       if (size !== undefined && typeof limit === "number" && limit > 0 && size > limit) {
         setAttachments((old) => [...old, { ...row, status: "error", error: t("feedback.tooLarge", { name: request.filename }) }]);
@@ -163,6 +179,15 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
     }
   }, [attachments, client, details, enabled, errorMessage, platform, t, title, userToken]);
 
+  const startOver = useCallback(() => {
+    setTitle("");
+    setDetails("");
+    setAttachments([]);
+    setError(undefined);
+    setResult(null);
+    setStatus("idle");
+  }, []);
+
   return {
     enabled,
     title,
@@ -183,5 +208,6 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
     result,
     canSubmit,
     submit,
+    startOver,
   };
 }

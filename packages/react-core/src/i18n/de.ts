@@ -96,6 +96,8 @@ export const deStrings: UiCatalog = {
   "feedback.sent": "Danke! Dein Feedback wurde gesendet.",
   "feedback.unavailable": "Feedback ist gerade nicht verfügbar.",
   "feedback.waitUploads": "Bitte warte, bis die Uploads fertig sind.",
+  "feedback.reference": "Referenz: {id}",
+  "feedback.sendAnother": "Weiteres Feedback senden",
   "platform.web": "Web",
   "platform.universal": "Andere",
   "profile.title": "Profil",

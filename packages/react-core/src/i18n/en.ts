@@ -97,6 +97,8 @@ export const enStrings = {
   "feedback.sent": "Thank you! Your feedback was sent.",
   "feedback.unavailable": "Feedback is not available right now.",
   "feedback.waitUploads": "Please wait for the uploads to finish.",
+  "feedback.reference": "Reference: {id}",
+  "feedback.sendAnother": "Send more feedback",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

@@ -96,6 +96,8 @@ export const esStrings: UiCatalog = {
   "feedback.sent": "¡Gracias! Tus comentarios se han enviado.",
   "feedback.unavailable": "Los comentarios no están disponibles en este momento.",
   "feedback.waitUploads": "Espera a que terminen las subidas.",
+  "feedback.reference": "Referencia: {id}",
+  "feedback.sendAnother": "Enviar otro comentario",
   "platform.web": "Web",
   "platform.universal": "Otra",
   "profile.title": "Perfil",

@@ -96,6 +96,8 @@ export const frStrings: UiCatalog = {
   "feedback.sent": "Merci ! Votre avis a été envoyé.",
   "feedback.unavailable": "L'envoi d'avis n'est pas disponible pour le moment.",
   "feedback.waitUploads": "Veuillez attendre la fin des envois.",
+  "feedback.reference": "Référence : {id}",
+  "feedback.sendAnother": "Envoyer un autre avis",
   "platform.web": "Web",
   "platform.universal": "Autre",
   "profile.title": "Profil",

@@ -97,6 +97,8 @@ export const itStrings: UiCatalog = {
   "feedback.sent": "Grazie! Il tuo commento è stato inviato.",
   "feedback.unavailable": "I commenti non sono disponibili al momento.",
   "feedback.waitUploads": "Attendi la fine dei caricamenti.",
+  "feedback.reference": "Riferimento: {id}",
+  "feedback.sendAnother": "Invia un altro commento",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

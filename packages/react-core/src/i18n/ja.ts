@@ -97,6 +97,8 @@ export const jaStrings: UiCatalog = {
   "feedback.sent": "ありがとうございます。フィードバックを送信しました。",
   "feedback.unavailable": "フィードバックは現在ご利用いただけません。",
   "feedback.waitUploads": "アップロードが終わるまでお待ちください。",
+  "feedback.reference": "受付番号: {id}",
+  "feedback.sendAnother": "別のフィードバックを送信",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

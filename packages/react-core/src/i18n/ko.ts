@@ -97,6 +97,8 @@ export const koStrings: UiCatalog = {
   "feedback.sent": "감사합니다! 피드백이 전송되었습니다.",
   "feedback.unavailable": "지금은 피드백을 보낼 수 없습니다.",
   "feedback.waitUploads": "업로드가 끝날 때까지 기다려 주세요.",
+  "feedback.reference": "참조 번호: {id}",
+  "feedback.sendAnother": "다른 피드백 보내기",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

@@ -97,6 +97,8 @@ export const noStrings: UiCatalog = {
   "feedback.sent": "Takk! Tilbakemeldingen din er sendt.",
   "feedback.unavailable": "Tilbakemelding er ikke tilgjengelig akkurat nå.",
   "feedback.waitUploads": "Vent til opplastingene er ferdige.",
+  "feedback.reference": "Referanse: {id}",
+  "feedback.sendAnother": "Send en ny tilbakemelding",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

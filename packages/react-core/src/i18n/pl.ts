@@ -97,6 +97,8 @@ export const plStrings: UiCatalog = {
   "feedback.sent": "Dziękujemy! Twoja opinia została wysłana.",
   "feedback.unavailable": "Wysyłanie opinii jest obecnie niedostępne.",
   "feedback.waitUploads": "Poczekaj na zakończenie przesyłania.",
+  "feedback.reference": "Numer zgłoszenia: {id}",
+  "feedback.sendAnother": "Wyślij kolejną opinię",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

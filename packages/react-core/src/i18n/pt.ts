@@ -97,6 +97,8 @@ export const ptStrings: UiCatalog = {
   "feedback.sent": "Obrigado! Sua opinião foi enviada.",
   "feedback.unavailable": "O envio de opiniões não está disponível no momento.",
   "feedback.waitUploads": "Aguarde o término dos envios.",
+  "feedback.reference": "Referência: {id}",
+  "feedback.sendAnother": "Enviar outra opinião",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

@@ -97,6 +97,8 @@ export const trStrings: UiCatalog = {
   "feedback.sent": "Teşekkürler! Geri bildiriminiz gönderildi.",
   "feedback.unavailable": "Geri bildirim şu anda kullanılamıyor.",
   "feedback.waitUploads": "Lütfen yüklemelerin bitmesini bekleyin.",
+  "feedback.reference": "Referans: {id}",
+  "feedback.sendAnother": "Başka bir geri bildirim gönder",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

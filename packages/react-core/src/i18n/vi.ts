@@ -97,6 +97,8 @@ export const viStrings: UiCatalog = {
   "feedback.sent": "Cảm ơn bạn! Góp ý của bạn đã được gửi.",
   "feedback.unavailable": "Hiện không thể gửi góp ý.",
   "feedback.waitUploads": "Vui lòng đợi tải lên xong.",
+  "feedback.reference": "Mã tham chiếu: {id}",
+  "feedback.sendAnother": "Gửi góp ý khác",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

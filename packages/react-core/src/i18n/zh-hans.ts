@@ -97,6 +97,8 @@ export const zhHansStrings: UiCatalog = {
   "feedback.sent": "谢谢！您的反馈已发送。",
   "feedback.unavailable": "反馈功能目前不可用。",
   "feedback.waitUploads": "请等待上传完成。",
+  "feedback.reference": "参考编号：{id}",
+  "feedback.sendAnother": "再发送一条反馈",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",

@@ -97,6 +97,8 @@ export const zhHantStrings: UiCatalog = {
   "feedback.sent": "謝謝！您的意見已送出。",
   "feedback.unavailable": "目前無法傳送意見回饋。",
   "feedback.waitUploads": "請等候上傳完成。",
+  "feedback.reference": "參考編號：{id}",
+  "feedback.sendAnother": "再送出一則意見",
   "platform.ios": "iOS",
   "platform.macos": "macOS",
   "platform.android": "Android",
