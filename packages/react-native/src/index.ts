@@ -35,3 +35,4 @@ export { FeatureRequestDetail, type FeatureRequestDetailProps } from "./componen
 export { Badge, type BadgeProps } from "./components/Badge.js";
 export { Avatar, type AvatarProps } from "./components/Avatar.js";
 export { UserProfileScreen, type UserProfileScreenProps } from "./components/UserProfileScreen.js";
+export { FeedbackComposer, type FeedbackComposerProps } from "./components/FeedbackComposer.js";

@@ -1,0 +1,392 @@
+import { FeedbackClient, memoryStorage, type FetchLike, type Timers } from "@tidings/client";
+import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
+import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react-native";
+import { Platform } from "react-native";
+import { TidingsProvider } from "../TidingsProvider.js";
+import { FeedbackComposer, type FeedbackComposerProps } from "./FeedbackComposer.js";
+
+const config = (sdk: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): FakeRoute => ({ url }) =>
+  url.pathname === "/api/v1/public/config/app_test" ? { status: 200, body: { ...demoConfig(sdk), ...extra } } : undefined;
+const on = (method: string, path: string, answer: ReturnType<FakeRoute>): FakeRoute => (r) => (r.method === method && r.url.pathname === path ? answer : undefined);
+const accepted = on("POST", "/api/v1/feedback", { status: 201, body: { submissionId: "sub_1" } });
+const uploaded = on("POST", "/api/v1/uploads/images", { status: 201, body: { kind: "image", key: "up_1", url: "https://files.test/up_1.png" } });
+
+/** Timers the test fires by hand: request timeouts without waiting. */
+function manualTimers() {
+  const live = new Map<number, () => void>();
+  let next = 0;
+  const timers: Timers = {
+    now: () => Date.parse("2026-03-01T00:00:00Z"),
+    setTimeout: (callback) => {
+      live.set(++next, callback);
+      return next;
+    },
+    clearTimeout: (handle) => live.delete(handle as number),
+  };
+  const fireAll = () => {
+    const due = [...live.values()];
+    live.clear();
+    for (const callback of due) callback();
+  };
+  return { timers, fireAll };
+}
+
+interface Setup {
+  routes: FakeRoute[];
+  locale?: string;
+  props?: FeedbackComposerProps;
+  /** Wraps the fake API's fetch (to hang, fail or watch requests). */
+  wrap?: (fetch: FetchLike) => FetchLike;
+  timers?: Timers;
+}
+
+function setup(options: Setup) {
+  const api = fakeFetch(options.routes);
+  const client = new FeedbackClient({
+    baseUrl: "http://api.test",
+    appKey: "app_test",
+    fetch: options.wrap?.(api.fetch) ?? api.fetch,
+    storage: memoryStorage(),
+    warn: () => undefined,
+    ...(options.timers === undefined ? {} : { timers: options.timers }),
+  });
+  const view = render(
+    <TidingsProvider client={client} locale={options.locale ?? "en"}>
+      <FeedbackComposer {...options.props} />
+    </TidingsProvider>,
+  );
+  const configLoaded = () => waitFor(() => expect(api.calls.some((c) => c.url.pathname === "/api/v1/public/config/app_test")).toBe(true));
+  const posts = () => api.calls.filter((c) => c.method === "POST" && c.url.pathname === "/api/v1/feedback");
+  return { api, client, view, configLoaded, posts };
+}
+
+/** The draft as a user sees it. */
+function draft(titleLabel = "Title", detailsLabel = "Details") {
+  return { title: screen.getByLabelText(titleLabel).props.value as string, details: screen.getByLabelText(detailsLabel).props.value as string };
+}
+
+function type(title: string, details: string, labels = { title: "Title", details: "Details" }) {
+  fireEvent.changeText(screen.getByLabelText(labels.title), title);
+  fireEvent.changeText(screen.getByLabelText(labels.details), details);
+}
+
+const descriptorPick = { kind: "image", key: "up_9", url: "https://files.test/up_9.png", filename: "shot.png", mimeType: "image/png" };
+
+/** The multipart file parts of the uploads the fake API received. */
+const fileParts = (calls: { url: URL; body: unknown }[]) =>
+  calls.filter((c) => c.url.pathname.startsWith("/api/v1/uploads/")).map((c) => (c.body as { getAll: (name: string) => unknown[] }).getAll("file"));
+
+describe("FeedbackComposer", () => {
+  // React Native's own FormData, as on a device: it keeps {uri, name, type} file parts (Node's turns them into text).
+  const scope = globalThis as unknown as { FormData: unknown };
+  const NodeFormData = scope.FormData;
+  beforeAll(() => {
+    scope.FormData = jest.requireActual<{ default: unknown }>("react-native/Libraries/Network/FormData").default;
+  });
+  afterAll(() => {
+    scope.FormData = NodeFormData;
+  });
+
+  test("rule 4: sends the running OS when the app allows it, else the first allowed platform", async () => {
+    expect(Platform.OS).toBe("ios");
+    const allowAndroidFirst = setup({ routes: [config({}, { allowedPlatforms: ["android", "ios"] }), accepted] });
+    await allowAndroidFirst.configLoaded();
+    // Several allowed platforms: a chooser, with the device's own checked.
+    expect(await screen.findByRole("radio", { name: "iOS", checked: true })).toBeTruthy();
+    expect(screen.getByRole("radio", { name: "Android", checked: false })).toBeTruthy();
+    type("Crash", "On start");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    await screen.findByText("Thank you! Your feedback was sent.");
+    expect(allowAndroidFirst.posts().map((c) => (c.body as { platform: string }).platform)).toEqual(["ios"]);
+    allowAndroidFirst.view.unmount();
+
+    const androidOnly = setup({ routes: [config({}, { allowedPlatforms: ["android"] }), accepted] });
+    await androidOnly.configLoaded();
+    await screen.findByText("Android");
+    expect(screen.queryByRole("radio")).toBeNull();
+    type("Crash", "On start");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    await screen.findByText("Thank you! Your feedback was sent.");
+    expect(androidOnly.posts().map((c) => (c.body as { platform: string }).platform)).toEqual(["android"]);
+  });
+
+  test("a host's defaultPlatform is the candidate, and the chooser changes what is sent", async () => {
+    const { configLoaded, posts } = setup({ routes: [config({}, { allowedPlatforms: ["ios", "android", "macos"] }), accepted], props: { defaultPlatform: "macos" } });
+    await configLoaded();
+    expect(await screen.findByRole("radio", { name: "macOS", checked: true })).toBeTruthy();
+    fireEvent.press(screen.getByRole("radio", { name: "Android" }));
+    expect(screen.getByRole("radio", { name: "Android", checked: true })).toBeTruthy();
+    type("Crash", "");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    await screen.findByText("Thank you! Your feedback was sent.");
+    expect((posts()[0]!.body as { platform: string }).platform).toBe("android");
+  });
+
+  test("a pick of an unknown shape shows a localized error row and leaves the draft and other attachments intact", async () => {
+    let pick: unknown = descriptorPick;
+    const { configLoaded, posts } = setup({ routes: [config(), accepted], locale: "fr", props: { pickAttachment: () => pick } });
+    await configLoaded();
+    type("Plantage", "Au démarrage", { title: "Titre", details: "Détails" });
+    fireEvent.press(screen.getByRole("button", { name: "Ajouter des fichiers" }));
+    await screen.findByText("shot.png");
+    pick = { path: "/tmp/x.png" };
+    fireEvent.press(screen.getByRole("button", { name: "Ajouter des fichiers" }));
+    expect(await screen.findByText("Ce fichier ne peut pas être joint.")).toBeTruthy();
+    expect(draft("Titre", "Détails")).toEqual({ title: "Plantage", details: "Au démarrage" });
+    expect(screen.getByText("shot.png")).toBeTruthy();
+    // The bad row can be removed; the good one is sent.
+    fireEvent.press(screen.getByRole("button", { name: "Retirer ?" }));
+    expect(screen.queryByText("Ce fichier ne peut pas être joint.")).toBeNull();
+    fireEvent.press(screen.getByRole("button", { name: "Envoyer" }));
+    await screen.findByText("Merci ! Votre avis a été envoyé.");
+    expect((posts()[0]!.body as { attachments: { key: string }[] }).attachments.map((a) => a.key)).toEqual(["up_9"]);
+  });
+
+  test("a cancelled pick adds nothing, and a picker that throws shows a localized error", async () => {
+    let outcome: "cancel" | "throw" = "cancel";
+    const pickAttachment = jest.fn(async () => {
+      if (outcome === "throw") throw new Error("Photo library permission denied");
+      return null;
+    });
+    const { configLoaded } = setup({ routes: [config()], props: { pickAttachment } });
+    await configLoaded();
+    type("Crash", "On start");
+    fireEvent.press(screen.getByRole("button", { name: "Add files" }));
+    await waitFor(() => expect(pickAttachment).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole("button", { name: /^Remove/ })).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    outcome = "throw";
+    fireEvent.press(screen.getByRole("button", { name: "Add files" }));
+    expect(await screen.findByText("Something went wrong. Please try again.")).toBeTruthy();
+    expect(draft()).toEqual({ title: "Crash", details: "On start" });
+  });
+
+  test("shows the quota message in German and keeps title, details and attachments; sending again works", async () => {
+    let quotaLeft = false;
+    const { configLoaded, posts } = setup({
+      routes: [
+        config(),
+        ({ method, url }) =>
+          method === "POST" && url.pathname === "/api/v1/feedback"
+            ? quotaLeft
+              ? { status: 201, body: { submissionId: "sub_2" } }
+              : { status: 402, body: { error: "Monthly submission quota reached for this workspace", code: "tier_limit_submissions" } }
+            : undefined,
+      ],
+      locale: "de",
+      props: { pickAttachment: () => descriptorPick },
+    });
+    await configLoaded();
+    type("Absturz", "Beim Start", { title: "Titel", details: "Details" });
+    fireEvent.press(screen.getByRole("button", { name: "Dateien hinzufügen" }));
+    await screen.findByText("shot.png");
+    fireEvent.press(screen.getByRole("button", { name: "Senden" }));
+    expect(await screen.findByText("Diese App hat ihr monatliches Limit für Einsendungen erreicht. Bitte versuche es später erneut.")).toBeTruthy();
+    expect(draft("Titel", "Details")).toEqual({ title: "Absturz", details: "Beim Start" });
+    expect(screen.getByText("shot.png")).toBeTruthy();
+    quotaLeft = true;
+    fireEvent.press(screen.getByRole("button", { name: "Senden" }));
+    expect(await screen.findByText("Referenz: sub_2")).toBeTruthy();
+    // Both attempts sent the same draft.
+    const sent = posts().map((c) => c.body as { title: string; description: string; attachments: { key: string }[] });
+    expect(sent.map((body) => [body.title, body.description, body.attachments.map((x) => x.key)])).toEqual([
+      ["Absturz", "Beim Start", ["up_9"]],
+      ["Absturz", "Beim Start", ["up_9"]],
+    ]);
+  });
+
+  const failures: [string, Pick<Setup, "routes" | "wrap">, string][] = [
+    [
+      "verification required",
+      { routes: [config(), on("POST", "/api/v1/feedback", { status: 403, body: { error: "Human verification is required", code: "verification_required" } })] },
+      "Please complete the human verification and try again.",
+    ],
+    [
+      "inactive subscription",
+      { routes: [config(), on("POST", "/api/v1/feedback", { status: 402, body: { error: "This workspace's subscription is inactive", code: "subscription_inactive" } })] },
+      "Submissions to this app are paused right now.",
+    ],
+    [
+      "a network failure",
+      {
+        routes: [config()],
+        wrap: (fetch) => async (input, init) => {
+          if (init?.method === "POST") throw new TypeError("Network request failed");
+          return fetch(input, init);
+        },
+      },
+      "Could not reach the server. Check your connection and try again.",
+    ],
+  ];
+
+  test.each(failures)("shows the localized message for %s and keeps the draft", async (_name, routes, message) => {
+    const { configLoaded } = setup({ ...routes });
+    await configLoaded();
+    type("Crash", "On start");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(draft()).toEqual({ title: "Crash", details: "On start" });
+    expect(screen.getByRole("button", { name: "Send" })).toBeTruthy();
+  });
+
+  test("shows the localized timeout message when the server does not answer in time, and keeps the draft", async () => {
+    const { timers, fireAll } = manualTimers();
+    let posted = false;
+    const { configLoaded } = setup({
+      routes: [config()],
+      timers,
+      wrap: (fetch) => (input, init) => {
+        if (init?.method !== "POST") return fetch(input, init);
+        posted = true;
+        return new Promise<Response>(() => undefined);
+      },
+    });
+    await configLoaded();
+    type("Crash", "On start");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(posted).toBe(true));
+    expect(screen.getByRole("button", { name: "Sending…" })).toBeTruthy();
+    act(() => fireAll());
+    expect(await screen.findByText("The request took too long. Check your connection and try again.")).toBeTruthy();
+    expect(draft()).toEqual({ title: "Crash", details: "On start" });
+  });
+
+  test("with the feedback flag off shows only the unavailable state: no picks, no submit, nothing fetched beyond the config", async () => {
+    const pickAttachment = jest.fn(() => descriptorPick);
+    const { api } = setup({ routes: [config({ features: { feedback: false } })], props: { pickAttachment } });
+    expect(await screen.findByText("Feedback is not available right now.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Send" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add files" })).toBeNull();
+    expect(screen.queryByLabelText("Title")).toBeNull();
+    await act(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    expect(pickAttachment).not.toHaveBeenCalled();
+    expect(api.calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual(["GET /api/v1/public/config/app_test"]);
+  });
+
+  test("shows upload progress, then the ready row with its thumbnail; Send waits for the upload", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // expo-image-picker's answer, mapped as the pickAttachment documentation shows.
+    const expoResult = { canceled: false, assets: [{ uri: "file:///data/user/0/app/cache/ImagePicker/shot.png", fileName: "shot.png", mimeType: "image/png", width: 1170, height: 2532, fileSize: 1000 }] };
+    const pickAttachment = async () => {
+      const result = await Promise.resolve(expoResult);
+      if (result.canceled) return null;
+      return result.assets.map((a) => ({ fileUri: a.uri, filename: a.fileName ?? undefined, mimeType: a.mimeType ?? undefined }));
+    };
+    const { api, configLoaded, posts } = setup({
+      routes: [config(), uploaded, accepted],
+      props: { pickAttachment },
+      wrap: (fetch) => async (input, init) => {
+        if (String(input).includes("/uploads/")) await gate;
+        return fetch(input, init);
+      },
+    });
+    await configLoaded();
+    type("Crash", "");
+    fireEvent.press(screen.getByRole("button", { name: "Add files" }));
+    expect(await screen.findByLabelText("Uploading shot.png…")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    expect(screen.getByTestId("tidings-attachment-thumbnail").props.source).toEqual({ uri: expoResult.assets[0]!.uri });
+    await act(async () => {
+      release();
+      await gate;
+    });
+    expect(await screen.findByLabelText("shot.png attached")).toBeTruthy();
+    expect(screen.queryByLabelText("Uploading shot.png…")).toBeNull();
+    expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
+    expect(api.calls.filter((c) => c.url.pathname.startsWith("/api/v1/uploads/")).map((c) => c.url.pathname)).toEqual(["/api/v1/uploads/images"]);
+    expect(fileParts(api.calls)).toEqual([[{ uri: expoResult.assets[0]!.uri, name: "shot.png", type: "image/png" }]]);
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    await screen.findByText("Thank you! Your feedback was sent.");
+    expect((posts()[0]!.body as { attachments: unknown[] }).attachments).toEqual([expect.objectContaining({ kind: "image", key: "up_1", filename: "shot.png", mimeType: "image/png" })]);
+  });
+
+  test("the react-native-image-picker recipe uploads each asset as an image file part under its own name, and a failed upload shows its error", async () => {
+    // react-native-image-picker's ImagePickerResponse.
+    const response: { didCancel?: boolean; errorCode?: string; errorMessage?: string; assets?: { uri?: string; fileName?: string; type?: string; fileSize?: number }[] } = {
+      assets: [
+        { uri: "content://media/external/images/media/1000012345", fileName: "IMG_0001.jpg", type: "image/jpeg", fileSize: 10 },
+        { uri: "file:///tmp/second.png", fileName: "second.png", type: "image/png", fileSize: 10 },
+      ],
+    };
+    const pickAttachment = async () => {
+      if (response.didCancel) return null;
+      if (response.errorCode !== undefined) throw new Error(response.errorMessage ?? response.errorCode);
+      return (response.assets ?? []).map((a) => ({ fileUri: a.uri, filename: a.fileName, mimeType: a.type }));
+    };
+    let uploads = 0;
+    const { api, configLoaded } = setup({
+      routes: [
+        config(),
+        ({ method, url }) =>
+          method === "POST" && url.pathname === "/api/v1/uploads/images"
+            ? ++uploads === 1
+              ? { status: 201, body: { kind: "image", key: "up_1", url: "https://files.test/up_1.jpg" } }
+              : { status: 503, body: { error: "Storage is down", code: "service_unavailable" } }
+            : undefined,
+      ],
+      props: { pickAttachment },
+    });
+    await configLoaded();
+    fireEvent.press(screen.getByRole("button", { name: "Add files" }));
+    expect(await screen.findByLabelText("IMG_0001.jpg attached")).toBeTruthy();
+    expect(await screen.findByText("Something went wrong. Please try again.")).toBeTruthy();
+    expect(screen.getByText("second.png")).toBeTruthy();
+    expect(screen.getAllByTestId("tidings-attachment-thumbnail").map((i) => (i.props.source as { uri: string }).uri)).toEqual(response.assets!.map((a) => a.uri));
+    const sent = api.calls.filter((c) => c.url.pathname.startsWith("/api/v1/uploads/"));
+    expect(sent.map((c) => c.url.pathname)).toEqual(["/api/v1/uploads/images", "/api/v1/uploads/images"]);
+    expect(fileParts(sent)).toEqual([
+      [{ uri: "content://media/external/images/media/1000012345", name: "IMG_0001.jpg", type: "image/jpeg" }],
+      [{ uri: "file:///tmp/second.png", name: "second.png", type: "image/png" }],
+    ]);
+  });
+
+  test("a successful submit shows the reference, clears the draft, and Send more feedback starts a fresh one", async () => {
+    const onSubmitted = jest.fn();
+    const { configLoaded } = setup({ routes: [config(), accepted], props: { pickAttachment: () => descriptorPick, onSubmitted } });
+    await configLoaded();
+    type("Crash", "On start");
+    fireEvent.press(screen.getByRole("button", { name: "Add files" }));
+    await screen.findByText("shot.png");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText("Reference: sub_1")).toBeTruthy();
+    expect(onSubmitted).toHaveBeenCalledWith("sub_1");
+    expect(screen.queryByLabelText("Title")).toBeNull();
+    fireEvent.press(screen.getByRole("button", { name: "Send more feedback" }));
+    expect(draft()).toEqual({ title: "", details: "" });
+    expect(screen.queryByText("shot.png")).toBeNull();
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+  });
+
+  test("follows the host's login and logout: the next request carries the token the provider was given", async () => {
+    const tokens: (string | undefined)[] = [];
+    const api = fakeFetch([config(), accepted]);
+    const watch: FetchLike = (input, init) => {
+      if (init?.method === "POST") tokens.push((init.headers as Record<string, string>)["X-User-Token"]);
+      return api.fetch(input, init);
+    };
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: watch, storage: memoryStorage(), warn: () => undefined });
+    const ui = (userToken?: string) => (
+      <TidingsProvider client={client} locale="en" userToken={userToken}>
+        <FeedbackComposer />
+      </TidingsProvider>
+    );
+    const send = async () => {
+      fireEvent.changeText(screen.getByLabelText("Title"), "Crash");
+      fireEvent.press(screen.getByRole("button", { name: "Send" }));
+      fireEvent.press(await screen.findByRole("button", { name: "Send more feedback" }));
+    };
+    const view = render(ui(undefined));
+    await send();
+    view.rerender(ui("user-a"));
+    await send();
+    view.rerender(ui(undefined));
+    await send();
+    const anonymous = await client.tokens.getToken();
+    expect(anonymous).not.toBe("user-a");
+    expect(tokens).toEqual([anonymous, "user-a", anonymous]);
+  });
+});

@@ -1,0 +1,303 @@
+import type { Platform } from "@tidings/client";
+import { useFeedbackComposer, useTidings, type ComposerAttachment, type FeedbackComposerState } from "@tidings/react-core";
+import { useRef, useState } from "react";
+import { ActivityIndicator, Image, Pressable, ScrollView, Text, TextInput, View } from "react-native";
+import { runtimePlatform } from "../runtime-platform.js";
+import { MIN_TOUCH, usePalette } from "../theme.js";
+import { Screen } from "./Screen.js";
+import { Unavailable } from "./States.js";
+
+/** Props of {@link FeedbackComposer}. */
+export interface FeedbackComposerProps {
+  /**
+   * The host's attachment picker (spec rule 10). Resolve with one value or a list of them:
+   * - an uploaded descriptor `{kind, key, url, …}`, attached as is;
+   * - an upload request `{file, filename, mimeType}` where `file` is a React Native file part
+   *   `{uri, name, type}` (or a `file://` / `content://` URI string), uploaded at once;
+   * - the legacy `{fileUri, filename?, mimeType?}`, uploaded at once;
+   * - `null` or `undefined` when the user cancelled (nothing happens).
+   *
+   * Any other value adds a row with a localized error and leaves the draft as it was; a picker
+   * that throws shows the localized error too. Pass the picker's file name and mime type: an
+   * Android `content://` URI carries neither, and without an `image/*` type a screenshot is
+   * stored as a plain file. Without this prop the composer has no attach button.
+   *
+   * expo-image-picker:
+   * ```ts
+   * async function pickAttachment() {
+   *   const result = await ImagePicker.launchImageLibraryAsync({ mediaTypes: ["images"], allowsMultipleSelection: true });
+   *   if (result.canceled) return null;
+   *   return result.assets.map((a) => ({ fileUri: a.uri, filename: a.fileName ?? undefined, mimeType: a.mimeType ?? undefined }));
+   * }
+   * ```
+   * react-native-image-picker:
+   * ```ts
+   * async function pickAttachment() {
+   *   const response = await launchImageLibrary({ mediaType: "photo", selectionLimit: 0 });
+   *   if (response.didCancel) return null;
+   *   if (response.errorCode !== undefined) throw new Error(response.errorMessage ?? response.errorCode);
+   *   return (response.assets ?? []).map((a) => ({ fileUri: a.uri, filename: a.fileName, mimeType: a.type }));
+   * }
+   * ```
+   * @default undefined (no attachments)
+   */
+  pickAttachment?: (() => Promise<unknown> | unknown) | undefined;
+  /**
+   * The platform candidate before the app's allowlist is applied (rule 4).
+   * @default the client's `defaultPlatform` when the host set one, else the running OS (`Platform.OS`)
+   */
+  defaultPlatform?: Platform | undefined;
+  /** Called with the submission id once the feedback is sent. @default undefined */
+  onSubmitted?: ((submissionId: string) => void) | undefined;
+}
+
+/**
+ * Rule 4 candidate on a device: the prop, else the client's default unless that is the SDK's own
+ * `universal` (what it detects in React Native when the host set nothing), else the running OS.
+ */
+function platformCandidate(prop: Platform | undefined, clientDefault: Platform): Platform {
+  return prop ?? (clientDefault !== "universal" ? clientDefault : runtimePlatform());
+}
+
+const isImage = (a: ComposerAttachment) => (a.mimeType ?? "").toLowerCase().startsWith("image/") || a.descriptor?.kind === "image";
+
+function AttachmentRow(props: { attachment: ComposerAttachment; onRemove: () => void }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  const a = props.attachment;
+  return (
+    <View style={{ flexDirection: "row", alignItems: "center", gap: 10, paddingVertical: 6, borderBottomWidth: 1, borderBottomColor: palette.divider }}>
+      {a.uri !== undefined && isImage(a) ? (
+        <Image testID="tidings-attachment-thumbnail" source={{ uri: a.uri }} accessibilityIgnoresInvertColors style={{ width: MIN_TOUCH, height: MIN_TOUCH, borderRadius: 6, backgroundColor: palette.chipBg }} />
+      ) : (
+        <View importantForAccessibility="no-hide-descendants" accessibilityElementsHidden style={{ width: MIN_TOUCH, height: MIN_TOUCH, alignItems: "center", justifyContent: "center", borderRadius: 6, backgroundColor: palette.chipBg }}>
+          <Text style={{ fontSize: 20 }}>📄</Text>
+        </View>
+      )}
+      <View style={{ flex: 1, gap: 2 }}>
+        <Text numberOfLines={1} style={{ color: palette.text, fontSize: 16 }}>
+          {a.name}
+        </Text>
+        {a.status === "error" ? (
+          <Text accessibilityRole="alert" accessibilityLiveRegion="polite" style={{ color: palette.danger, fontSize: 14 }}>
+            {a.error}
+          </Text>
+        ) : null}
+      </View>
+      {a.status === "uploading" ? (
+        <ActivityIndicator accessibilityLabel={t("feedback.uploading", { name: a.name })} color={palette.primary} />
+      ) : a.status === "ready" ? (
+        <Text accessibilityLabel={t("feedback.uploaded", { name: a.name })} style={{ color: palette.success, fontSize: 18 }}>
+          ✓
+        </Text>
+      ) : null}
+      <Pressable
+        accessibilityRole="button"
+        accessibilityLabel={t("feedback.remove", { name: a.name })}
+        onPress={props.onRemove}
+        hitSlop={4}
+        style={{ minWidth: MIN_TOUCH, minHeight: MIN_TOUCH, alignItems: "center", justifyContent: "center" }}
+      >
+        <Text style={{ color: palette.muted, fontSize: 22 }}>×</Text>
+      </Pressable>
+    </View>
+  );
+}
+
+function PlatformChooser(props: { composer: FeedbackComposerState }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  const { composer } = props;
+  // A chooser only when the app allows several platforms; otherwise the one sent is shown.
+  if (composer.allowedPlatforms.length < 2) {
+    return <Text style={{ color: palette.text2, fontSize: 16 }}>{t(`platform.${composer.platform}`)}</Text>;
+  }
+  return (
+    <View accessibilityRole="radiogroup" accessibilityLabel={t("feedback.platform")} style={{ flexDirection: "row", flexWrap: "wrap", gap: 8 }}>
+      {composer.allowedPlatforms.map((p) => {
+        const selected = p === composer.platform;
+        return (
+          <Pressable
+            key={p}
+            accessibilityRole="radio"
+            accessibilityLabel={t(`platform.${p}`)}
+            accessibilityState={{ checked: selected }}
+            onPress={() => composer.setPlatform(p)}
+            style={{
+              minHeight: MIN_TOUCH,
+              minWidth: MIN_TOUCH,
+              paddingHorizontal: 14,
+              justifyContent: "center",
+              borderRadius: 8,
+              borderWidth: 1,
+              borderColor: selected ? palette.primary : palette.border,
+              backgroundColor: selected ? palette.primary : palette.card,
+            }}
+          >
+            <Text style={{ color: selected ? palette.primaryText : palette.text, fontSize: 16 }}>{t(`platform.${p}`)}</Text>
+          </Pressable>
+        );
+      })}
+    </View>
+  );
+}
+
+/** The localized error of the last submission or pick; the draft above it stays as it was (rule 11). */
+function ErrorNotice(props: { composer: FeedbackComposerState; pickError: string | undefined }) {
+  const palette = usePalette();
+  const message = props.composer.error ?? props.pickError;
+  if (message === undefined) return null;
+  return (
+    <View accessibilityRole="alert" accessibilityLiveRegion="polite" style={{ padding: 12, borderRadius: 10, borderWidth: 1, borderColor: palette.dangerBorder, backgroundColor: palette.dangerBg }}>
+      <Text style={{ color: palette.danger, fontSize: 16 }}>{message}</Text>
+    </View>
+  );
+}
+
+function Sent(props: { submissionId: string; onAnother: () => void }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  return (
+    <View accessibilityLiveRegion="polite" style={{ padding: 16, gap: 12 }}>
+      <Text accessibilityRole="header" style={{ color: palette.success, fontSize: 18, fontWeight: "600" }}>
+        {t("feedback.sent")}
+      </Text>
+      <Text selectable style={{ color: palette.text2, fontSize: 16 }}>
+        {t("feedback.reference", { id: props.submissionId })}
+      </Text>
+      <Pressable
+        accessibilityRole="button"
+        accessibilityLabel={t("feedback.sendAnother")}
+        onPress={props.onAnother}
+        style={{ minHeight: MIN_TOUCH, alignSelf: "flex-start", justifyContent: "center", paddingHorizontal: 16, borderRadius: 8, borderWidth: 1, borderColor: palette.border, backgroundColor: palette.card }}
+      >
+        <Text style={{ color: palette.text, fontSize: 16 }}>{t("feedback.sendAnother")}</Text>
+      </Pressable>
+    </View>
+  );
+}
+
+/**
+ * The feedback form: title, details, the platform of rule 4 (a chooser when the app allows
+ * several), attachments from the host's picker (rule 10) with upload progress and thumbnails, and
+ * localized errors that leave the draft intact (rule 11). With the `feedback` flag off it shows
+ * only the unavailable state.
+ *
+ * @example
+ * ```tsx
+ * <FeedbackComposer pickAttachment={pickAttachment} onSubmitted={(id) => navigation.goBack()} />
+ * ```
+ */
+export function FeedbackComposer(props: FeedbackComposerProps) {
+  const { t, client, errorMessage } = useTidings();
+  const palette = usePalette();
+  const composer = useFeedbackComposer({ defaultPlatform: platformCandidate(props.defaultPlatform, client.defaultPlatform) });
+  const [pickError, setPickError] = useState<string | undefined>(undefined);
+  const picking = useRef(false);
+
+  if (!composer.enabled) {
+    return (
+      <Screen label={t("feedback.title")}>
+        <Unavailable message={t("feedback.unavailable")} />
+      </Screen>
+    );
+  }
+
+  // The outcome screens, one branch per final status of the shared hook; every other status shows the form.
+  switch (composer.status) {
+    case "sent":
+      if (composer.result !== null) {
+        return (
+          <Screen label={t("feedback.title")}>
+            <Sent submissionId={composer.result.submissionId} onAnother={composer.startOver} />
+          </Screen>
+        );
+      }
+      break;
+    default:
+      break;
+  }
+
+  const pick = props.pickAttachment;
+  const onPick = async () => {
+    if (pick === undefined || picking.current) return;
+    picking.current = true;
+    setPickError(undefined);
+    try {
+      const picked: unknown = await pick();
+      if (picked === null || picked === undefined) return;
+      for (const value of Array.isArray(picked) ? (picked as unknown[]) : [picked]) composer.addAttachment(value);
+    } catch (e) {
+      setPickError(errorMessage(e));
+    } finally {
+      picking.current = false;
+    }
+  };
+  const onSubmit = async () => {
+    const sent = await composer.submit();
+    if (sent !== null) props.onSubmitted?.(sent.submissionId);
+  };
+  const submitting = composer.status === "submitting";
+  const label = { color: palette.text, fontSize: 16, fontWeight: "600" } as const;
+  const input = { minHeight: MIN_TOUCH, borderWidth: 1, borderRadius: 8, borderColor: palette.inputBorder, backgroundColor: palette.inputBg, color: palette.text, fontSize: 16, paddingHorizontal: 12, paddingVertical: 10 } as const;
+
+  return (
+    <Screen label={t("feedback.title")}>
+      <ScrollView keyboardShouldPersistTaps="handled" automaticallyAdjustKeyboardInsets contentContainerStyle={{ padding: 16, gap: 10 }}>
+        <Text style={label}>{t("feedback.subject")}</Text>
+        <TextInput accessibilityLabel={t("feedback.subject")} value={composer.title} onChangeText={composer.setTitle} maxLength={200} returnKeyType="next" placeholderTextColor={palette.muted} style={input} />
+        <Text style={label}>{t("feedback.details")}</Text>
+        <TextInput
+          accessibilityLabel={t("feedback.details")}
+          value={composer.details}
+          onChangeText={composer.setDetails}
+          multiline
+          numberOfLines={5}
+          textAlignVertical="top"
+          placeholderTextColor={palette.muted}
+          style={[input, { minHeight: 120 }]}
+        />
+        <Text style={label}>{t("feedback.platform")}</Text>
+        <PlatformChooser composer={composer} />
+        {pick === undefined ? null : (
+          <View style={{ gap: 6 }}>
+            <Text style={label}>{t("feedback.attachments")}</Text>
+            {composer.attachments.map((a) => (
+              <AttachmentRow key={a.id} attachment={a} onRemove={() => composer.removeAttachment(a.id)} />
+            ))}
+            <Pressable
+              accessibilityRole="button"
+              accessibilityLabel={t("feedback.attach")}
+              onPress={() => void onPick()}
+              style={{ minHeight: MIN_TOUCH, alignSelf: "flex-start", justifyContent: "center", paddingHorizontal: 14, borderRadius: 8, borderWidth: 1, borderColor: palette.border, backgroundColor: palette.card }}
+            >
+              <Text style={{ color: palette.text, fontSize: 16 }}>{t("feedback.attach")}</Text>
+            </Pressable>
+          </View>
+        )}
+        <ErrorNotice composer={composer} pickError={pickError} />
+        <Pressable
+          accessibilityRole="button"
+          accessibilityLabel={submitting ? t("feedback.sending") : t("feedback.submit")}
+          accessibilityState={{ disabled: !composer.canSubmit, busy: submitting }}
+          disabled={!composer.canSubmit}
+          onPress={() => void onSubmit()}
+          style={{
+            minHeight: MIN_TOUCH,
+            flexDirection: "row",
+            gap: 8,
+            alignItems: "center",
+            justifyContent: "center",
+            paddingHorizontal: 16,
+            borderRadius: 8,
+            backgroundColor: palette.primary,
+            opacity: composer.canSubmit ? 1 : 0.5,
+          }}
+        >
+          {submitting ? <ActivityIndicator color={palette.primaryText} /> : null}
+          <Text style={{ color: palette.primaryText, fontSize: 16, fontWeight: "600" }}>{submitting ? t("feedback.sending") : t("feedback.submit")}</Text>
+        </Pressable>
+      </ScrollView>
+    </Screen>
+  );
+}
