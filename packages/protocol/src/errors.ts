@@ -226,6 +226,25 @@ export const ErrorCodes = {
       "Two requests wrote the same unique record (an account's email, a membership, …) at the same moment and this one lost. Nothing was written.",
     fix: "Send the request again: it then sees what the other request wrote.",
   },
+  invalid_idempotency_key: {
+    status: 400,
+    message: "Idempotency-Key must be 1 to 255 printable ASCII characters",
+    meaning: "A public POST carried an `Idempotency-Key` header that is empty, longer than 255 characters, holds characters outside printable ASCII, or was sent twice.",
+    fix: "Send one key per logical request, such as a fresh UUID, and reuse it only to retry that request.",
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    message: "A request with this Idempotency-Key is still in progress",
+    meaning:
+      "Another request with the same key and body is being carried out (or was cut off after it wrote and before its answer was kept; see docs/public-api.md, Idempotency). Nothing was written by this one.",
+    fix: "Retry after the `Retry-After` seconds with the same key: you then get the first request's answer.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This Idempotency-Key was already used for a different request",
+    meaning: "The key was sent earlier (within 24 hours) by the same caller to the same route with another body or query. Nothing was written.",
+    fix: "Use a new key for a new request; reuse a key only to retry the exact same request.",
+  },
   system_column: {
     status: 400,
     message: "System columns cannot be deleted",
