@@ -385,6 +385,34 @@ export interface ConsoleLoginFailuresTable {
   lockedUntil: string | null;
 }
 
+/**
+ * `pending`: reserved, nothing written yet; `written`: the request's write committed, its answer
+ * not yet kept; `done`: the answer is kept for replay.
+ */
+export type IdempotencyState = "pending" | "written" | "done";
+
+/** The `Idempotency-Key` of a public POST, per caller scope (see `http/idempotency.ts`). */
+export interface IdempotencyKeysTable {
+  /** SHA-256 of method, route, path parameters, app key and caller credentials. */
+  scopeHash: string;
+  /** SHA-256 of the key as sent. */
+  keyHash: string;
+  /** SHA-256 of the canonical request (query and body, or an upload's fields and file digest). */
+  fingerprint: string;
+  state: IdempotencyState;
+  /** Random id of the request holding the reservation: only it may mark, answer or release it. */
+  attempt: string;
+  /** When the current attempt took the reservation; a `pending` one older than the lease is abandoned. */
+  lockedAt: string;
+  statusCode: number | null;
+  /** JSON object of the answer headers replayed (content-type, location, cache-control). */
+  responseHeaders: string | null;
+  /** The answer body, AES-256-GCM sealed with a key derived from the raw key (base64url). */
+  responseBody: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   workspaces: WorkspacesTable;
@@ -413,4 +441,5 @@ export interface Database {
   changelogEntryRequests: ChangelogEntryRequestsTable;
   emailSubscriptions: EmailSubscriptionsTable;
   jobs: JobsTable;
+  idempotencyKeys: IdempotencyKeysTable;
 }

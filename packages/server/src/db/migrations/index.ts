@@ -11,6 +11,7 @@ import * as m0009 from "./0009-recent-votes-index.js";
 import * as m0010 from "./0010-votes-keyed-by-voter.js";
 import * as m0011 from "./0011-listed-request-indexes.js";
 import * as m0012 from "./0012-listed-search-index.js";
+import * as m0013 from "./0013-idempotency-keys.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0010-votes-keyed-by-voter": m0010,
   "0011-listed-request-indexes": m0011,
   "0012-listed-search-index": m0012,
+  "0013-idempotency-keys": m0013,
 };
