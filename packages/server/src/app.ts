@@ -25,6 +25,8 @@ import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http
 import { registerPublicCors } from "./http/cors.js";
 import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/errors.js";
 import { healthRoutes } from "./http/health.js";
+import { registerIdempotency } from "./http/idempotency.js";
+import { idempotencySweep } from "./http/idempotency-store.js";
 import { installValidators } from "./http/validation.js";
 import { ensureInstanceSecrets } from "./instance-secrets.js";
 import { refuseUnusableHeads } from "./http/request-head.js";
@@ -150,6 +152,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }, app.log);
   const jobs = changelogJobRunner(ctx, app.log, mailer);
   app.decorate("jobs", jobs);
+  // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).
+  jobs.step(idempotencySweep());
   jobs.start(options.jobIntervalMs ?? JOB_INTERVAL_MS);
   app.addHook("preClose", () => jobs.stop());
   app.addHook("onClose", async () => {
@@ -205,6 +209,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(async (scope) => {
     const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
     await registerPublicCors(scope);
+    // Before the routes: it hooks every public POST as it is declared.
+    registerIdempotency(typed, ctx);
     typed.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
     healthRoutes(typed, db, () => closing);
     publicConfigRoutes(typed, ctx);

@@ -15,6 +15,7 @@ import type { AppRow } from "../apps/apps.js";
 import { appTag, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import { ApiError } from "../http/errors.js";
+import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { normaliseEmail } from "../mail/email-address.js";
@@ -145,15 +146,17 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         if (email === undefined) {
           throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
         }
-        const queued = await db.transaction().execute((trx) =>
-          requestSubscription(trx, ctx, appRow, {
+        const queued = await db.transaction().execute(async (trx) => {
+          const mailed = await requestSubscription(trx, ctx, appRow, {
             kind: "changelog",
             featureRequestId: "",
             email,
             tokenHash: identity.token === null ? null : hashUserToken(identity.token),
             requestTitle: null,
-          }),
-        );
+          });
+          await recordIdempotentWrite(trx, request);
+          return mailed;
+        });
         if (queued) runner.kick();
         return reply.code(201).send({ subscribed: true, success: true, alreadySubscribed: false });
       },
@@ -196,7 +199,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
           const { app: appRow } = await requirePublicApp(ctx, request.params.appKey);
           const token = tokenOf(request);
           if (token === undefined) throw new ApiError("invalid_confirmation_token", { message: "Missing confirmation token" });
-          if (!(await confirmSubscription(ctx, appRow.id, kind, token))) throw new ApiError("invalid_confirmation_token");
+          if (!(await confirmSubscription(ctx, appRow.id, kind, token, (trx) => recordIdempotentWrite(trx, request)))) throw new ApiError("invalid_confirmation_token");
           if (wantsHtml(request)) return html(reply, 200, page("Confirmed", "<h1>Thanks, you are subscribed.</h1>"));
           return { confirmed: true };
         },
@@ -232,7 +235,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         const token = tokenOf(request);
         if (token !== undefined) {
           // An authentic token works even on a private app: leaving must always be possible.
-          if (await unsubscribeWithToken(ctx, appRow.id, token)) {
+          if (await unsubscribeWithToken(ctx, appRow.id, token, (trx) => recordIdempotentWrite(trx, request))) {
             return wantsHtml(request) ? html(reply, 200, page("Unsubscribed", "<h1>You are unsubscribed.</h1>")) : { unsubscribed: true };
           }
           if (appRow.allowPublic !== 1) throw new ApiError("public_access_disabled");
@@ -246,7 +249,8 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
           throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
         }
         const identity = resolveIdentity(request.headers, appRow.signingSecret);
-        await unsubscribeByEmail(ctx, appRow, email, identity.token === null ? null : hashUserToken(identity.token));
+        const tokenHash = identity.token === null ? null : hashUserToken(identity.token);
+        await unsubscribeByEmail(ctx, appRow, email, tokenHash, (trx) => recordIdempotentWrite(trx, request));
         runner.kick();
         // The same answer whether the address was unsubscribed, mailed a link, or never known.
         return { unsubscribed: true };

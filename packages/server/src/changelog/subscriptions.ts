@@ -16,6 +16,9 @@ export const CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 /** The nominal life of an unsubscribe link; an authentic one is honoured after it anyway. */
 export const UNSUBSCRIBE_TTL_MS = 90 * 24 * 60 * 60_000;
 
+/** Work a caller adds to the transaction of a write (its record of the write, such as an idempotency key). */
+export type Alongside = (trx: Kysely<Database>) => Promise<void>;
+
 /** The app fields mail needs. */
 export interface MailApp {
   id: string;
@@ -148,46 +151,56 @@ export async function requestSubscription(
 
 /**
  * Confirms with a signed, single-use, unexpired token of `kind` for this app. Answers false for
- * anything else (tampered, expired, replayed, another app's).
+ * anything else (tampered, expired, replayed, another app's). `alongside` runs in the
+ * transaction of the confirmation, when there is one.
  */
-export async function confirmSubscription(ctx: Context, appId: string, kind: SubscriptionKind, token: string): Promise<boolean> {
+export async function confirmSubscription(ctx: Context, appId: string, kind: SubscriptionKind, token: string, alongside?: Alongside): Promise<boolean> {
   const payload = readLinkToken(await mailLinkSecret(ctx), "confirm", token);
   if (payload === undefined || payload.n === undefined || payload.n === "" || payload.exp <= ctx.clock.now().getTime()) return false;
   const now = isoNow(ctx.clock);
-  const result = await ctx.db.kysely
-    .updateTable("emailSubscriptions")
-    .set({ status: "confirmed", confirmNonce: null, confirmedAt: now, unsubscribedAt: null, updatedAt: now })
-    .where("id", "=", payload.s)
-    .where("appId", "=", appId)
-    .where("kind", "=", kind)
-    .where("status", "=", "pending")
-    .where("confirmNonce", "=", payload.n)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const nonce = payload.n;
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("emailSubscriptions")
+      .set({ status: "confirmed", confirmNonce: null, confirmedAt: now, unsubscribedAt: null, updatedAt: now })
+      .where("id", "=", payload.s)
+      .where("appId", "=", appId)
+      .where("kind", "=", kind)
+      .where("status", "=", "pending")
+      .where("confirmNonce", "=", nonce)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await alongside?.(trx);
+    return true;
+  });
 }
 
 /** Unsubscribes one address from everything of an app: the changelog and its ship notifications. */
-async function unsubscribeAddress(ctx: Context, appId: string, email: string): Promise<void> {
+async function unsubscribeAddress(ctx: Context, appId: string, email: string, alongside?: Alongside): Promise<void> {
   const now = isoNow(ctx.clock);
-  await ctx.db.kysely
-    .updateTable("emailSubscriptions")
-    .set({ status: "unsubscribed", confirmNonce: null, unsubscribedAt: now, updatedAt: now })
-    .where("appId", "=", appId)
-    .where("email", "=", email)
-    .where("status", "!=", "unsubscribed")
-    .execute();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("emailSubscriptions")
+      .set({ status: "unsubscribed", confirmNonce: null, unsubscribedAt: now, updatedAt: now })
+      .where("appId", "=", appId)
+      .where("email", "=", email)
+      .where("status", "!=", "unsubscribed")
+      .execute();
+    await alongside?.(trx);
+  });
 }
 
 /**
  * Honours an authentic unsubscribe token of this app, expired or not (an old mail's link must
  * still work). Answers false when the token is not authentic or names another app's subscription.
+ * `alongside` runs in the transaction of the change.
  */
-export async function unsubscribeWithToken(ctx: Context, appId: string, token: string): Promise<boolean> {
+export async function unsubscribeWithToken(ctx: Context, appId: string, token: string, alongside?: Alongside): Promise<boolean> {
   const payload = readLinkToken(await mailLinkSecret(ctx), "unsubscribe", token);
   if (payload === undefined) return false;
   const sub = await ctx.db.kysely.selectFrom("emailSubscriptions").select(["email"]).where("id", "=", payload.s).where("appId", "=", appId).executeTakeFirst();
   if (sub === undefined) return false;
-  await unsubscribeAddress(ctx, appId, sub.email);
+  await unsubscribeAddress(ctx, appId, sub.email, alongside);
   return true;
 }
 
@@ -195,8 +208,9 @@ export async function unsubscribeWithToken(ctx: Context, appId: string, token: s
  * The legacy `{email}` form: unsubscribes at once when `tokenHash` (the caller's X-User-Token) is
  * the one that subscribed the address, otherwise mails the address a one-click link (at most once
  * per cooldown). Unknown addresses do nothing; the caller answers the same either way.
+ * `alongside` runs in the transaction of whatever is written.
  */
-export async function unsubscribeByEmail(ctx: Context, app: MailApp, email: string, tokenHash: string | null): Promise<void> {
+export async function unsubscribeByEmail(ctx: Context, app: MailApp, email: string, tokenHash: string | null, alongside?: Alongside): Promise<void> {
   const sub = await ctx.db.kysely
     .selectFrom("emailSubscriptions")
     .selectAll()
@@ -206,7 +220,7 @@ export async function unsubscribeByEmail(ctx: Context, app: MailApp, email: stri
     .executeTakeFirst();
   if (sub === undefined || sub.status === "unsubscribed") return;
   if (tokenHash !== null && sub.subscriberTokenHash === tokenHash) {
-    await unsubscribeAddress(ctx, app.id, email);
+    await unsubscribeAddress(ctx, app.id, email, alongside);
     return;
   }
   const window = Math.floor(ctx.clock.now().getTime() / CONFIRM_COOLDOWN_MS);
@@ -219,9 +233,10 @@ export async function unsubscribeByEmail(ctx: Context, app: MailApp, email: stri
     unsubscribeUrl: url,
     messageId: `unsubscribe.${sub.id}.${window}@${messageHost(ctx)}`,
   });
-  await ctx.db.kysely
-    .transaction()
-    .execute((trx) => enqueueJobs(trx, ctx.clock, [mailJob(`unsubscribe-link:${sub.id}:${window}`, sub.id, { subscriptionId: null, requireStatus: null, message })]));
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await enqueueJobs(trx, ctx.clock, [mailJob(`unsubscribe-link:${sub.id}:${window}`, sub.id, { subscriptionId: null, requireStatus: null, message })]);
+    await alongside?.(trx);
+  });
 }
 
 export { messageHost };

@@ -18,6 +18,7 @@ import type { AppRow } from "../apps/apps.js";
 import { lookupAppById, PUBLIC_CACHE_SECONDS, requirePublicApp } from "../apps/public-app.js";
 import { appContentTag, appRequestSetTag, appTag, contentTags, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { recordIdempotentWrite } from "../http/idempotency.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
@@ -188,6 +189,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         // proposing and sending feedback at once cannot deadlock.
         const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token);
         await pass.commit(trx);
+        await recordIdempotentWrite(trx, request);
         return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
           appId: appRow.id,
           title,
@@ -216,13 +218,18 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     const identity = resolveIdentity(request.headers, appRow.signingSecret, body.userToken);
     requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to vote");
     if (identity.token === null) throw new ApiError("user_token_required");
-    const result = await applyVote(ctx.db, ctx.clock, {
-      featureRequestId: fr.id,
-      appId: appRow.id,
-      token: identity.token,
-      mode,
-      ...(body.shipNotifyEmail === undefined ? {} : { shipNotifyEmail: body.shipNotifyEmail }),
-    });
+    const result = await applyVote(
+      ctx.db,
+      ctx.clock,
+      {
+        featureRequestId: fr.id,
+        appId: appRow.id,
+        token: identity.token,
+        mode,
+        ...(body.shipNotifyEmail === undefined ? {} : { shipNotifyEmail: body.shipNotifyEmail }),
+      },
+      (trx) => recordIdempotentWrite(trx, request),
+    );
     await ctx.cache.invalidateTag(appContentTag(appRow.id));
     return result;
   };
@@ -291,6 +298,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         // and commenting at once cannot deadlock.
         await lockRequests(trx, ctx.db.dialect, [fr.id]);
         const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!);
+        await recordIdempotentWrite(trx, request);
         return addComment(trx, ctx.clock, {
           publicOnly: true,
           featureRequestId: fr.id,

@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import { isForeignKeyViolation } from "../db/constraint-violations.js";
 import type { Db } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
+import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { ensureEndUser } from "../users/identity.js";
 
@@ -19,11 +20,14 @@ export type VoteMode = "toggle" | "remove";
  * PostgreSQL the request row is locked first so concurrent votes on one request are applied one
  * after another. 404 `feature_request_not_found` (nothing written) when the request is not, or
  * no longer, a public request of `appId`. Few statements: this is the hottest write path.
+ * `alongside` runs last in the same transaction (the caller's record of the write, such as its
+ * idempotency key).
  */
 export async function applyVote(
   db: Db,
   clock: Clock,
   input: { featureRequestId: string; appId: string; token: string; mode: VoteMode; shipNotifyEmail?: string },
+  alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ voted: boolean; voteCount: number }> {
   return db.sharedTransaction(async (trx) => {
     if (db.dialect === "postgres") await lockRequest.execute(trx, { id: input.featureRequestId });
@@ -45,6 +49,7 @@ export async function applyVote(
     // app's and public: callers may have found it through a cache. If not, the unit rolls back.
     const counted = await moveCount.first(trx, { id: input.featureRequestId, appId: input.appId, by: added ? 1 : removed ? -1 : 0 });
     if (counted === undefined) throw new ApiError("feature_request_not_found");
+    await alongside?.(trx);
     return { voted: added, voteCount: Number(counted.voteCount) };
   });
 }

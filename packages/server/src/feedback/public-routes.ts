@@ -5,6 +5,7 @@ import { requirePublicApp } from "../apps/public-app.js";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import { newId } from "../ids.js";
 import { checkIntake } from "../intake/intake.js";
@@ -128,6 +129,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
           .execute();
         await attachUploads(trx, id, uploads.map((u) => u.id), now);
         await pass.commit(trx);
+        await recordIdempotentWrite(trx, request);
       });
       return reply.code(201).send({ submissionId: id, forwardedToGithub: false });
     },

@@ -11,10 +11,11 @@ export const PUBLIC_REQUEST_HEADERS = [
   "X-SDK-Version",
   "Authorization",
   "If-None-Match",
+  "Idempotency-Key",
 ];
 
 /** Headers a browser script may read from our answers. */
-export const EXPOSED_HEADERS = ["X-Request-Id", "Retry-After", "Warning", "X-Deprecated-Query-Token", "ETag"];
+export const EXPOSED_HEADERS = ["X-Request-Id", "Retry-After", "Warning", "X-Deprecated-Query-Token", "ETag", "Idempotent-Replayed"];
 
 /**
  * CORS for the public API: any origin, no credentials. Registered in the public routes' scope

@@ -8,16 +8,16 @@ import {
   UploadDescriptorSchema,
   UploadSessionBodySchema,
   UploadSessionResultSchema,
-  type UploadDescriptor,
 } from "@tidings/protocol";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import type { AppRow } from "../apps/apps.js";
 import { requirePublicApp } from "../apps/public-app.js";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { hasIdempotencyKey, recordIdempotentWrite, reserveAfterBody, sendReplay } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import { newId, randomToken } from "../ids.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
@@ -76,6 +76,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
+/** A multipart text field as fingerprint text (values are strings; anything else is serialised). */
+function canonicalPair(name: string, value: unknown): string {
+  return JSON.stringify([name, typeof value === "string" ? value : JSON.stringify(value ?? null)]);
+}
+
+/** Upload routes read their bodies as streams and reserve an Idempotency-Key themselves. */
+const streamed = { idempotency: "stream" as const };
+
 function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
@@ -107,10 +115,18 @@ function appKeyRequired(): ApiError {
 export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void> {
   const db = ctx.db.kysely;
 
-  /** Checks the file of a multipart upload as it streams into storage under `key`. */
-  const multipartUpload = async (request: FastifyRequest, kind: UploadKind, answerKind: string): Promise<UploadDescriptor> => {
+  /**
+   * Checks the file of a multipart upload as it streams into storage under `key`. With an
+   * Idempotency-Key, the request is told apart by its text fields and the file's name, type and
+   * digest (the multipart boundary changes between retries), reserved once the file is in.
+   */
+  const multipartUpload = async (request: FastifyRequest, reply: FastifyReply, kind: UploadKind, answerKind: string): Promise<void> => {
     await enforceRateLimit(ctx, request, "upload");
-    const state: { uploader?: Uploader; file?: { filename: string; mimeType: string; size: number; sha256: string } } = {};
+    const state: {
+      uploader?: Uploader;
+      file?: { filename: string; mimeType: string; size: number; sha256: string; sent: { filename: string; type: string } };
+      fields: [string, unknown][];
+    } = { fields: [] };
     const headerKey = header(request, "x-app-key");
     if (headerKey !== undefined) state.uploader = await resolveUploader(ctx, request, headerKey);
     const id = newUploadId();
@@ -120,6 +136,7 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
       const maxBytes = () => state.uploader?.app.maxAttachmentBytes ?? MAX_ATTACHMENT_BYTES_LIMIT;
       await readMultipart(request, { fileSize: maxBytes() + 1 }, {
         onField: async (part) => {
+          state.fields.push([part.fieldname, part.value]);
           if (part.fieldname === "appKey" && state.uploader === undefined && typeof part.value === "string" && part.value.trim() !== "") {
             state.uploader = await resolveUploader(ctx, request, part.value.trim());
           }
@@ -140,13 +157,21 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
             inspect = refuseExecutableBytes;
           }
           const received = await receiveFile(ctx.storage, key, part.file, { maxBytes: maxBytes(), inspect });
-          state.file = { filename, mimeType, ...received };
+          state.file = { filename, mimeType, ...received, sent: { filename: part.filename, type: part.mimetype } };
         },
       });
       const { uploader, file } = state;
       if (uploader === undefined) throw appKeyRequired();
       if (file === undefined) throw new ApiError("invalid_upload", { message: "A file part named file is required" });
       if (file.size > uploader.app.maxAttachmentBytes) throw new ApiError("file_too_large");
+      const fields = state.fields.map(([name, value]) => canonicalPair(name, value)).sort();
+      const appKeyField = state.fields.find(([name]) => name === "appKey")?.[1];
+      const replay = await reserveAfterBody(ctx, request, { appKey: appKeyField }, { fields, file: { ...file.sent, size: file.size, sha256: file.sha256 } });
+      if (replay !== undefined) {
+        await ctx.storage.delete(key);
+        sendReplay(reply, replay);
+        return;
+      }
       const now = isoNow(ctx.clock);
       const row: UploadRow = {
         id,
@@ -167,16 +192,23 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
         uploadedAt: now,
         attachedAt: null,
       };
-      await db.insertInto("uploads").values(row).execute();
-      return await toDescriptor(ctx, row, answerKind);
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("uploads").values(row).execute();
+        await recordIdempotentWrite(trx, request);
+      });
+      void reply.send(await toDescriptor(ctx, row, answerKind));
     } catch (error) {
       await ctx.storage.delete(key);
       throw error;
     }
   };
 
-  /** The bytes of one session slot, raw or as a multipart `file` part. */
-  const sessionPut = async (request: FastifyRequest, uploadId: string): Promise<UploadDescriptor> => {
+  /**
+   * The bytes of one session slot, raw or as a multipart `file` part. With an Idempotency-Key the
+   * request is told apart by the file's digest, so a repeat after success reads the bytes again
+   * to replay the first answer instead of refusing with 409 `already_uploaded`.
+   */
+  const sessionPut = async (request: FastifyRequest, reply: FastifyReply, uploadId: string): Promise<void> => {
     await enforceRateLimit(ctx, request, "upload");
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(request, "authorization") ?? "")?.[1];
     const token = bearer ?? header(request, "x-upload-session-token");
@@ -185,7 +217,7 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
     if (session === undefined || session.expiresAt <= isoNow(ctx.clock)) throw new ApiError("session_invalid_or_expired");
     const slot = await db.selectFrom("uploads").selectAll().where("id", "=", uploadId).where("sessionId", "=", session.id).executeTakeFirst();
     if (slot === undefined) throw new ApiError("upload_not_found");
-    if (slot.status !== "pending") throw new ApiError("already_uploaded");
+    if (slot.status !== "pending" && !hasIdempotencyKey(request)) throw new ApiError("already_uploaded");
     const isMultipart = request.isMultipart();
     const declared = Number(request.headers["content-length"]);
     if (Number.isFinite(declared) && declared > slot.maxBytes + (isMultipart ? MULTIPART_OVERHEAD : 0)) throw new ApiError("file_too_large");
@@ -219,12 +251,21 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
         }
       }
       if (received === undefined) throw new ApiError("invalid_upload", { message: "A file part named file is required" });
+      const replay = await reserveAfterBody(ctx, request, {}, { size: received.size, sha256: received.sha256 });
+      if (replay !== undefined) {
+        await ctx.storage.delete(key);
+        sendReplay(reply, replay);
+        return;
+      }
       const now = isoNow(ctx.clock);
       const changes = { status: "uploaded" as const, storageKey: key, size: received.size, sha256: received.sha256, mimeType, uploadedAt: now };
       // Guarded: of two concurrent PUTs to one slot, exactly one stores; the other removes its copy.
-      const updated = await db.updateTable("uploads").set(changes).where("id", "=", slot.id).where("status", "=", "pending").executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw new ApiError("already_uploaded");
-      return await toDescriptor(ctx, { ...slot, ...changes });
+      await db.transaction().execute(async (trx) => {
+        const updated = await trx.updateTable("uploads").set(changes).where("id", "=", slot.id).where("status", "=", "pending").executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) throw new ApiError("already_uploaded");
+        await recordIdempotentWrite(trx, request);
+      });
+      void reply.send(await toDescriptor(ctx, { ...slot, ...changes }));
     } catch (error) {
       await ctx.storage.delete(key);
       throw error;
@@ -249,17 +290,23 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
           "Upload an image (multipart `appKey` + `file`)",
           "PNG, JPEG, WebP, GIF or HEIC, checked by its first bytes (415 otherwise; SVG is refused). At most the app's `maxAttachmentBytes` (413 `file_too_large`). App key also from `X-App-Key`; uploader from `X-User-Token`.",
         ),
+        config: streamed,
       },
-      (request) => multipartUpload(request, "image", "image"),
+      async (request, reply) => {
+        await multipartUpload(request, reply, "image", "image");
+        return reply;
+      },
     );
     const objectDescription =
       "Logs, JSON, archives and other data files; executable names and binaries are refused (400 `executable_extension_prohibited`). At most the app's `maxAttachmentBytes`.";
-    typed.post("/api/v1/uploads/objects", { schema: schema("Upload a file (multipart `appKey` + `file`)", objectDescription) }, (request) =>
-      multipartUpload(request, "object", "object"),
-    );
-    typed.post("/api/v1/uploads/r2", { schema: schema("Legacy alias of /uploads/objects", objectDescription) }, (request) =>
-      multipartUpload(request, "object", "r2"),
-    );
+    typed.post("/api/v1/uploads/objects", { schema: schema("Upload a file (multipart `appKey` + `file`)", objectDescription), config: streamed }, async (request, reply) => {
+      await multipartUpload(request, reply, "object", "object");
+      return reply;
+    });
+    typed.post("/api/v1/uploads/r2", { schema: schema("Legacy alias of /uploads/objects", objectDescription), config: streamed }, async (request, reply) => {
+      await multipartUpload(request, reply, "object", "r2");
+      return reply;
+    });
   });
 
   // Session PUTs take raw bytes of any type, or multipart: every parser is replaced here.
@@ -276,8 +323,13 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
       params: Type.Object({ uploadId: Type.String({ pattern: UPLOAD_ID_PATTERN }) }),
       response: { 200: UploadDescriptorSchema, ...errors },
     };
-    typed.put("/api/v1/uploads/:uploadId", { schema: routeSchema }, (request) => sessionPut(request, request.params.uploadId));
-    typed.post("/api/v1/uploads/:uploadId", { schema: { ...routeSchema, hide: true } }, (request) => sessionPut(request, request.params.uploadId));
+    // The PUT takes Idempotency-Key like its POST alias does.
+    const put = async (request: FastifyRequest<{ Params: { uploadId: string } }>, reply: FastifyReply) => {
+      await sessionPut(request, reply, request.params.uploadId);
+      return reply;
+    };
+    typed.put("/api/v1/uploads/:uploadId", { schema: routeSchema, config: streamed }, put);
+    typed.post("/api/v1/uploads/:uploadId", { schema: { ...routeSchema, hide: true }, config: streamed }, put);
   });
 
   scope.post(
@@ -350,6 +402,7 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
           .values({ id: sessionId, appId: app.id, tokenHash: sha256(sessionToken), uploaderTokenHash: tokenHash, purpose: body.purpose ?? "feedback_attachment", expiresAt, createdAt: now })
           .execute();
         await trx.insertInto("uploads").values(slots).execute();
+        await recordIdempotentWrite(trx, request);
       });
       const files = slots.map((slot) => ({
         clientFileId: slot.clientFileId ?? "",
