@@ -5,6 +5,8 @@ import {
   AuthenticationRequiredException,
   errorFromResponse,
   FeedbackException,
+  IdempotencyKeyInUseException,
+  IdempotencyKeyReusedException,
   InactiveSubscriptionException,
   parseRetryAfterMs,
   PaymentRequiredException,
@@ -93,6 +95,17 @@ describe("errorFromResponse", () => {
     expect(limited).toBeInstanceOf(RateLimitedException);
     expect((limited as RateLimitedException).retryAfterMs).toBe(42_000);
     expect((errorFromResponse({ status: 429, rawBody: "" }) as RateLimitedException).retryAfterMs).toBeNull();
+  });
+
+  it("maps the idempotency-key refusals by code, as unexpected statuses a caller can still catch broadly", () => {
+    const inUse = errorFromResponse({ status: 409, rawBody: body("Still running", "idempotency_key_in_use") });
+    expect(inUse).toBeInstanceOf(IdempotencyKeyInUseException);
+    expect(inUse).toBeInstanceOf(UnexpectedStatusException);
+    expect([inUse.status, inUse.code, inUse.message, inUse.name]).toEqual([409, "idempotency_key_in_use", "Still running", "IdempotencyKeyInUseException"]);
+    const reused = errorFromResponse({ status: 422, rawBody: body("Reused", "idempotency_key_reused") });
+    expect(reused).toBeInstanceOf(IdempotencyKeyReusedException);
+    expect(reused.status).toBe(422);
+    expect(errorFromResponse({ status: 409, rawBody: body("Conflict", "write_conflict") }).constructor).toBe(UnexpectedStatusException);
   });
 
   it("keeps status, raw body and request id of the config 404", () => {

@@ -103,6 +103,15 @@ export class UnexpectedStatusException extends FeedbackException {
   }
 }
 
+/**
+ * 409 `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running. Send it
+ * again later with the same key and body; it then gets the first request's answer.
+ */
+export class IdempotencyKeyInUseException extends UnexpectedStatusException {}
+
+/** 422 `idempotency_key_reused`: the `Idempotency-Key` was first sent with a different request; nothing was written. */
+export class IdempotencyKeyReusedException extends UnexpectedStatusException {}
+
 /** The request did not complete within its time budget. */
 export class RequestTimeoutException extends FeedbackException {
   override readonly messageId = "error.timeout";
@@ -189,7 +198,8 @@ export interface ErrorResponse {
 
 /**
  * Maps a non-success answer to the SDK's error classes: 401 → authentication, 429 → rate limit,
- * 403 verification → verification, 402 by code, everything else → {@link UnexpectedStatusException}.
+ * 403 verification → verification, 402 by code, the idempotency-key refusals (409, 422) by code,
+ * everything else → {@link UnexpectedStatusException}.
  *
  * @example
  * ```ts
@@ -220,6 +230,12 @@ export function errorFromResponse(response: ErrorResponse): FeedbackException {
     if (code === "tier_limit_submissions") return new QuotaExceededException(error ?? "Monthly submission quota reached for this workspace.", init);
     if (code === "subscription_inactive") return new InactiveSubscriptionException(error ?? "Workspace subscription is inactive or canceled.", init);
     return new PaymentRequiredException(error ?? "Payment required.", init);
+  }
+  if (status === 409 && code === "idempotency_key_in_use") {
+    return new IdempotencyKeyInUseException(error ?? "A request with this Idempotency-Key is still being processed", init);
+  }
+  if (status === 422 && code === "idempotency_key_reused") {
+    return new IdempotencyKeyReusedException(error ?? "This Idempotency-Key was already used with a different request", init);
   }
   return new UnexpectedStatusException(error ?? `Unexpected HTTP status ${status}`, init);
 }
