@@ -2,7 +2,7 @@ import { createChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FeedbackClient, type FeedbackClientOptions } from "./client.js";
-import { VerificationRequiredException, type RequestTimeoutException } from "./errors.js";
+import { NetworkException, VerificationRequiredException, type RequestTimeoutException } from "./errors.js";
 import type { FetchLike } from "./request.js";
 import { memoryStorage } from "./storage.js";
 
@@ -185,6 +185,53 @@ describe("FeedbackClient", () => {
     expect(seen[0]!.headers["X-User-Token"]).toBe(await c.tokens.getToken());
   });
 
+  it("sends the caller's Idempotency-Key on every POST method, and none on reads, deletes or blank keys", async () => {
+    const { seen, fetch } = recorder((s) =>
+      s.url.pathname.startsWith("/api/v1/uploads/") ? Response.json({ key: "k1", url: "https://cdn/k1" }) : Response.json({ submissionId: "s1" }),
+    );
+    const c = client(fetch);
+    const idempotencyKey = "key-1";
+    await c.submitFeedback({ title: "Crash", details: "on start" }, { idempotencyKey });
+    await c.submitFeatureRequest({ title: "Dark mode" }, { idempotencyKey });
+    await c.postComment("fr_1", { body: "hi" }, { idempotencyKey });
+    await c.toggleVote("fr_1", { idempotencyKey });
+    await c.uploadAttachment({ file: new Blob(["png"]), filename: "a.png", mimeType: "image/png" }, { idempotencyKey });
+    await c.subscribeToChangelog("a@example.com", { idempotencyKey });
+    await c.unsubscribeFromChangelog("a@example.com", { idempotencyKey });
+    const keyed = seen.splice(0).filter((s) => !s.url.pathname.includes("/public/config/"));
+    await c.removeVote("fr_1", { idempotencyKey } as object);
+    await c.getConfig({ idempotencyKey } as object);
+    await c.submitFeedback({ title: "Crash", details: "on start" }, { idempotencyKey: "  " });
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    expect(keyed.map((s) => `${s.method} ${s.url.pathname} ${s.headers["Idempotency-Key"]}`)).toEqual([
+      "POST /api/v1/feedback key-1",
+      "POST /api/v1/feature-requests key-1",
+      "POST /api/v1/feature-requests/fr_1/comments key-1",
+      "POST /api/v1/feature-requests/fr_1/vote key-1",
+      "POST /api/v1/uploads/images key-1",
+      "POST /api/v1/public/apps/app_demo/changelog/subscribe key-1",
+      "POST /api/v1/public/apps/app_demo/changelog/unsubscribe key-1",
+    ]);
+    expect(seen.map((s) => `${s.method} ${s.headers["Idempotency-Key"]}`)).toEqual(["DELETE undefined", "GET undefined", "POST undefined", "POST undefined"]);
+  });
+
+  it("sends the draft's submittedAt, so a retry under the same key repeats the same body", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ submissionId: "s1" }));
+    let now = Date.parse("2025-03-01T10:00:00Z");
+    const c = client(fetch, { timers: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined } });
+    await c.submitFeedback({ title: "Crash", details: "on start", submittedAt: "2025-02-28T09:00:00.000Z" }, { idempotencyKey: "k" });
+    now += 60_000;
+    await c.submitFeedback({ title: "Crash", details: "on start", submittedAt: "2025-02-28T09:00:00.000Z" }, { idempotencyKey: "k" });
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    const posts = seen.filter((s) => s.method === "POST");
+    expect(posts[1]!.body).toEqual(posts[0]!.body);
+    expect(posts.map((s) => (s.body as { metadata: Record<string, string> }).metadata.submittedAt)).toEqual([
+      "2025-02-28T09:00:00.000Z",
+      "2025-02-28T09:00:00.000Z",
+      "2025-03-01T10:01:00.000Z",
+    ]);
+  });
+
   it("requires a base URL and an app key", () => {
     expect(() => new FeedbackClient({ baseUrl: "", appKey: "app_x" })).toThrow(TypeError);
     expect(() => new FeedbackClient({ baseUrl: "https://x", appKey: " " })).toThrow(TypeError);
@@ -250,6 +297,31 @@ describe("FeedbackClient built-in altcha verification", () => {
     expect(requests(seen)).toEqual(["POST /feedback", "GET /public/config/app_demo", "GET /public/apps/app_demo/verification/challenge", "POST /feedback"]);
     expect(sentToken(seen[0])).toBeUndefined();
     expect(typeof sentToken(seen[3])).toBe("string");
+  });
+
+  it("under an idempotency key, reads the config first, so the key's first answer is not a verification refusal", async () => {
+    const { seen, fetch } = altchaServer(altcha);
+    const c = client(fetch);
+    await c.submitFeedback({ title: "Crash", details: "on start" }, { idempotencyKey: "k" });
+    await c.submitFeatureRequest({ title: "Dark mode" }, { idempotencyKey: "k2" });
+    expect(requests(seen)).toEqual([
+      "GET /public/config/app_demo",
+      "GET /public/apps/app_demo/verification/challenge",
+      "POST /feedback",
+      "GET /public/apps/app_demo/verification/challenge",
+      "POST /feature-requests",
+    ]);
+    expect(seen.filter((s) => s.method === "POST").map((s) => s.headers["Idempotency-Key"])).toEqual(["k", "k2"]);
+  });
+
+  it("under an idempotency key, fails as unreachable at once when the config cannot be read for lack of a connection", async () => {
+    const tried: string[] = [];
+    const c = client(async (input, init) => {
+      tried.push(`${init.method} ${new URL(input).pathname}`);
+      throw new TypeError("fetch failed");
+    });
+    await expect(c.submitFeedback({ title: "Crash", details: "on start" }, { idempotencyKey: "k" })).rejects.toBeInstanceOf(NetworkException);
+    expect(tried).toEqual(["GET /api/v1/public/config/app_demo"]);
   });
 
   it("lets a draft token and an explicit provider win: no challenge is fetched, the refusal surfaces", async () => {

@@ -6,7 +6,13 @@ import {
   type UploadRequest,
 } from "./attachments.js";
 import { encodeAltchaToken, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
-import { InvalidResponseException, isAbortError, VerificationRequiredException } from "./errors.js";
+import {
+  InvalidResponseException,
+  isAbortError,
+  NetworkException,
+  RequestTimeoutException,
+  VerificationRequiredException,
+} from "./errors.js";
 import { detectRuntimePlatform, type Platform } from "./platform.js";
 import { createTransport, type FetchLike, type HttpRequest, type Transport } from "./request.js";
 import { SeenChangelogStore } from "./seen-changelogs.js";
@@ -94,6 +100,20 @@ export interface UserCallOptions extends CallOptions {
   userToken?: string | undefined;
 }
 
+/** The option of every method that POSTs. */
+export interface IdempotentCallOptions {
+  /**
+   * Sent as `Idempotency-Key`: the server answers a repeat with the same key and body with its
+   * first answer (header `Idempotent-Replayed: true`) instead of writing again. Use one fresh key
+   * per submission (e.g. {@link uuidV4}) and the same key, with the same draft, for every retry of
+   * it. Blank: no header. @default none
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/** Options of the methods that POST for a user. */
+export interface UserPostOptions extends UserCallOptions, IdempotentCallOptions {}
+
 /** Options of {@link FeedbackClient.getUserProfile}. */
 export interface UserProfileCallOptions extends CallOptions {
   /** Send the client's app key, so only users of this app resolve. @default true */
@@ -135,6 +155,11 @@ export interface FeedbackDraft {
   appVersion?: string | undefined;
   buildNumber?: string | undefined;
   metadata?: Record<string, string> | undefined;
+  /**
+   * When the user submitted (ISO 8601), sent as `metadata.submittedAt`. Keep it when retrying
+   * under the same idempotency key, so the body stays the same. @default now
+   */
+  submittedAt?: string | undefined;
   /** Wins over `verificationTokenProvider`. */
   verificationToken?: string | undefined;
 }
@@ -200,6 +225,8 @@ export class FeedbackClient {
   private readonly send: Transport;
   /** `verification` of the config last read: whether intake needs the built-in altcha. */
   private verification: PublicAppConfig["verification"] | undefined;
+  /** Whether a config was read (older servers' configs name no `verification`). */
+  private configRead = false;
 
   constructor(options: FeedbackClientOptions) {
     if (typeof options.baseUrl !== "string" || options.baseUrl.trim() === "") throw new TypeError("baseUrl is required");
@@ -230,6 +257,7 @@ export class FeedbackClient {
   async getConfig(options: CallOptions = {}): Promise<PublicAppConfig> {
     const config = await this.json<PublicAppConfig>({ method: "GET", path: `/api/v1/public/config/${enc(this.appKey)}` }, options);
     this.verification = config.verification;
+    this.configRead = true;
     return config;
   }
 
@@ -297,7 +325,7 @@ export class FeedbackClient {
   }
 
   /** `POST /feature-requests`: proposes a request (human verification, quota and subscription apply). */
-  async submitFeatureRequest(draft: FeatureRequestDraft, options: UserCallOptions = {}): Promise<ProposeResult> {
+  async submitFeatureRequest(draft: FeatureRequestDraft, options: UserPostOptions = {}): Promise<ProposeResult> {
     const token = await this.getUserToken(options.userToken);
     const body = compact({
       appKey: this.appKey,
@@ -311,7 +339,7 @@ export class FeedbackClient {
   }
 
   /** `POST /feature-requests/<id>/vote`: toggles the user's vote. */
-  async toggleVote(id: string, options: UserCallOptions & { shipNotifyEmail?: string | undefined } = {}): Promise<VoteResult> {
+  async toggleVote(id: string, options: UserPostOptions & { shipNotifyEmail?: string | undefined } = {}): Promise<VoteResult> {
     return this.vote("POST", id, options);
   }
 
@@ -336,7 +364,7 @@ export class FeedbackClient {
   }
 
   /** `POST /feature-requests/<id>/comments`: a comment, or a reply with `parentId`. */
-  async postComment(id: string, draft: CommentDraft, options: UserCallOptions = {}): Promise<Comment> {
+  async postComment(id: string, draft: CommentDraft, options: UserPostOptions = {}): Promise<Comment> {
     const token = await this.getUserToken(options.userToken);
     const body = compact({
       body: draft.body.trim(),
@@ -352,9 +380,11 @@ export class FeedbackClient {
 
   /**
    * `POST /feedback`. Sends the draft's platform or the default one without checking the
-   * allowlist (composers use {@link resolveSubmissionPlatform}); uploads pending attachments first.
+   * allowlist (composers use {@link resolveSubmissionPlatform}); uploads pending attachments first
+   * (an `idempotencyKey` covers the feedback itself, not those uploads: upload first, then retry
+   * with descriptors, to make the whole submission safe to repeat).
    */
-  async submitFeedback(draft: FeedbackDraft, options: UserCallOptions = {}): Promise<FeedbackResult> {
+  async submitFeedback(draft: FeedbackDraft, options: UserPostOptions = {}): Promise<FeedbackResult> {
     const token = await this.getUserToken(options.userToken);
     const attachments: AttachmentDescriptor[] = [];
     for (const picked of draft.attachments ?? []) {
@@ -376,7 +406,12 @@ export class FeedbackClient {
       appVersion: draft.appVersion,
       buildNumber: draft.buildNumber,
       // SDK keys override the host's.
-      metadata: { ...draft.metadata, sdk: `tidings-client/${CLIENT_VERSION}`, platform, submittedAt: new Date(this.timers.now()).toISOString() },
+      metadata: {
+        ...draft.metadata,
+        sdk: `tidings-client/${CLIENT_VERSION}`,
+        platform,
+        submittedAt: nonBlank(draft.submittedAt) ?? new Date(this.timers.now()).toISOString(),
+      },
       attachments,
     });
     return this.intake<FeedbackResult>("/api/v1/feedback", body, draft.verificationToken, await this.userHeaders(token), options);
@@ -386,7 +421,7 @@ export class FeedbackClient {
    * Uploads a file as multipart `appKey` + `file`: images (by mime type or `preferredKind:
    * "image"`) to `/uploads/images`, others to `/uploads/objects`, within `uploadTimeoutMs`.
    */
-  async uploadAttachment(request: UploadRequest, options: { userToken?: string | undefined } = {}): Promise<AttachmentDescriptor> {
+  async uploadAttachment(request: UploadRequest, options: { userToken?: string | undefined } & IdempotentCallOptions = {}): Promise<AttachmentDescriptor> {
     const image = isImageUpload(request);
     const form = new FormData();
     form.append("appKey", this.appKey);
@@ -404,7 +439,7 @@ export class FeedbackClient {
       method: "POST",
       path: image ? "/api/v1/uploads/images" : "/api/v1/uploads/objects",
       form,
-      headers: await this.userHeaders(token),
+      headers: { ...(await this.userHeaders(token)), "Idempotency-Key": nonBlank(options.idempotencyKey) },
       signal: request.signal,
       timeoutMs: request.timeoutMs ?? this.uploadTimeoutMs,
       allowEmptyBody: false,
@@ -441,7 +476,7 @@ export class FeedbackClient {
   }
 
   /** `POST /public/apps/<APP_KEY>/changelog/subscribe` (double opt-in: the address gets a confirmation mail). */
-  async subscribeToChangelog(email: string, options: UserCallOptions = {}): Promise<{ subscribed: boolean }> {
+  async subscribeToChangelog(email: string, options: UserPostOptions = {}): Promise<{ subscribed: boolean }> {
     const token = await this.getUserToken(options.userToken);
     const data = await this.json<{ subscribed?: boolean; success?: boolean }>(
       {
@@ -456,7 +491,10 @@ export class FeedbackClient {
   }
 
   /** `POST /public/apps/<APP_KEY>/changelog/unsubscribe` with the address, or `{token}` from an email link. */
-  async unsubscribeFromChangelog(emailOrToken: string | { token: string }, options: CallOptions = {}): Promise<{ unsubscribed: boolean }> {
+  async unsubscribeFromChangelog(
+    emailOrToken: string | { token: string },
+    options: CallOptions & IdempotentCallOptions = {},
+  ): Promise<{ unsubscribed: boolean }> {
     const json = typeof emailOrToken === "string" ? { email: emailOrToken.trim() } : { token: emailOrToken.token };
     const data = await this.json<{ unsubscribed?: boolean }>(
       { method: "POST", path: `/api/v1/public/apps/${enc(this.appKey)}/changelog/unsubscribe`, json },
@@ -526,12 +564,15 @@ export class FeedbackClient {
     return { entries: shown, appearance: config.sdk, latestKey };
   }
 
-  private async json<T>(request: Omit<HttpRequest, "timeoutMs" | "signal">, options: CallOptions): Promise<T> {
-    const { data } = await this.send<T>({ ...request, signal: options.signal, timeoutMs: options.timeoutMs ?? this.timeoutMs });
+  /** One JSON exchange; a POST carries the caller's `Idempotency-Key`. */
+  private async json<T>(request: Omit<HttpRequest, "timeoutMs" | "signal">, options: CallOptions & IdempotentCallOptions): Promise<T> {
+    const key = request.method === "POST" ? nonBlank(options.idempotencyKey) : undefined;
+    const headers = key === undefined ? request.headers : { ...request.headers, "Idempotency-Key": key };
+    const { data } = await this.send<T>({ ...request, headers, signal: options.signal, timeoutMs: options.timeoutMs ?? this.timeoutMs });
     return data;
   }
 
-  private async vote(method: "POST" | "DELETE", id: string, options: UserCallOptions & { shipNotifyEmail?: string | undefined }): Promise<VoteResult> {
+  private async vote(method: "POST" | "DELETE", id: string, options: UserPostOptions & { shipNotifyEmail?: string | undefined }): Promise<VoteResult> {
     const token = await this.getUserToken(options.userToken);
     return this.json<VoteResult>(
       {
@@ -549,13 +590,27 @@ export class FeedbackClient {
    * field is omitted). Without a provider the built-in altcha steps in when the config last read
    * requires it; when a submission is refused for verification, the config is read again and a
    * token-less one is sent once more with a solved challenge (a refused submission wrote nothing).
+   * Under an idempotency key the config is read first when it has not been, so the key's first
+   * answer is not that refusal.
    */
-  private async intake<T>(path: string, body: object, draftToken: string | undefined, headers: Record<string, string>, options: CallOptions): Promise<T> {
+  private async intake<T>(
+    path: string,
+    body: object,
+    draftToken: string | undefined,
+    headers: Record<string, string>,
+    options: CallOptions & IdempotentCallOptions,
+  ): Promise<T> {
     const post = (verificationToken: string | undefined) =>
       this.json<T>({ method: "POST", path, json: compact({ ...body, verificationToken }), headers }, options);
     const provider = this.options.verificationTokenProvider;
     const given = nonBlank(draftToken) ?? (provider === undefined ? undefined : nonBlank(await provider()));
     if (given !== undefined || provider !== undefined) return post(given);
+    if (!this.configRead && nonBlank(options.idempotencyKey) !== undefined) {
+      await this.getConfig(options).catch((configError: unknown) => {
+        // Unreachable now means the submission would be too; any other answer leaves it to the POST.
+        if (isAbortError(configError) || configError instanceof NetworkException || configError instanceof RequestTimeoutException) throw configError;
+      });
+    }
     const builtIn = requiresAltcha(this.verification) ? await this.createVerificationToken(options) : undefined;
     try {
       return await post(builtIn);

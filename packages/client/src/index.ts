@@ -6,6 +6,8 @@ export {
   type FeedbackClientOptions,
   type CallOptions,
   type UserCallOptions,
+  type IdempotentCallOptions,
+  type UserPostOptions,
   type UserProfileCallOptions,
   type ListFeatureRequestsParams,
   type FeatureRequestDraft,
