@@ -9,7 +9,9 @@ import {
   VerificationRequiredException,
 } from "./errors.js";
 import { FeedbackComposerController, type FeedbackComposerOptions } from "./feedback-composer.js";
+import { Outbox } from "./outbox.js";
 import type { FetchLike } from "./request.js";
+import { memoryStorage } from "./storage.js";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -25,7 +27,7 @@ const hang: Answer = () => new Promise<Response>(() => undefined);
 const created: Answer = () => Response.json({ submissionId: "sub_1" }, { status: 201 });
 
 /** Feedback answers `feedback()`; uploads take 1 s (fake time); the config is empty. */
-function harness(options: FeedbackComposerOptions = {}, feedback: Answer = created) {
+function harness(options: FeedbackComposerOptions = {}, feedback: Answer = created, withOutbox = false) {
   const sent: Record<string, unknown>[] = [];
   let uploads = 0;
   const fetch: FetchLike = async (input, init) => {
@@ -42,7 +44,8 @@ function harness(options: FeedbackComposerOptions = {}, feedback: Answer = creat
     return Response.json({});
   };
   const client = new FeedbackClient({ baseUrl: "https://api.example.com", appKey: "app_demo", fetch, userToken: "tok", defaultPlatform: "web", warn: () => undefined });
-  return { composer: new FeedbackComposerController(client, options), sent };
+  const outbox = withOutbox ? new Outbox(client, { storage: memoryStorage() }) : undefined;
+  return { composer: new FeedbackComposerController(client, { ...options, outbox }), sent, outbox };
 }
 
 const png = () => ({ file: new Blob(["png"]), filename: "shot.png", mimeType: "image/png" });
@@ -80,6 +83,36 @@ describe("FeedbackComposerController", () => {
     expect(sent[0]).toMatchObject({ title: "Crash", description: "on start", platform: "web", reporterEmail: "ann@example.com" });
     composer.setTitle("Another");
     expect(composer.getState().status).toBe("idle");
+  });
+
+  it.each([
+    ["no connection", () => Promise.reject(new TypeError("fetch failed"))],
+    ["a timeout", hang],
+  ] as const)("with an outbox, says a submission that met %s is queued, and clears the draft it keeps", async (_name, answer) => {
+    const { composer, outbox } = harness({}, answer, true);
+    composer.setTitle("Crash on start");
+    composer.setDetails("It crashes when I open it.");
+    composer.addAttachment({ kind: "image", key: "k1", url: "https://cdn/k1" });
+    const outcome = composer.submit({}, { timeoutMs: 5000 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await outcome).toBeNull();
+    const state = composer.getState();
+    expect(state).toMatchObject({ status: "queued", error: undefined, result: null, draft: { title: "", details: "", attachments: [] } });
+    expect(outbox!.pending).toEqual([state.queued]);
+    expect(state.queued?.payload).toMatchObject({ title: "Crash on start", details: "It crashes when I open it.", attachments: [{ key: "k1" }] });
+    composer.setTitle("Another");
+    expect(composer.getState().status).toBe("idle");
+  });
+
+  it("with an outbox, still shows a refusal as an error and keeps the draft", async () => {
+    const { composer, outbox } = harness({}, refusal(402, "tier_limit_submissions"), true);
+    composer.setTitle("Crash");
+    const before = composer.getState().draft;
+    expect(await composer.submit()).toBeNull();
+    expect(composer.getState()).toMatchObject({ status: "error", queued: null });
+    expect(composer.getState().error).toBeInstanceOf(QuotaExceededException);
+    expect(composer.getState().draft).toBe(before);
+    expect(outbox!.pending).toEqual([]);
   });
 
   it("uploads picks at once, waits for running uploads on submit and sends every ready attachment", async () => {

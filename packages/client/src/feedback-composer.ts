@@ -1,6 +1,8 @@
 import { normalizePickedAttachment, type AttachmentDescriptor } from "./attachments.js";
 import type { CallOptions, FeedbackClient, FeedbackDraft } from "./client.js";
 import { isSurfaceEnabled } from "./feature-flags.js";
+import type { Outbox } from "./outbox.js";
+import type { OutboxEntry } from "./outbox-entry.js";
 import { resolveSubmissionPlatform, type Platform } from "./platform.js";
 import type { FeedbackResult, PublicAppConfig } from "./types.js";
 
@@ -32,10 +34,13 @@ export interface FeedbackComposerState {
   enabled: boolean;
   /** The platform a submission sends (rule 4). */
   platform: Platform;
-  status: "idle" | "submitting" | "sent" | "error";
+  /** `queued`: no connection, so the outbox keeps the submission and sends it later (message `outbox.queued`). */
+  status: "idle" | "submitting" | "sent" | "queued" | "error";
   /** The last failed submission's error (verification, quota, subscription, network, timeout…). */
   error: unknown;
   result: FeedbackResult | null;
+  /** The outbox entry of a `queued` submission. */
+  queued: OutboxEntry | null;
   canSubmit: boolean;
 }
 
@@ -47,6 +52,11 @@ export interface FeedbackComposerOptions {
   defaultPlatform?: Platform | undefined;
   /** Submits and uploads as this user. @default the client's token */
   userToken?: string | undefined;
+  /**
+   * Keeps a submission that finds no connection (or times out) for later instead of failing:
+   * status `queued`, draft cleared. @default none: such a submission fails with its error
+   */
+  outbox?: Pick<Outbox, "submitFeedbackOrQueue"> | undefined;
 }
 
 /** Further fields of a submission (reporter, app version, metadata). */
@@ -79,7 +89,7 @@ export class FeedbackComposerController {
     private readonly options: FeedbackComposerOptions = {},
   ) {
     this.config = options.config;
-    this.state = this.derive({ draft: emptyDraft(), status: "idle", error: undefined, result: null });
+    this.state = this.derive({ draft: emptyDraft(), status: "idle", error: undefined, result: null, queued: null });
   }
 
   getState(): FeedbackComposerState {
@@ -147,7 +157,8 @@ export class FeedbackComposerController {
   /**
    * Waits for uploads still running, then submits the title, details, rule-4 platform and every
    * ready attachment. Resolves with the result and clears the draft; on failure resolves null
-   * with the error in the state and the draft untouched.
+   * with the error in the state and the draft untouched. With an `outbox`, a submission that
+   * reaches no server resolves null with status `queued`, its entry in `queued`, the draft cleared.
    */
   async submit(fields: ComposerSubmitFields = {}, options: CallOptions = {}): Promise<FeedbackResult | null> {
     if (!this.state.canSubmit) return null;
@@ -157,9 +168,18 @@ export class FeedbackComposerController {
       const { draft, platform } = this.state;
       const attachments = draft.attachments.flatMap((a) => (a.status === "ready" && a.descriptor !== undefined ? [a.descriptor] : []));
       const draftToSend: FeedbackDraft = { ...fields, title: draft.title, details: draft.details, platform, attachments };
-      const result = await this.client.submitFeedback(draftToSend, { ...options, userToken: this.options.userToken });
-      this.set({ draft: emptyDraft(), status: "sent", result });
-      return result;
+      const callOptions = { ...options, userToken: this.options.userToken };
+      const outbox = this.options.outbox;
+      const outcome =
+        outbox === undefined
+          ? { status: "sent" as const, result: await this.client.submitFeedback(draftToSend, callOptions) }
+          : await outbox.submitFeedbackOrQueue(draftToSend, callOptions);
+      if (outcome.status === "queued") {
+        this.set({ draft: emptyDraft(), status: "queued", result: null, queued: outcome.entry });
+        return null;
+      }
+      this.set({ draft: emptyDraft(), status: "sent", result: outcome.result, queued: null });
+      return outcome.result;
     } catch (error) {
       this.set({ status: "error", error });
       return null;
@@ -168,7 +188,7 @@ export class FeedbackComposerController {
 
   /** Empties the draft and forgets the last outcome. */
   reset(): void {
-    this.set({ draft: emptyDraft(), status: "idle", error: undefined, result: null });
+    this.set({ draft: emptyDraft(), status: "idle", error: undefined, result: null, queued: null });
   }
 
   private addRow(row: ComposerAttachment): void {
@@ -181,12 +201,13 @@ export class FeedbackComposerController {
     this.set({ draft: { ...this.state.draft, attachments } });
   }
 
-  /** A user edit: a `sent` notice gives way to the new draft. */
+  /** A user edit: a `sent` or `queued` notice gives way to the new draft. */
   private editDraft(patch: Partial<ComposerDraft>): void {
-    this.set({ draft: { ...this.state.draft, ...patch }, ...(this.state.status === "sent" ? { status: "idle" as const } : {}) });
+    const notice = this.state.status === "sent" || this.state.status === "queued";
+    this.set({ draft: { ...this.state.draft, ...patch }, ...(notice ? { status: "idle" as const } : {}) });
   }
 
-  private derive(base: Pick<FeedbackComposerState, "draft" | "status" | "error" | "result">): FeedbackComposerState {
+  private derive(base: Pick<FeedbackComposerState, "draft" | "status" | "error" | "result" | "queued">): FeedbackComposerState {
     const enabled = isSurfaceEnabled(this.config, "feedback");
     const platform = resolveSubmissionPlatform({
       draft: base.draft.platform,
@@ -197,7 +218,7 @@ export class FeedbackComposerController {
     return { ...base, enabled, platform, canSubmit };
   }
 
-  private set(patch: Partial<Pick<FeedbackComposerState, "draft" | "status" | "error" | "result">>): void {
+  private set(patch: Partial<Pick<FeedbackComposerState, "draft" | "status" | "error" | "result" | "queued">>): void {
     this.state = this.derive({ ...this.state, ...patch });
     for (const listener of [...this.listeners]) listener(this.state);
   }

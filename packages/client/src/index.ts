@@ -45,3 +45,14 @@ export {
   type FeedbackComposerOptions,
   type FeedbackComposerState,
 } from "./feedback-composer.js";
+export {
+  Outbox,
+  OutboxFullError,
+  OUTBOX_KEY,
+  DEFAULT_OUTBOX_MAX_ENTRIES,
+  type OutboxClient,
+  type OutboxEvent,
+  type OutboxOptions,
+  type OutboxSubmission,
+} from "./outbox.js";
+export type { OutboxAttemptError, OutboxEntry, OutboxKind, QueuedFeatureRequest, QueuedFeedback } from "./outbox-entry.js";

@@ -5,8 +5,8 @@ import type { Locale } from "./locale.js";
 /** A message with plural forms, chosen by `Intl.PluralRules`; `{count}` is replaced by the number. */
 export type PluralMessage = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
-/** Every id the SDK's own messages use. */
-export type MessageId = ErrorMessageId;
+/** Every id the SDK's own messages use: the errors', and the notice of a submission the outbox keeps. */
+export type MessageId = ErrorMessageId | "outbox.queued";
 
 /** One locale's messages. */
 export type MessageCatalog = Record<MessageId, string | PluralMessage>;
@@ -27,6 +27,7 @@ export const enMessages: MessageCatalog = {
   "error.aborted": "The request was canceled.",
   "error.unexpected": "Something went wrong. Please try again.",
   "error.unsupportedAttachment": "This file cannot be attached.",
+  "outbox.queued": "Saved on this device. It will be sent when the connection is back.",
 };
 
 /**

@@ -13,4 +13,5 @@ export const deMessages: MessageCatalog = {
   "error.aborted": "Die Anfrage wurde abgebrochen.",
   "error.unexpected": "Etwas ist schiefgelaufen. Bitte versuche es erneut.",
   "error.unsupportedAttachment": "Diese Datei kann nicht angehängt werden.",
+  "outbox.queued": "Auf diesem Gerät gespeichert. Es wird gesendet, sobald die Verbindung wieder da ist.",
 };

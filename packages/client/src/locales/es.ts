@@ -13,4 +13,5 @@ export const esMessages: MessageCatalog = {
   "error.aborted": "La solicitud se canceló.",
   "error.unexpected": "Algo salió mal. Inténtalo de nuevo.",
   "error.unsupportedAttachment": "Este archivo no se puede adjuntar.",
+  "outbox.queued": "Guardado en este dispositivo. Se enviará cuando vuelva la conexión.",
 };

@@ -13,4 +13,5 @@ export const frMessages: MessageCatalog = {
   "error.aborted": "La requête a été annulée.",
   "error.unexpected": "Une erreur s'est produite. Veuillez réessayer.",
   "error.unsupportedAttachment": "Ce fichier ne peut pas être joint.",
+  "outbox.queued": "Enregistré sur cet appareil. L'envoi se fera dès le retour de la connexion.",
 };

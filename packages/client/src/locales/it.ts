@@ -13,4 +13,5 @@ export const itMessages: MessageCatalog = {
   "error.aborted": "La richiesta è stata annullata.",
   "error.unexpected": "Si è verificato un errore. Riprova.",
   "error.unsupportedAttachment": "Questo file non può essere allegato.",
+  "outbox.queued": "Salvato su questo dispositivo. Verrà inviato quando la connessione tornerà disponibile.",
 };

@@ -13,4 +13,5 @@ export const jaMessages: MessageCatalog = {
   "error.aborted": "リクエストはキャンセルされました。",
   "error.unexpected": "問題が発生しました。もう一度お試しください。",
   "error.unsupportedAttachment": "このファイルは添付できません。",
+  "outbox.queued": "この端末に保存しました。接続が回復すると送信されます。",
 };

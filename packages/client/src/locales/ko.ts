@@ -13,4 +13,5 @@ export const koMessages: MessageCatalog = {
   "error.aborted": "요청이 취소되었습니다.",
   "error.unexpected": "문제가 발생했습니다. 다시 시도해 주세요.",
   "error.unsupportedAttachment": "이 파일은 첨부할 수 없습니다.",
+  "outbox.queued": "이 기기에 저장했습니다. 연결이 복구되면 전송됩니다.",
 };

@@ -13,4 +13,5 @@ export const noMessages: MessageCatalog = {
   "error.aborted": "Forespørselen ble avbrutt.",
   "error.unexpected": "Noe gikk galt. Prøv igjen.",
   "error.unsupportedAttachment": "Denne filen kan ikke legges ved.",
+  "outbox.queued": "Lagret på denne enheten. Det sendes når tilkoblingen er tilbake.",
 };

@@ -13,4 +13,5 @@ export const plMessages: MessageCatalog = {
   "error.aborted": "Żądanie zostało anulowane.",
   "error.unexpected": "Coś poszło nie tak. Spróbuj ponownie.",
   "error.unsupportedAttachment": "Nie można załączyć tego pliku.",
+  "outbox.queued": "Zapisano na tym urządzeniu. Zostanie wysłane po przywróceniu połączenia.",
 };

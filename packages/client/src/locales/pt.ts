@@ -13,4 +13,5 @@ export const ptMessages: MessageCatalog = {
   "error.aborted": "A solicitação foi cancelada.",
   "error.unexpected": "Algo deu errado. Tente novamente.",
   "error.unsupportedAttachment": "Este arquivo não pode ser anexado.",
+  "outbox.queued": "Salvo neste dispositivo. Será enviado quando a conexão voltar.",
 };

@@ -13,4 +13,5 @@ export const trMessages: MessageCatalog = {
   "error.aborted": "İstek iptal edildi.",
   "error.unexpected": "Bir şeyler ters gitti. Lütfen tekrar deneyin.",
   "error.unsupportedAttachment": "Bu dosya eklenemiyor.",
+  "outbox.queued": "Bu cihaza kaydedildi. Bağlantı geri geldiğinde gönderilecek.",
 };

@@ -13,4 +13,5 @@ export const viMessages: MessageCatalog = {
   "error.aborted": "Yêu cầu đã bị hủy.",
   "error.unexpected": "Đã xảy ra lỗi. Vui lòng thử lại.",
   "error.unsupportedAttachment": "Không thể đính kèm tệp này.",
+  "outbox.queued": "Đã lưu trên thiết bị này. Nội dung sẽ được gửi khi có kết nối trở lại.",
 };

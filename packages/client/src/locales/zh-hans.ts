@@ -13,4 +13,5 @@ export const zhHansMessages: MessageCatalog = {
   "error.aborted": "请求已取消。",
   "error.unexpected": "出了点问题，请重试。",
   "error.unsupportedAttachment": "无法附加此文件。",
+  "outbox.queued": "已保存在此设备上，连接恢复后将自动发送。",
 };

@@ -13,4 +13,5 @@ export const zhHantMessages: MessageCatalog = {
   "error.aborted": "請求已取消。",
   "error.unexpected": "發生錯誤，請再試一次。",
   "error.unsupportedAttachment": "無法附加此檔案。",
+  "outbox.queued": "已儲存在此裝置上，連線恢復後會自動送出。",
 };
