@@ -8,12 +8,21 @@ export const ADMIN_TOKEN = "e2e-client-admin-token-0123456789";
 /** Built-in altcha at the lowest cost, so solving a challenge takes milliseconds. */
 const CHEAP_ALTCHA = { ALTCHA_COST: "1", ALTCHA_MAX_COUNTER: "50" };
 
-/** The real server, in process on a free loopback port, over a fresh SQLite folder. */
-export async function startRealServer(env: Record<string, string> = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-client-e2e-"));
+/** Where a restarted server picks up: its SQLite folder (kept on close) and its port. */
+export interface RealServerPlace {
+  dataDir?: string;
+  port?: number;
+}
+
+/**
+ * The real server, in process on a loopback port (free unless `place.port`), over a fresh SQLite
+ * folder or `place.dataDir`, which survives `close()` so another server can start over it.
+ */
+export async function startRealServer(env: Record<string, string> = {}, place: RealServerPlace = {}) {
+  const dataDir = place.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tidings-client-e2e-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...CHEAP_ALTCHA, ...env });
   const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false });
-  await app.listen({ port: 0, host: "127.0.0.1" });
+  await app.listen({ port: place.port ?? 0, host: "127.0.0.1" });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -51,11 +60,13 @@ export async function startRealServer(env: Record<string, string> = {}) {
 
   return {
     baseUrl,
+    port: address.port,
+    dataDir,
     consoleCall,
     createApp,
     close: async () => {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (place.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
