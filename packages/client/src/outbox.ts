@@ -278,6 +278,7 @@ export class Outbox {
         for (let next: "due" | "all" | null = mode; next !== null; next = this.takeAgain()) await this.pass(next);
         this.holdUntil = 0;
       } catch (error) {
+        this.again = null;
         this.holdUntil = this.timers.now() + this.maxDelayMs;
         throw error;
       } finally {
