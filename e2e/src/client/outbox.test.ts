@@ -138,6 +138,7 @@ describe.each(modes)("offline outbox against the real server (%s)", (_mode, env)
     const outcome = await outbox.submitFeedbackOrQueue({ title: "Answer lost on the way back", details: "The server wrote it; the app never heard." });
     expect(outcome.status).toBe("queued");
     expect(proxy.feedbackPosts).toHaveLength(1);
+    expect(await feedbackRows(server, app, "Answer lost on the way back")).toBe(1);
 
     await outbox.flush();
     expect(outbox.pending).toEqual([]);
