@@ -103,6 +103,16 @@ describe.each(testDialects())("Idempotency-Key on public POSTs on %s", (dialect)
     },
   ];
 
+  it("replays a retry that brings a fresh verification token, since tokens are single-use", async () => {
+    const headers = { "x-user-token": `retry-${randomUUID()}`, "idempotency-key": key() };
+    const before = await count("submissions");
+    const first = await post("/api/v1/feedback", { appKey: acme.appKey, title: "Crash on save", verificationToken: "first-proof" }, headers);
+    expect(first.statusCode).toBeLessThan(300);
+    const again = await post("/api/v1/feedback", { appKey: acme.appKey, title: "Crash on save", turnstileToken: "second-proof" }, headers);
+    expectReplay(first, again);
+    expect(await count("submissions")).toBe(before + 1);
+  });
+
   describe.each(families)("$name", (family) => {
     // Votes are per voter: each case votes as a voter of its own so a toggle starts from "no vote".
     let seed = "";

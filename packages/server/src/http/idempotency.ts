@@ -55,6 +55,17 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/**
+ * Human-verification tokens are single-use, so a retry of the same submission must bring a fresh
+ * one: they prove who sends, not what is sent, and stay out of the request's fingerprint.
+ */
+const PROOF_FIELDS = new Set(["verificationToken", "turnstileToken"]);
+
+function withoutProofs(body: unknown): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([k]) => !PROOF_FIELDS.has(k)));
+}
+
 /** The request's `Idempotency-Key`, undefined when none came; 400 when it is malformed or repeated. */
 function keyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers["idempotency-key"];
@@ -214,8 +225,8 @@ export function registerIdempotency(scope: App, ctx: Context): void {
     const entry: Keyed = { key };
     if (mode === "body") {
       // Taken now: validation drops unknown fields and fills defaults, and hooks may add a body.
-      entry.content = canonicalJson({ query: request.query, body: request.body ?? null });
       const body = objectOf(request.body);
+      entry.content = canonicalJson({ query: request.query, body: request.body === undefined || request.body === null ? null : withoutProofs(request.body) });
       entry.fields = { appKey: body.appKey, userToken: body.userToken, requesterToken: body.requesterToken };
     }
     keyed.set(request, entry);
