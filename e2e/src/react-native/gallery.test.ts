@@ -85,7 +85,16 @@ function texts(page: Page, selector: string) {
       const [r = 0, g = 0, b = 0] = parse(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
-    const out: { text: string; contrast: number; onScreen: boolean }[] = [];
+    // Cut off on the right: past the viewport's edge with no horizontally scrolling box around it.
+    const scrollsSideways = (el: Element) => {
+      for (let node = el.parentElement; node !== null; node = node.parentElement) {
+        // A horizontal ScrollView (react-native-web scrolls it on x only); a vertical one clips x.
+        const style = getComputedStyle(node);
+        if (/auto|scroll/.test(style.overflowX) && !/auto|scroll/.test(style.overflowY)) return true;
+      }
+      return false;
+    };
+    const out: { text: string; contrast: number; onScreen: boolean; cutOff: boolean }[] = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
       const text = node.textContent?.trim() ?? "";
@@ -95,7 +104,7 @@ function texts(page: Page, selector: string) {
       const [l1, l2] = [luminance(style.color), luminance(painted(el))].sort((a, b) => b - a) as [number, number];
       const box = el.getBoundingClientRect();
       const onScreen = style.visibility !== "hidden" && Number(style.opacity) > 0 && box.width > 0 && box.height > 0 && box.top < innerHeight && box.bottom > 0;
-      out.push({ text, contrast: (l1 + 0.05) / (l2 + 0.05), onScreen });
+      out.push({ text, contrast: (l1 + 0.05) / (l2 + 0.05), onScreen, cutOff: box.right > document.documentElement.clientWidth + 1 && !scrollsSideways(el) });
     }
     return out;
   });
@@ -136,6 +145,7 @@ describe.skipIf(!run)("the React Native screens through react-native-web in Chro
       const shown = await texts(page, `[data-testid="tidings-screen-${theme}"]`);
       expect(shown.filter((t) => t.onScreen).length, `${where}: visible text`).toBeGreaterThan(0);
       expect(shown.filter((t) => t.contrast < 3), `${where}: text with a contrast under 3:1`).toEqual([]);
+      expect(shown.filter((t) => t.cutOff).map((t) => t.text), `${where}: text cut off at the right edge`).toEqual([]);
       expect(fs.statSync(shot).size).toBeGreaterThan(1000);
       await page.close();
     }

@@ -179,7 +179,8 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
   return (
     <Screen label={t("requests.title")}>
       <View style={{ gap: 8, paddingTop: 12, paddingBottom: 8 }}>
-        <View style={{ flexDirection: "row", gap: 8, paddingHorizontal: 12 }}>
+        {/* Wraps: at large text sizes or long translations the button goes under the search field. */}
+        <View style={{ flexDirection: "row", flexWrap: "wrap", gap: 8, paddingHorizontal: 12 }}>
           <TextInput
             accessibilityRole="search"
             accessibilityLabel={t("requests.search")}
@@ -191,7 +192,8 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
             autoCorrect={false}
             clearButtonMode="while-editing"
             style={{
-              flex: 1,
+              flexGrow: 1,
+              flexBasis: 180,
               minHeight: MIN_TOUCH,
               paddingHorizontal: 12,
               borderRadius: 10,

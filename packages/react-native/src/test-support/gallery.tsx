@@ -13,6 +13,11 @@ import { TidingsProvider } from "../TidingsProvider.js";
 import { Screen } from "../components/Screen.js";
 import { ErrorState, Loading, Unavailable } from "../components/States.js";
 import { VoteButton } from "../components/VoteButton.js";
+import { FeatureRequestComposeSheet } from "../components/FeatureRequestComposeSheet.js";
+import { FeatureRequestDetail } from "../components/FeatureRequestDetail.js";
+import { FeatureRequestsScreen } from "../components/FeatureRequestsScreen.js";
+import { FeedbackComposer } from "../components/FeedbackComposer.js";
+import { UserProfileScreen } from "../components/UserProfileScreen.js";
 import { runtimePlatform } from "../runtime-platform.js";
 import { usePalette } from "../theme.js";
 
@@ -52,10 +57,30 @@ function States() {
   );
 }
 
+/** The detail of the board's most voted request, as a tap on its row opens it. */
+function Detail() {
+  const list = useFeatureRequests({ pageSize: 1, sort: "top" });
+  const first = list.items[0];
+  return first === undefined ? <Loading /> : <FeatureRequestDetail item={first} votes={list.votes} />;
+}
+
+/** The profile of the first requester on the board the host identified, else the gallery's user. */
+function Profile() {
+  const list = useFeatureRequests({ pageSize: 20, sort: "newest" });
+  if (list.status !== "ready") return <Loading />;
+  const identified = list.items.find((item) => typeof item.requesterClerkId === "string")?.requesterClerkId;
+  return <UserProfileScreen userId={identified ?? readParams().user ?? "gallery-user-0001"} />;
+}
+
 /** Every screen the gallery shows, by the name the test and the URL use. */
 export const screens: Record<string, () => ReactElement> = {
   "vote-buttons": () => <VoteButtons />,
   states: () => <States />,
+  "feature-requests": () => <FeatureRequestsScreen />,
+  "request-detail": () => <Detail />,
+  "compose-sheet": () => <FeatureRequestComposeSheet visible onClose={() => undefined} />,
+  feedback: () => <FeedbackComposer pickAttachment={() => null} />,
+  profile: () => <Profile />,
 };
 
 /** Catches a render error so the page shows it (`gallery-error`) instead of a blank screen. */
