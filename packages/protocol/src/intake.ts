@@ -28,6 +28,13 @@ export const AltchaChallengeSchema = Type.Object({
 });
 export type AltchaChallenge = Static<typeof AltchaChallengeSchema>;
 
+/** Query of `GET /api/v1/public/apps/<APP_KEY>/verification/challenge`. */
+export const AltchaChallengeQuerySchema = Type.Object({
+  solver: Type.Optional(
+    Type.Literal("js", { description: "The client derives PBKDF2 in plain JavaScript (no Web Crypto): serve the lighter challenge (ALTCHA_JS_MAX_COUNTER)." }),
+  ),
+});
+
 /** `GET /api/v1/console/workspaces/<wsId>/usage` answer: intake use in the current UTC month. */
 export const WorkspaceUsageSchema = Type.Object({
   /** UTC calendar month, `YYYY-MM`. */

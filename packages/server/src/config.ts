@@ -41,6 +41,11 @@ export interface Config {
   altchaCost: number;
   /** Built-in altcha: the secret counter is drawn from [max/2, max]; the client's work grows with it. @default 5000 */
   altchaMaxCounter: number;
+  /**
+   * Built-in altcha: the max counter of challenges asked for with `?solver=js`, for clients without
+   * Web Crypto (React Native on Hermes); never above `altchaMaxCounter`. @default 2000
+   */
+  altchaJsMaxCounter: number;
   /** `smtp://` or `smtps://` URL mail is sent through; null writes `.eml` files to `DATA_DIR/outbox` instead. @default null */
   smtpUrl: string | null;
   /** The From of every mail. @default "Tidings <no-reply@localhost>" */
@@ -229,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     verificationTimeoutMs: parseInteger(env, "VERIFICATION_TIMEOUT_MS", 5000, 100, 60_000),
     altchaCost: parseInteger(env, "ALTCHA_COST", 2000, 1, 1_000_000),
     altchaMaxCounter: parseInteger(env, "ALTCHA_MAX_COUNTER", 5000, 2, 1_000_000),
+    altchaJsMaxCounter: parseInteger(env, "ALTCHA_JS_MAX_COUNTER", 2000, 2, 1_000_000),
     smtpUrl: parseSmtpUrl(env),
     mailFrom: parseMailFrom(env),
   };

@@ -9,8 +9,8 @@ import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { testDialects } from "../testing/test-database.js";
 
 const PLAIN_REFUSAL = { error: "Human verification is required", code: "verification_required" };
-/** Cheap proof of work so solving takes milliseconds. */
-const EASY = { altchaCost: 1, altchaMaxCounter: 40 };
+/** Cheap proof of work so solving takes milliseconds; `?solver=js` challenges have counters in [5, 10]. */
+const EASY = { altchaCost: 1, altchaMaxCounter: 40, altchaJsMaxCounter: 10 };
 
 const encode = (payload: unknown) => Buffer.from(JSON.stringify(payload)).toString("base64");
 
@@ -113,6 +113,32 @@ describe.each(testDialects())("built-in altcha on %s", (dialect) => {
     const token = await freshToken();
     expect((await acme.console.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/signing-secret`)).status).toBe(200);
     expect((await submit(token)).status).toBe(403);
+  });
+
+  it("serves the lighter challenge to ?solver=js, whose solution is accepted once", async () => {
+    const url = `/api/v1/public/apps/${acme.appKey}/verification/challenge?solver=js`;
+    const counters: number[] = [];
+    let last: string | undefined;
+    for (let i = 0; i < 6; i += 1) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["cache-control"]).toBe("no-store");
+      const challenge: Challenge = res.json();
+      expect(challenge.parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 1, data: { appKey: acme.appKey } });
+      const solution = await solve(challenge);
+      counters.push(solution.counter);
+      last = encode({ challenge, solution });
+    }
+    expect(Math.min(...counters)).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...counters)).toBeLessThanOrEqual(10);
+    expect(await submit(last)).toEqual({ status: 201, body: null });
+    expect(await submit(last)).toEqual({ status: 403, body: PLAIN_REFUSAL });
+  });
+
+  it("answers 400 for a solver it does not know", async () => {
+    const res = await t.app.inject({ url: `/api/v1/public/apps/${acme.appKey}/verification/challenge?solver=wasm` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe("validation_failed");
   });
 
   it("answers 404 for unknown apps and 403 for private ones", async () => {

@@ -25,15 +25,17 @@ function altchaSecrets(signingSecret: string) {
 
 /**
  * A signed altcha challenge for `app`, expiring {@link ALTCHA_CHALLENGE_TTL_MS} after the
- * context clock's now. The secret counter is drawn from [max/2, max] so the work varies little.
+ * context clock's now. The secret counter is drawn from [max/2, max] so the work varies little;
+ * `solver: "js"` (clients without Web Crypto, several times slower) lowers max to
+ * `altchaJsMaxCounter`. Anyone may ask for that one, so it is the difficulty a bot pays.
  *
  * @example
  * ```ts
  * const challenge = await createAltchaChallenge(ctx, app); // { parameters: {…}, signature }
  * ```
  */
-export async function createAltchaChallenge(ctx: Context, app: AppRow): Promise<AltchaChallenge> {
-  const max = ctx.config.altchaMaxCounter;
+export async function createAltchaChallenge(ctx: Context, app: AppRow, solver?: "js"): Promise<AltchaChallenge> {
+  const max = solver === "js" ? Math.min(ctx.config.altchaJsMaxCounter, ctx.config.altchaMaxCounter) : ctx.config.altchaMaxCounter;
   const challenge = await createChallenge({
     algorithm: ALGORITHM,
     cost: ctx.config.altchaCost,

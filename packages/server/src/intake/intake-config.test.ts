@@ -11,6 +11,7 @@ describe("intake settings in loadConfig", () => {
       verificationTimeoutMs: 5000,
       altchaCost: 2000,
       altchaMaxCounter: 5000,
+      altchaJsMaxCounter: 2000,
     });
     expect(loadConfig({ NODE_ENV: "development" }).production).toBe(false);
   });
@@ -25,6 +26,7 @@ describe("intake settings in loadConfig", () => {
         VERIFICATION_TIMEOUT_MS: "2500",
         ALTCHA_COST: "500",
         ALTCHA_MAX_COUNTER: "800",
+        ALTCHA_JS_MAX_COUNTER: "300",
       }),
     ).toMatchObject({
       production: true,
@@ -34,6 +36,7 @@ describe("intake settings in loadConfig", () => {
       verificationTimeoutMs: 2500,
       altchaCost: 500,
       altchaMaxCounter: 800,
+      altchaJsMaxCounter: 300,
     });
   });
 
@@ -43,6 +46,7 @@ describe("intake settings in loadConfig", () => {
     ["VERIFICATION_TIMEOUT_MS", "0"],
     ["ALTCHA_COST", "-1"],
     ["ALTCHA_MAX_COUNTER", "1"],
+    ["ALTCHA_JS_MAX_COUNTER", "0"],
   ])("names %s when it is %j", (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(variable);
