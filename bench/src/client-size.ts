@@ -4,6 +4,9 @@
  * an app's bundler tree-shakes it (esbuild, minified, ESM, platform neutral) and gzipped; it must
  * stay within 8 KB. The headless controllers (list, composer, config loader, pacing) are for UI
  * layers and are printed, with every module's share of the whole entry, for information.
+ * Code the SDK loads with `import()` only where it is needed (the plain-JavaScript PBKDF2 for
+ * runtimes without Web Crypto) is split off as an app bundler does, and printed apart: an app whose
+ * runtime has Web Crypto never loads it.
  *
  * `@tidings/react` is printed too, without a budget (the issue sets none): its entry as an app's
  * bundler sees it (react, react-dom and `@tidings/client` external, since the app has them anyway),
@@ -21,13 +24,28 @@ interface Measured {
   gzipped: number;
   /** Minified bytes each source module contributes. */
   modules: [string, number][];
+  /** Minified and gzipped bytes of the chunks only `import()` reaches. */
+  lazy: { minified: number; gzipped: number };
 }
 
-/** Bundles `contents` (an ESM module inside the client's src folder) as an app bundler would. */
+const ENTRY = "size-entry";
+
+/** Bundles `contents` (an ESM module inside the client's src folder) as an app bundler would, splitting at `import()`. */
 async function measure(contents: string): Promise<Measured> {
   const result = await build({
-    stdin: { contents, resolveDir: src, loader: "ts", sourcefile: "entry.ts" },
+    entryPoints: [ENTRY],
+    plugins: [
+      {
+        name: "virtual-entry",
+        setup(b) {
+          b.onResolve({ filter: new RegExp(`^${ENTRY}$`) }, () => ({ path: "entry.ts", namespace: ENTRY }));
+          b.onLoad({ filter: /.*/, namespace: ENTRY }, () => ({ contents, resolveDir: src, loader: "ts" }));
+        },
+      },
+    ],
     bundle: true,
+    splitting: true,
+    outdir: "out",
     minify: true,
     format: "esm",
     platform: "neutral",
@@ -36,13 +54,26 @@ async function measure(contents: string): Promise<Measured> {
     metafile: true,
     logLevel: "silent",
   });
-  const code = result.outputFiles[0]!.contents;
-  const output = Object.values(result.metafile.outputs)[0] as Metafile["outputs"][string];
-  const modules = Object.entries(output.inputs)
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint !== undefined)!;
+  // What loading the entry loads: the entry chunk and the chunks it imports statically.
+  const eager = new Set<string>();
+  const visit = (file: string) => {
+    if (eager.has(file)) return;
+    eager.add(file);
+    for (const imported of outputs[file]!.imports) if (imported.kind === "import-statement") visit(imported.path);
+  };
+  visit(entry);
+  const code = (files: string[]) => Buffer.concat(result.outputFiles.filter((f) => files.some((file) => f.path.endsWith(file))).map((f) => f.contents));
+  const sizes = (bytes: Buffer) => ({ minified: bytes.byteLength, gzipped: bytes.byteLength === 0 ? 0 : gzipSync(bytes, { level: 9 }).byteLength });
+  const eagerFiles = [...eager];
+  const lazyFiles = Object.keys(outputs).filter((file) => !eager.has(file));
+  const modules = eagerFiles
+    .flatMap((file) => Object.entries((outputs[file] as Metafile["outputs"][string]).inputs))
     .map(([file, input]): [string, number] => [file.replace(/^.*packages\/client\/src\//, ""), input.bytesInOutput])
     .filter(([, bytes]) => bytes > 0)
     .sort((a, b) => b[1] - a[1]);
-  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength, modules };
+  return { ...sizes(code(eagerFiles)), modules, lazy: sizes(code(lazyFiles)) };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
@@ -55,6 +86,7 @@ console.log("@tidings/client core entry (minified, ESM, platform neutral)");
 for (const [file, bytes] of core.modules) console.log(`  ${String(bytes).padStart(6)} B  ${(100 * bytes / core.minified).toFixed(1).padStart(5)} %  ${file}`);
 console.log(`  whole entry: minified ${kb(core.minified)}, min+gzip ${kb(core.gzipped)} (everything exported, controllers included)`);
 console.log(`core (FeedbackClient, as an app imports it): min+gzip ${kb(clientOnly.gzipped)} (${clientOnly.gzipped} B) — budget ${kb(BUDGET_BYTES)}`);
+console.log(`loaded only without Web Crypto (plain-JavaScript PBKDF2, not in the core): min+gzip ${kb(clientOnly.lazy.gzipped)}`);
 console.log(`@tidings/client/locales (not in the core): min+gzip ${kb(locales.gzipped)}`);
 
 if (clientOnly.gzipped > BUDGET_BYTES) {

@@ -1,8 +1,9 @@
 import { createChallenge, solveChallenge, verifySolution, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { describe, expect, it } from "vitest";
-import { encodeAltchaToken, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { encodeAltchaToken, hasWebCrypto, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
 import { AbortError, VerificationRequiredException } from "./errors.js";
+import type { Timers } from "./timers.js";
 
 /** The secrets and settings the server's intake/altcha.ts signs with, at test cost. */
 const SECRETS = { hmacSignatureSecret: "sig-secret", hmacKeySignatureSecret: "key-secret" };
@@ -24,6 +25,20 @@ function serverChallenge(options: { counter?: number; keySignature?: boolean; al
 function decodeToken(token: string) {
   const bytes = Uint8Array.from(atob(token), (c) => c.charCodeAt(0));
   return JSON.parse(new TextDecoder().decode(bytes)) as { challenge: AltchaChallenge; solution: { counter: number; derivedKey: string } };
+}
+
+/** As on React Native's Hermes: `crypto` has only `getRandomValues` (react-native-get-random-values), no `subtle`. */
+function hideWebCrypto() {
+  const real = globalThis.crypto;
+  vi.stubGlobal("crypto", { getRandomValues: real.getRandomValues.bind(real) });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** Timers on a clock that moves 10 ms each time it is read, so the solver's slices end after a few counters. */
+function steppingTimers(): Timers {
+  let now = 0;
+  return { now: () => (now += 10), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
 }
 
 describe("solveAltchaChallenge", () => {
@@ -72,5 +87,52 @@ describe("solveAltchaChallenge", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(solveAltchaChallenge(challenge, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe("solveAltchaChallenge without Web Crypto", () => {
+  it("solves the server's challenge in plain JavaScript, and altcha-lib verifies the token", async () => {
+    const challenge = await serverChallenge({ counter: 23 });
+    hideWebCrypto();
+    expect(hasWebCrypto()).toBe(false);
+    const solution = await solveAltchaChallenge(challenge);
+    const token = encodeAltchaToken(challenge, solution);
+    vi.unstubAllGlobals();
+    expect(solution.counter).toBe(23);
+    const decoded = decodeToken(token);
+    const result = await verifySolution({ challenge: decoded.challenge as Challenge, solution: decoded.solution, deriveKey, ...SECRETS });
+    expect(result.verified).toBe(true);
+  });
+
+  it("finds the same solution as Web Crypto at the server's default cost", async () => {
+    const challenge = (await createChallenge({ algorithm: "PBKDF2/SHA-256", cost: 2000, counter: 4, deriveKey, ...SECRETS })) as AltchaChallenge;
+    const withWebCrypto = await solveAltchaChallenge(challenge);
+    expect(await solveAltchaChallenge(challenge, { webCrypto: false })).toEqual(withWebCrypto);
+    expect(withWebCrypto.counter).toBe(4);
+  });
+
+  it("refuses SHA-384 and SHA-512 challenges, which need Web Crypto", async () => {
+    for (const algorithm of ["PBKDF2/SHA-384", "PBKDF2/SHA-512"]) {
+      const challenge = await serverChallenge({ algorithm, counter: 2 });
+      const error = await solveAltchaChallenge(challenge, { webCrypto: false }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(VerificationRequiredException);
+      expect((error as Error).message).toContain("needs Web Crypto");
+    }
+  });
+
+  it("lets the app's timers run while it works", async () => {
+    const challenge = await serverChallenge({ counter: 40 });
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    const solution = await solveAltchaChallenge(challenge, { webCrypto: false, timers: steppingTimers() });
+    expect(solution.counter).toBe(40);
+    expect(timerRan).toBe(true);
+  });
+
+  it("stops with AbortError when the signal aborts while it works", async () => {
+    const challenge = await serverChallenge({ counter: 200_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 0);
+    await expect(solveAltchaChallenge(challenge, { webCrypto: false, timers: steppingTimers(), signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
   });
 });

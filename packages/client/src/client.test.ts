@@ -291,6 +291,34 @@ describe("FeedbackClient built-in altcha verification", () => {
     expect(sentToken(seen[2])).not.toBe(sentToken(seen[4]));
   });
 
+  it("without Web Crypto (React Native on Hermes), asks for the plain-JavaScript challenge and sends its solution", async () => {
+    const { seen, fetch: server } = altchaServer(altcha);
+    const real = globalThis.crypto;
+    const hide = () => vi.stubGlobal("crypto", { getRandomValues: real.getRandomValues.bind(real) });
+    // Only the device lacks Web Crypto: the fake server (altcha-lib) has it back while it answers.
+    const device: FetchLike = async (input, init) => {
+      vi.unstubAllGlobals();
+      try {
+        return await server(input, init);
+      } finally {
+        hide();
+      }
+    };
+    hide();
+    try {
+      const c = client(device);
+      await c.getConfig();
+      expect(await c.submitFeatureRequest({ title: "Dark mode" })).toMatchObject({ featureRequestId: "fr_1" });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(seen.map((s) => `${s.method} ${s.url.pathname.replace("/api/v1", "")}${s.url.search}`)).toEqual([
+      "GET /public/config/app_demo",
+      "GET /public/apps/app_demo/verification/challenge?solver=js",
+      "POST /feature-requests",
+    ]);
+  });
+
   it("without a config read, answers a verification refusal by reading the config and sending once more with a token", async () => {
     const { seen, fetch } = altchaServer(altcha);
     await client(fetch).submitFeedback({ title: "Crash", details: "on start" });

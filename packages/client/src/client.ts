@@ -5,7 +5,7 @@ import {
   type PickedAttachment,
   type UploadRequest,
 } from "./attachments.js";
-import { encodeAltchaToken, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
+import { encodeAltchaToken, hasWebCrypto, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
 import {
   InvalidResponseException,
   isAbortError,
@@ -261,19 +261,24 @@ export class FeedbackClient {
     return config;
   }
 
-  /** `GET /public/apps/<APP_KEY>/verification/challenge`: a fresh, single-use altcha challenge. */
-  async getVerificationChallenge(options: CallOptions = {}): Promise<AltchaChallenge> {
-    return this.json<AltchaChallenge>({ method: "GET", path: `/api/v1/public/apps/${enc(this.appKey)}/verification/challenge` }, options);
+  /**
+   * `GET /public/apps/<APP_KEY>/verification/challenge`: a fresh, single-use altcha challenge;
+   * `solver: "js"` asks for the lighter one meant for runtimes without Web Crypto.
+   */
+  async getVerificationChallenge(options: CallOptions & { solver?: "js" | undefined } = {}): Promise<AltchaChallenge> {
+    const query = options.solver === undefined ? "" : `?solver=${options.solver}`;
+    return this.json<AltchaChallenge>({ method: "GET", path: `/api/v1/public/apps/${enc(this.appKey)}/verification/challenge${query}` }, options);
   }
 
   /**
-   * The built-in verification provider: fetches a challenge, solves it with Web Crypto and returns
-   * the single-use token for one intake submission. Used automatically when the app requires
-   * `altcha` and no `verificationTokenProvider` is set; `signal` also stops the solving.
+   * The built-in verification provider: fetches a challenge, solves it (with Web Crypto, or in
+   * plain JavaScript on runtimes without it, which get the lighter `solver=js` challenge) and
+   * returns the single-use token for one intake submission. Used automatically when the app
+   * requires `altcha` and no `verificationTokenProvider` is set; `signal` also stops the solving.
    */
   async createVerificationToken(options: CallOptions = {}): Promise<string> {
-    const challenge = await this.getVerificationChallenge(options);
-    return encodeAltchaToken(challenge, await solveAltchaChallenge(challenge, { signal: options.signal }));
+    const challenge = await this.getVerificationChallenge(hasWebCrypto() ? options : { ...options, solver: "js" });
+    return encodeAltchaToken(challenge, await solveAltchaChallenge(challenge, { signal: options.signal, timers: this.timers }));
   }
 
   /** `GET /public/columns/<APP_KEY>`, sorted by position (hidden columns included). */

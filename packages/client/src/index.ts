@@ -35,7 +35,7 @@ export * from "./search-pacer.js";
 export * from "./config-loader.js";
 export * from "./locale.js";
 export * from "./messages.js";
-export { solveAltchaChallenge, encodeAltchaToken, type AltchaChallenge, type AltchaSolution, type SolveAltchaOptions } from "./altcha.js";
+export { solveAltchaChallenge, encodeAltchaToken, hasWebCrypto, type AltchaChallenge, type AltchaSolution, type SolveAltchaOptions } from "./altcha.js";
 export { FeatureRequestListController, type FeatureRequestListState, type FeatureRequestListOptions } from "./feature-request-list.js";
 export {
   FeedbackComposerController,
