@@ -51,8 +51,8 @@ interface SubtleLike {
 const HASHES: Record<string, string> = { "PBKDF2/SHA-256": "SHA-256", "PBKDF2/SHA-384": "SHA-384", "PBKDF2/SHA-512": "SHA-512" };
 
 /**
- * The plain-JavaScript solver runs synchronously between counters; after this much work it lets
- * the event loop (a React Native UI thread's touches and renders) run before going on.
+ * The plain-JavaScript solver runs synchronously within a counter; once a slice this long is over
+ * it lets the event loop run (a React Native app's touch handlers and renders) before going on.
  */
 const SLICE_MS = 25;
 
