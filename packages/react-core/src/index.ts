@@ -23,3 +23,4 @@ export { createTranslator, type Translate, type UiCatalog, type UiMessage, type 
 export { THEMES } from "./themes.js";
 export { palettes, resolvePalette, type Palette, type PaletteName } from "./palettes.js";
 export { parseMarkdown, safeHref, safeImageSrc, type MarkdownBlock, type MarkdownInline, type MarkdownListItem, type MarkdownAlign } from "./markdown/index.js";
+export { formatReleaseDate } from "./release-date.js";

@@ -1,4 +1,4 @@
-import { useTidings, type ChangelogRelease } from "@tidings/react-core";
+import { formatReleaseDate, useTidings, type ChangelogRelease } from "@tidings/react-core";
 
 /**
  * One release: title, version badge, date and notes. The `html` is the server's sanitised
@@ -8,7 +8,6 @@ import { useTidings, type ChangelogRelease } from "@tidings/react-core";
 export function ReleaseNotes(props: { entry: ChangelogRelease; headingLevel?: 2 | 3 }) {
   const { t, locale } = useTidings();
   const { entry } = props;
-  const date = new Date(entry.publishedAt);
   const Heading = props.headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="td-release">
@@ -16,7 +15,7 @@ export function ReleaseNotes(props: { entry: ChangelogRelease; headingLevel?: 2 
         <Heading>{entry.title}</Heading>
         {entry.versionLabel ? <span className="td-badge">{t("changelog.version", { version: entry.versionLabel })}</span> : null}
         <time className="td-muted td-small" dateTime={entry.publishedAt}>
-          {Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString(locale, { year: "numeric", month: "long", day: "numeric" })}
+          {formatReleaseDate(entry.publishedAt, locale)}
         </time>
       </header>
       {typeof entry.html === "string" ? (
