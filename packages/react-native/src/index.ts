@@ -36,3 +36,5 @@ export { Badge, type BadgeProps } from "./components/Badge.js";
 export { Avatar, type AvatarProps } from "./components/Avatar.js";
 export { UserProfileScreen, type UserProfileScreenProps } from "./components/UserProfileScreen.js";
 export { FeedbackComposer, type FeedbackComposerProps } from "./components/FeedbackComposer.js";
+export { ReleaseNotes, type ReleaseNotesProps } from "./components/ReleaseNotes.js";
+export { MarkdownText, type MarkdownTextProps } from "./components/MarkdownText.js";
