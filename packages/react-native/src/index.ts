@@ -38,3 +38,4 @@ export { UserProfileScreen, type UserProfileScreenProps } from "./components/Use
 export { FeedbackComposer, type FeedbackComposerProps } from "./components/FeedbackComposer.js";
 export { ReleaseNotes, type ReleaseNotesProps } from "./components/ReleaseNotes.js";
 export { MarkdownText, type MarkdownTextProps } from "./components/MarkdownText.js";
+export { WhatsNewScreen, type WhatsNewScreenProps } from "./components/WhatsNewScreen.js";
