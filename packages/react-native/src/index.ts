@@ -39,3 +39,4 @@ export { FeedbackComposer, type FeedbackComposerProps } from "./components/Feedb
 export { ReleaseNotes, type ReleaseNotesProps } from "./components/ReleaseNotes.js";
 export { MarkdownText, type MarkdownTextProps } from "./components/MarkdownText.js";
 export { WhatsNewScreen, type WhatsNewScreenProps } from "./components/WhatsNewScreen.js";
+export { ChangelogOverlay, type ChangelogOverlayProps } from "./components/ChangelogOverlay.js";
