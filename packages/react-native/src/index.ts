@@ -40,3 +40,4 @@ export { ReleaseNotes, type ReleaseNotesProps } from "./components/ReleaseNotes.
 export { MarkdownText, type MarkdownTextProps } from "./components/MarkdownText.js";
 export { WhatsNewScreen, type WhatsNewScreenProps } from "./components/WhatsNewScreen.js";
 export { ChangelogOverlay, type ChangelogOverlayProps } from "./components/ChangelogOverlay.js";
+export { RoadmapBoardScreen, type RoadmapBoardScreenProps } from "./components/RoadmapBoardScreen.js";
