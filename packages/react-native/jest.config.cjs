@@ -12,6 +12,7 @@ module.exports = {
   roots: ["<rootDir>/src"],
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
   testTimeout: 30_000,
+  setupFilesAfterEnv: ["<rootDir>/src/test-support/jest-setup.ts"],
   moduleNameMapper: {
     ...preset.moduleNameMapper,
     "^@tidings/client$": src("client"),

@@ -2,14 +2,12 @@ import { FeedbackClient, memoryStorage, SEEN_CHANGELOGS_KEY, type StorageAdapter
 import { useTidings } from "@tidings/react-core";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
-import { act, configure, fireEvent, render, screen, waitFor } from "@testing-library/react-native";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react-native";
 import { Text } from "react-native";
 import { TidingsProvider } from "../TidingsProvider.js";
 import { ChangelogOverlay, type ChangelogOverlayProps } from "./ChangelogOverlay.js";
 
 // A cold first run compiles modules while a query waits; give it the time.
-configure({ asyncUtilTimeout: 15_000 });
-
 const CHANGELOG = "/api/v1/public/apps/app_test/changelog";
 const overlayCopy = { changelogOverlay: { title: "Fresh in 1.2", subtitle: "What changed this week", primaryButton: "Got it", closeButton: "Dismiss" } };
 const config = (sdk: Record<string, unknown> = overlayCopy): FakeRoute => ({ url }) =>

@@ -5,35 +5,8 @@ import { Pressable, ScrollView, Text, TextInput, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading } from "./States.js";
+import { Badge } from "./Badge.js";
 import { VoteButton } from "./VoteButton.js";
-
-/**
- * A small label beside a request (pending review, column, version, team). Kept with the request
- * screens until the package has a shared badge.
- *
- * @example
- * ```tsx
- * <RequestBadge label={t("requests.pending")} tone="pending" />
- * ```
- */
-export function RequestBadge(props: { label: string; tone?: "pending" | "plain" | undefined }) {
-  const palette = usePalette();
-  const pending = props.tone === "pending";
-  return (
-    <View
-      style={{
-        paddingHorizontal: 8,
-        paddingVertical: 2,
-        borderRadius: 999,
-        borderWidth: 1,
-        borderColor: pending ? palette.accent : palette.border,
-        backgroundColor: pending ? palette.card : palette.chipBg,
-      }}
-    >
-      <Text style={{ color: pending ? palette.accent : palette.chipText, fontSize: 13, fontWeight: pending ? "600" : "400" }}>{props.label}</Text>
-    </View>
-  );
-}
 
 /** A filled (primary) or outlined text button of at least {@link MIN_TOUCH} points. */
 function TextButton(props: { label: string; text?: string | undefined; onPress: () => void; primary?: boolean; disabled?: boolean; busy?: boolean }) {
@@ -134,7 +107,7 @@ function CommentView(props: {
     >
       <View style={{ flexDirection: "row", flexWrap: "wrap", alignItems: "center", gap: 8 }}>
         <Text style={{ color: palette.text, fontWeight: "700", fontSize: 15 }}>{name}</Text>
-        {comment.isTeam ? <RequestBadge label={t("detail.team")} /> : null}
+        {comment.isTeam ? <Badge label={t("detail.team")} /> : null}
         <Text style={{ color: palette.muted, fontSize: 13 }}>{Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString(locale)}</Text>
       </View>
       <Text style={{ color: palette.text2, fontSize: 16 }}>
@@ -217,9 +190,9 @@ export function FeatureRequestDetail(props: FeatureRequestDetailProps) {
     return ok;
   };
   const badges = [
-    !item.approved ? <RequestBadge key="pending" label={t("requests.pending")} tone="pending" /> : null,
-    item.columnName ? <RequestBadge key="column" label={item.columnName} /> : null,
-    item.versionLabel ? <RequestBadge key="version" label={item.versionLabel} /> : null,
+    !item.approved ? <Badge key="pending" label={t("requests.pending")} tone="pending" /> : null,
+    item.columnName ? <Badge key="column" label={item.columnName} /> : null,
+    item.versionLabel ? <Badge key="version" label={item.versionLabel} /> : null,
   ].filter((b) => b !== null);
 
   return (

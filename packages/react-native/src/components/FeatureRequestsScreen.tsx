@@ -4,7 +4,8 @@ import { useEffect, useState, type ReactNode } from "react";
 import { AccessibilityInfo, FlatList, Modal, Pressable, RefreshControl, ScrollView, Text, TextInput, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { FeatureRequestComposeSheet } from "./FeatureRequestComposeSheet.js";
-import { FeatureRequestDetail, RequestBadge } from "./FeatureRequestDetail.js";
+import { Badge } from "./Badge.js";
+import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
 import { VoteButton } from "./VoteButton.js";
@@ -29,9 +30,9 @@ function FeatureRequestRow(props: { item: FeatureRequestItem; votes: ToggleVote;
           </Text>
         ) : null}
         <View style={{ flexDirection: "row", flexWrap: "wrap", alignItems: "center", gap: 6, marginTop: 2 }}>
-          {pending === undefined ? null : <RequestBadge label={pending} tone="pending" />}
-          {item.columnName ? <RequestBadge label={item.columnName} /> : null}
-          {item.versionLabel ? <RequestBadge label={item.versionLabel} /> : null}
+          {pending === undefined ? null : <Badge label={pending} tone="pending" />}
+          {item.columnName ? <Badge label={item.columnName} /> : null}
+          {item.versionLabel ? <Badge label={item.versionLabel} /> : null}
           {comments === undefined ? null : <Text style={{ color: palette.muted, fontSize: 13 }}>{comments}</Text>}
         </View>
       </Pressable>

@@ -1,15 +1,13 @@
 import { FeedbackClient, memoryStorage } from "@tidings/client";
 import { demoConfig, fakeFetch } from "@tidings/react-core/testing";
 import { afterEach, describe, expect, jest, test } from "@jest/globals";
-import { configure, fireEvent, render, screen } from "@testing-library/react-native";
+import { fireEvent, render, screen } from "@testing-library/react-native";
 import { useTidings } from "@tidings/react-core";
 import { Linking, Text } from "react-native";
 import { TidingsProvider } from "../TidingsProvider.js";
 import { MarkdownText } from "./MarkdownText.js";
 
 // A cold first run compiles modules while a query waits; give it the time.
-configure({ asyncUtilTimeout: 15_000 });
-
 /** Waits for the provider's config read, so no update lands after the test. */
 function Settled() {
   return useTidings().configSettled ? <Text>settled</Text> : null;

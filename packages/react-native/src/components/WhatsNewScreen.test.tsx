@@ -1,13 +1,11 @@
 import { FeedbackClient, memoryStorage } from "@tidings/client";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
-import { act, configure, fireEvent, render, screen } from "@testing-library/react-native";
+import { act, fireEvent, render, screen } from "@testing-library/react-native";
 import { TidingsProvider } from "../TidingsProvider.js";
 import { WhatsNewScreen } from "./WhatsNewScreen.js";
 
 // A cold first run compiles modules while a query waits; give it the time.
-configure({ asyncUtilTimeout: 15_000 });
-
 const CHANGELOG = "/api/v1/public/apps/app_test/changelog";
 const config = (sdk: Record<string, unknown> = {}): FakeRoute => ({ url }) =>
   url.pathname === "/api/v1/public/config/app_test" ? { status: 200, body: demoConfig(sdk) } : undefined;

@@ -18,6 +18,9 @@ import { FeatureRequestDetail } from "../components/FeatureRequestDetail.js";
 import { FeatureRequestsScreen } from "../components/FeatureRequestsScreen.js";
 import { FeedbackComposer } from "../components/FeedbackComposer.js";
 import { UserProfileScreen } from "../components/UserProfileScreen.js";
+import { ChangelogOverlay } from "../components/ChangelogOverlay.js";
+import { RoadmapBoardScreen } from "../components/RoadmapBoardScreen.js";
+import { WhatsNewScreen } from "../components/WhatsNewScreen.js";
 import { runtimePlatform } from "../runtime-platform.js";
 import { usePalette } from "../theme.js";
 
@@ -81,6 +84,14 @@ export const screens: Record<string, () => ReactElement> = {
   "compose-sheet": () => <FeatureRequestComposeSheet visible onClose={() => undefined} />,
   feedback: () => <FeedbackComposer pickAttachment={() => null} />,
   profile: () => <Profile />,
+  roadmap: () => <RoadmapBoardScreen />,
+  "whats-new": () => <WhatsNewScreen />,
+  // A Modal over the host's screen: the gallery's empty screen stands for the host app.
+  "changelog-overlay": () => (
+    <Screen label="Host app">
+      <ChangelogOverlay onlyIfUnseen={false} autoMarkSeen={false} />
+    </Screen>
+  ),
 };
 
 /** Catches a render error so the page shows it (`gallery-error`) instead of a blank screen. */
