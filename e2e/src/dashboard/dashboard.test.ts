@@ -61,10 +61,15 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
   afterAll(async () => {
     // A teardown that hung past the hook timeout was seen a few times on a loaded machine and
     // never with these timings on: a slow step names itself.
+    // A step still running after 20 s is named and left behind: the worker's exit ends the
+    // browser (Playwright kills the browsers it launched) and the server's sockets.
     const timed = async (step: string, run: () => Promise<unknown>) => {
       const started = Date.now();
-      await run();
-      if (Date.now() - started > 5000) console.warn(`dashboard teardown: ${step} took ${Date.now() - started} ms`);
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<"stuck">((resolve) => (timer = setTimeout(() => resolve("stuck"), 20_000)));
+      const outcome = await Promise.race([run().then(() => "done" as const), stuck]).finally(() => clearTimeout(timer));
+      if (outcome === "stuck") console.warn(`dashboard teardown: ${step} was still running after 20 s`);
+      else if (Date.now() - started > 5000) console.warn(`dashboard teardown: ${step} took ${Date.now() - started} ms`);
     };
     await timed("closing Chromium", async () => browser?.close());
     await timed("closing the server and the SMTP inbox", close);
