@@ -8,7 +8,7 @@ import {
   RequestTimeoutException,
   VerificationRequiredException,
 } from "./errors.js";
-import { FeedbackComposerController, type FeedbackComposerOptions } from "./feedback-composer.js";
+import { AttachmentTooLargeError, FeedbackComposerController, type FeedbackComposerOptions } from "./feedback-composer.js";
 import { Outbox } from "./outbox.js";
 import type { FetchLike } from "./request.js";
 import { memoryStorage } from "./storage.js";
@@ -161,5 +161,51 @@ describe("FeedbackComposerController", () => {
     composer.setTitle("   ");
     expect(await composer.submit()).toBeNull();
     expect(sent).toEqual([]);
+  });
+
+  it("keeps a file over the size limit as an error row without uploading it, with what previews need", async () => {
+    const { composer, sent } = harness({ config: { allowedPlatforms: [], sdk: {}, maxAttachmentBytes: 4 } });
+    composer.setTitle("Screenshots");
+    const big = { file: new Blob(["12345"]), filename: "big.png", mimeType: "image/png" };
+    composer.addAttachment(big);
+    composer.addAttachment({ file: { uri: "file:///shot.png", name: "shot.png", type: "image/png" }, filename: "shot.png", mimeType: "image/png" });
+    composer.addAttachment({ kind: "image", key: "pre", url: "https://cdn/pre", size: 9 });
+    const [tooLarge, local, descriptor] = composer.getState().draft.attachments;
+    expect(tooLarge).toMatchObject({ name: "big.png", status: "error", size: 5, file: big.file });
+    expect(tooLarge!.error).toBeInstanceOf(AttachmentTooLargeError);
+    expect(tooLarge!.error).toMatchObject({ filename: "big.png", size: 5, limit: 4 });
+    expect(local).toMatchObject({ status: "uploading", uri: "file:///shot.png", size: undefined });
+    expect(descriptor).toMatchObject({ status: "ready", uri: "https://cdn/pre", size: 9 });
+    const outcome = composer.submit();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await outcome).not.toBeNull();
+    expect((sent[0]!.attachments as { key: string }[]).map((a) => a.key)).toEqual(["up/1", "pre"]);
+  });
+
+  it("with holdWhileUploading, cannot submit until the uploads answered", async () => {
+    const { composer, sent } = harness({ holdWhileUploading: true });
+    composer.setTitle("Screenshots");
+    composer.addAttachment(png());
+    expect(composer.getState()).toMatchObject({ uploading: true, canSubmit: false });
+    expect(await composer.submit()).toBeNull();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(composer.getState()).toMatchObject({ uploading: false, canSubmit: true });
+    expect(await composer.submit()).not.toBeNull();
+    expect(sent).toHaveLength(1);
+  });
+
+  it("keeps the draft when its settings change, and uses the new token from then on", async () => {
+    const tokens: (string | null)[] = [];
+    const fetch: FetchLike = async (_input, init) => {
+      tokens.push(new Headers(init.headers).get("X-User-Token"));
+      return Response.json({ submissionId: "sub_1" }, { status: 201 });
+    };
+    const client = new FeedbackClient({ baseUrl: "https://api.example.com", appKey: "app_demo", fetch, userToken: "tok", warn: () => undefined });
+    const composer = new FeedbackComposerController(client, { userToken: "user-a" });
+    composer.setTitle("Crash");
+    composer.setSettings({ userToken: "user-b", defaultPlatform: "android" });
+    expect(composer.getState()).toMatchObject({ platform: "android", draft: { title: "Crash" } });
+    await composer.submit();
+    expect(tokens).toEqual(["user-b"]);
   });
 });

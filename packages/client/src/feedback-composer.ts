@@ -1,4 +1,4 @@
-import { normalizePickedAttachment, type AttachmentDescriptor } from "./attachments.js";
+import { normalizePickedAttachment, type AttachmentDescriptor, type UploadFile } from "./attachments.js";
 import type { CallOptions, FeedbackClient, FeedbackDraft } from "./client.js";
 import { isSurfaceEnabled } from "./feature-flags.js";
 import type { Outbox } from "./outbox.js";
@@ -9,13 +9,38 @@ import type { FeedbackResult, PublicAppConfig } from "./types.js";
 /** One picked attachment of the draft. */
 export interface ComposerAttachment {
   id: string;
+  /** The file name; `?` when the pick named none. */
   name: string;
   mimeType: string | undefined;
+  /** Bytes, when known (a Blob's size or the descriptor's). */
+  size: number | undefined;
   /** `uploading` until the upload answers; `error` rows stay, with their error, until removed. */
   status: "uploading" | "ready" | "error";
   descriptor?: AttachmentDescriptor;
-  /** Why the row cannot be sent (localize it with `userFacingErrorMessage`). */
+  /** The bytes when the pick carried them (a File or Blob), for previews. */
+  file?: Blob;
+  /**
+   * The address of the picked file when the pick named one (a React Native `{uri}` file part, a
+   * `fileUri`, a string file, or an uploaded descriptor's url), for previews without the bytes.
+   */
+  uri?: string;
+  /**
+   * Why the row cannot be sent: an {@link AttachmentTooLargeError} (never uploaded), else what the
+   * normalization or upload threw (localize it with `userFacingErrorMessage`).
+   */
   error?: unknown;
+}
+
+/** A picked file larger than the app's `maxAttachmentBytes`: its row is kept with this error and nothing is uploaded. */
+export class AttachmentTooLargeError extends RangeError {
+  constructor(
+    readonly filename: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`${filename} is ${size} bytes, over the ${limit} byte limit`);
+    this.name = "AttachmentTooLargeError";
+  }
 }
 
 /** What the user typed and picked; kept intact by every failed submission (rule 11). */
@@ -36,6 +61,8 @@ export interface FeedbackComposerState {
   platform: Platform;
   /** `queued`: no connection, so the outbox keeps the submission and sends it later (message `outbox.queued`). */
   status: "idle" | "submitting" | "sent" | "queued" | "error";
+  /** True while an attachment still uploads. */
+  uploading: boolean;
   /** The last failed submission's error (verification, quota, subscription, network, timeout…). */
   error: unknown;
   result: FeedbackResult | null;
@@ -46,8 +73,8 @@ export interface FeedbackComposerState {
 
 /** Options of {@link FeedbackComposerController}. */
 export interface FeedbackComposerOptions {
-  /** The app's config: its platform allowlist and `feedback` flag. @default none (any platform, enabled) */
-  config?: Pick<PublicAppConfig, "allowedPlatforms" | "sdk"> | null | undefined;
+  /** The app's config: its platform allowlist, attachment size limit and `feedback` flag. @default none (any platform, no limit, enabled) */
+  config?: (Pick<PublicAppConfig, "allowedPlatforms" | "sdk"> & Partial<Pick<PublicAppConfig, "maxAttachmentBytes">>) | null | undefined;
   /** @default the client's `defaultPlatform` */
   defaultPlatform?: Platform | undefined;
   /** Submits and uploads as this user. @default the client's token */
@@ -57,12 +84,29 @@ export interface FeedbackComposerOptions {
    * status `queued`, draft cleared. @default none: such a submission fails with its error
    */
   outbox?: Pick<Outbox, "submitFeedbackOrQueue"> | undefined;
+  /**
+   * True: `canSubmit` stays false while an attachment uploads (a form's Send button waits).
+   * @default false: {@link FeedbackComposerController.submit} waits for running uploads
+   */
+  holdWhileUploading?: boolean | undefined;
 }
+
+/** Options that may change during a composer's life; the draft survives the change. */
+export type FeedbackComposerSettings = Pick<FeedbackComposerOptions, "defaultPlatform" | "userToken" | "outbox">;
 
 /** Further fields of a submission (reporter, app version, metadata). */
 export type ComposerSubmitFields = Omit<FeedbackDraft, "title" | "details" | "platform" | "attachments">;
 
 const emptyDraft = (): ComposerDraft => ({ title: "", details: "", platform: undefined, attachments: [] });
+
+/** The address a picked upload names, if any (see {@link ComposerAttachment.uri}). */
+function uploadUri(file: UploadFile): string | undefined {
+  if (typeof file === "string") return file === "" ? undefined : file;
+  if (typeof file === "object" && "uri" in file && typeof file.uri === "string" && file.uri !== "") return file.uri;
+  return undefined;
+}
+
+const isBlob = (file: UploadFile): file is Blob => typeof Blob !== "undefined" && file instanceof Blob;
 
 /**
  * The feedback composer without a UI framework: title, details, platform and attachments, uploads
@@ -86,7 +130,7 @@ export class FeedbackComposerController {
 
   constructor(
     private readonly client: Pick<FeedbackClient, "submitFeedback" | "uploadAttachment" | "defaultPlatform">,
-    private readonly options: FeedbackComposerOptions = {},
+    private options: FeedbackComposerOptions = {},
   ) {
     this.config = options.config;
     this.state = this.derive({ draft: emptyDraft(), status: "idle", error: undefined, result: null, queued: null });
@@ -108,6 +152,12 @@ export class FeedbackComposerController {
     this.set({});
   }
 
+  /** Applies new settings (a signed-in user's token, another outbox…) and keeps the draft. */
+  setSettings(settings: FeedbackComposerSettings): void {
+    this.options = { ...this.options, ...settings };
+    this.set({});
+  }
+
   setTitle(title: string): void {
     this.editDraft({ title });
   }
@@ -122,7 +172,8 @@ export class FeedbackComposerController {
 
   /**
    * Rule 10: adds a picked value. A descriptor is attached as is, an upload request or the legacy
-   * `{fileUri}` shape is uploaded now, anything else becomes a row with its localizable error.
+   * `{fileUri}` shape is uploaded now (unless its bytes are over the config's `maxAttachmentBytes`:
+   * an {@link AttachmentTooLargeError} row), anything else becomes a row with its localizable error.
    * Returns the row's id, or undefined while the `feedback` flag is off.
    */
   addAttachment(picked: unknown): string | undefined {
@@ -132,16 +183,28 @@ export class FeedbackComposerController {
     try {
       normalized = normalizePickedAttachment(picked);
     } catch (error) {
-      this.addRow({ id, name: "", mimeType: undefined, status: "error", error });
+      this.addRow({ id, name: "?", mimeType: undefined, size: undefined, status: "error", error });
       return id;
     }
     if (normalized.type === "descriptor") {
       const descriptor = normalized.descriptor;
-      this.addRow({ id, name: descriptor.filename ?? descriptor.key, mimeType: descriptor.mimeType, status: "ready", descriptor });
+      const row: ComposerAttachment = { id, name: descriptor.filename ?? descriptor.key, mimeType: descriptor.mimeType, size: descriptor.size, status: "ready", descriptor };
+      if (descriptor.url) row.uri = descriptor.url;
+      this.addRow(row);
       return id;
     }
     const { request } = normalized;
-    this.addRow({ id, name: request.filename, mimeType: request.mimeType, status: "uploading" });
+    const file = isBlob(request.file) ? request.file : undefined;
+    const row: ComposerAttachment = { id, name: request.filename, mimeType: request.mimeType, size: file?.size, status: "uploading" };
+    if (file !== undefined) row.file = file;
+    const uri = uploadUri(request.file);
+    if (uri !== undefined) row.uri = uri;
+    const limit = this.config?.maxAttachmentBytes;
+    if (row.size !== undefined && typeof limit === "number" && limit > 0 && row.size > limit) {
+      this.addRow({ ...row, status: "error", error: new AttachmentTooLargeError(request.filename, row.size, limit) });
+      return id;
+    }
+    this.addRow(row);
     const upload = this.client.uploadAttachment(request, { userToken: this.options.userToken }).then(
       (descriptor) => this.patchRow(id, { status: "ready", descriptor }),
       (error: unknown) => this.patchRow(id, { status: "error", error }),
@@ -208,14 +271,16 @@ export class FeedbackComposerController {
   }
 
   private derive(base: Pick<FeedbackComposerState, "draft" | "status" | "error" | "result" | "queued">): FeedbackComposerState {
+    const uploading = base.draft.attachments.some((a) => a.status === "uploading");
     const enabled = isSurfaceEnabled(this.config, "feedback");
     const platform = resolveSubmissionPlatform({
       draft: base.draft.platform,
       defaultPlatform: this.options.defaultPlatform ?? this.client.defaultPlatform,
       allowed: this.config?.allowedPlatforms,
     });
-    const canSubmit = enabled && base.status !== "submitting" && base.draft.title.trim() !== "";
-    return { ...base, enabled, platform, canSubmit };
+    const held = uploading && this.options.holdWhileUploading === true;
+    const canSubmit = enabled && base.status !== "submitting" && base.draft.title.trim() !== "" && !held;
+    return { ...base, enabled, platform, uploading, canSubmit };
   }
 
   private set(patch: Partial<Pick<FeedbackComposerState, "draft" | "status" | "error" | "result" | "queued">>): void {

@@ -38,11 +38,13 @@ export * from "./messages.js";
 export { solveAltchaChallenge, encodeAltchaToken, hasWebCrypto, type AltchaChallenge, type AltchaSolution, type SolveAltchaOptions } from "./altcha.js";
 export { FeatureRequestListController, type FeatureRequestListState, type FeatureRequestListOptions } from "./feature-request-list.js";
 export {
+  AttachmentTooLargeError,
   FeedbackComposerController,
   type ComposerAttachment,
   type ComposerDraft,
   type ComposerSubmitFields,
   type FeedbackComposerOptions,
+  type FeedbackComposerSettings,
   type FeedbackComposerState,
 } from "./feedback-composer.js";
 export {
