@@ -5,6 +5,7 @@ import {
   type ConfigState,
   type FeedbackClient,
   type LocaleSetting,
+  type Outbox,
   type ThemeName,
 } from "@tidings/client";
 import { catalogs } from "@tidings/client/locales";
@@ -29,6 +30,13 @@ export interface TidingsProviderProps {
    * @default `navigator.languages`, then `Intl`'s locale
    */
   deviceLocales?: readonly string[] | undefined;
+  /**
+   * Keeps feedback and proposals made without a connection and sends them when it is back: the
+   * composers then show `outbox.queued` instead of an error. The host starts it and calls
+   * `flush()` when the app returns to the foreground or the network is back.
+   * @default undefined (a submission without a connection fails with its error)
+   */
+  outbox?: Outbox | undefined;
   /** Delay before the one config retry, in ms. @default 2000 */
   configRetryDelayMs?: number | undefined;
   children?: ReactNode;
@@ -49,7 +57,7 @@ const blank = (value: string | undefined): value is undefined => value === undef
  * ```
  */
 export function TidingsProvider(props: TidingsProviderProps) {
-  const { client, userToken: explicitToken, locale: localeSetting = "auto", strings, theme: themeProp, configRetryDelayMs } = props;
+  const { client, userToken: explicitToken, locale: localeSetting = "auto", strings, theme: themeProp, configRetryDelayMs, outbox } = props;
   const [configState, setConfigState] = useState<ConfigState>({ status: "loading", config: null, error: undefined, theme: "system" });
   const [loader, setLoader] = useState<ConfigLoader | null>(null);
 
@@ -93,8 +101,9 @@ export function TidingsProvider(props: TidingsProviderProps) {
       errorMessage: (error) => errorText(locale, catalogs[locale], overrides, error),
       userToken,
       isEnabled: (surface) => isSurfaceEnabled(config, surface),
+      outbox,
     };
-  }, [client, configState, refreshConfig, themeProp, locale, strings, userToken]);
+  }, [client, configState, refreshConfig, themeProp, locale, strings, userToken, outbox]);
 
   return <TidingsContext.Provider value={value}>{props.children}</TidingsContext.Provider>;
 }

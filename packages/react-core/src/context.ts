@@ -1,4 +1,4 @@
-import type { ConfigState, FeedbackClient, Locale, PublicAppConfig, Surface, ThemeName } from "@tidings/client";
+import type { ConfigState, FeedbackClient, Locale, Outbox, PublicAppConfig, Surface, ThemeName } from "@tidings/client";
 import { createContext, useContext } from "react";
 import type { Translate } from "./i18n/translate.js";
 
@@ -24,6 +24,8 @@ export interface TidingsContextValue {
   userToken: string | null;
   /** Rule 6 gate of a surface. */
   isEnabled: (surface: Surface) => boolean;
+  /** Keeps submissions made without a connection and sends them later; undefined when the host gave none. */
+  outbox: Outbox | undefined;
 }
 
 export const TidingsContext = createContext<TidingsContextValue | null>(null);

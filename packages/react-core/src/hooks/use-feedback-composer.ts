@@ -1,31 +1,17 @@
 import {
-  normalizePickedAttachment,
-  resolveSubmissionPlatform,
-  type AttachmentDescriptor,
-  type FeedbackDraft,
+  AttachmentTooLargeError,
+  FeedbackComposerController,
+  type ComposerAttachment as ControllerAttachment,
   type FeedbackResult,
+  type OutboxEntry,
   type Platform,
-  type UploadRequest,
 } from "@tidings/client";
-import { useCallback, useRef, useState } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { useTidings } from "../context.js";
 
-/** One attachment of the draft. */
-export interface ComposerAttachment {
-  id: string;
-  name: string;
-  mimeType: string | undefined;
-  size: number | undefined;
-  /** `uploading` shows indeterminate progress; `error` keeps the row with its message. */
-  status: "uploading" | "ready" | "error";
-  descriptor?: AttachmentDescriptor;
-  /** The bytes when the pick carried them (a File or Blob), for previews. */
-  file?: Blob;
-  /**
-   * The address of the picked file when the pick named one (a React Native `{uri}` file part, a
-   * `fileUri`, a string file, or an uploaded descriptor's url), for previews without the bytes.
-   */
-  uri?: string;
+/** One attachment of the draft, as the controller keeps it, with its error localized. */
+export interface ComposerAttachment extends Omit<ControllerAttachment, "error"> {
+  /** Why the row cannot be sent, in the provider's locale. */
   error?: string;
 }
 
@@ -49,28 +35,24 @@ export interface FeedbackComposerState {
    */
   addAttachment: (picked: unknown) => void;
   removeAttachment: (id: string) => void;
-  status: "idle" | "submitting" | "sent" | "error";
+  /** `queued`: the provider's outbox kept the submission to send it later (show `t("outbox.queued")`). */
+  status: "idle" | "submitting" | "sent" | "queued" | "error";
   /** Localized error of the last attempt (verification, quota, subscription…). */
   error: string | undefined;
   result: FeedbackResult | null;
+  /** The outbox entry of a `queued` submission. */
+  queued: OutboxEntry | null;
+  /** False while the title is blank, an upload runs, a submission is under way or the flag is off. */
   canSubmit: boolean;
   /** Sends the draft; on failure the draft stays intact (rule 11). */
   submit: () => Promise<FeedbackResult | null>;
-  /** Empties the draft and leaves the sent or error state, for "send another". */
+  /** Empties the draft and leaves the sent, queued or error state, for "send another". */
   startOver: () => void;
 }
 
-let nextId = 0;
-
-/** The address a picked upload names, if any (see {@link ComposerAttachment.uri}). */
-function uploadUri(file: UploadRequest["file"]): string | undefined {
-  if (typeof file === "string") return file === "" ? undefined : file;
-  if (typeof file === "object" && file !== null && "uri" in file && typeof file.uri === "string" && file.uri !== "") return file.uri;
-  return undefined;
-}
-
 /**
- * The feedback composer's state machine over the SDK. Uploads start as soon as a file is picked.
+ * The feedback composer of the provider's client: a {@link FeedbackComposerController} (one per
+ * client) fed the provider's config, user token and outbox, its errors localized.
  *
  * @example
  * ```ts
@@ -80,134 +62,52 @@ function uploadUri(file: UploadRequest["file"]): string | undefined {
  * ```
  */
 export function useFeedbackComposer(options: { defaultPlatform?: Platform | undefined } = {}): FeedbackComposerState {
-  const { client, config, userToken, isEnabled, errorMessage, t } = useTidings();
-  const enabled = isEnabled("feedback");
-  const [title, setTitle] = useState("");
-  const [details, setDetails] = useState("");
-  const [chosenPlatform, setPlatform] = useState<Platform | undefined>(undefined);
-  const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
-  const [status, setStatus] = useState<FeedbackComposerState["status"]>("idle");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [result, setResult] = useState<FeedbackResult | null>(null);
-  const submitting = useRef(false);
+  const { client, config, userToken, outbox, errorMessage, t } = useTidings();
+  const settings = { defaultPlatform: options.defaultPlatform, userToken: userToken ?? undefined, outbox };
+  const create = () => ({ client, controller: new FeedbackComposerController(client, { ...settings, config, holdWhileUploading: true }) });
+  const [owned, setOwned] = useState(create);
+  // A new client gets a new composer; the draft of the old one goes with it.
+  if (owned.client !== client) setOwned(create());
+  const { controller } = owned;
 
-  const allowedPlatforms = config?.allowedPlatforms ?? [];
-  const platform = resolveSubmissionPlatform({
-    draft: chosenPlatform,
-    defaultPlatform: options.defaultPlatform ?? client.defaultPlatform,
-    allowed: allowedPlatforms,
-  });
-
-  const patch = (id: string, change: Partial<ComposerAttachment>) =>
-    setAttachments((old) => old.map((a) => (a.id === id ? { ...a, ...change } : a)));
-
-  const addAttachment = useCallback(
-    (picked: unknown) => {
-      if (!enabled) return;
-      const id = `att_${++nextId}`;
-      let normalized: ReturnType<typeof normalizePickedAttachment>;
-      try {
-        normalized = normalizePickedAttachment(picked);
-      } catch (e) {
-        setAttachments((old) => [...old, { id, name: "?", mimeType: undefined, size: undefined, status: "error", error: errorMessage(e) }]);
-        return;
-      }
-      if (normalized.type === "descriptor") {
-        const d = normalized.descriptor;
-        setAttachments((old) => [
-          ...old,
-          { id, name: d.filename ?? d.key, mimeType: d.mimeType, size: d.size, status: "ready", descriptor: d, ...(d.url ? { uri: d.url } : {}) },
-        ]);
-        return;
-      }
-      const request: UploadRequest = normalized.request;
-      const file = request.file instanceof Blob ? request.file : undefined;
-      const size = file?.size;
-      const row: ComposerAttachment = { id, name: request.filename, mimeType: request.mimeType, size, status: "uploading" };
-      if (file !== undefined) row.file = file;
-      const uri = uploadUri(request.file);
-      if (uri !== undefined) row.uri = uri;
-      const limit = config?.maxAttachmentBytes;
-      if (size !== undefined && typeof limit === "number" && limit > 0 && size > limit) {
-        setAttachments((old) => [...old, { ...row, status: "error", error: t("feedback.tooLarge", { name: request.filename }) }]);
-        return;
-      }
-      setAttachments((old) => [...old, row]);
-      client.uploadAttachment(request, { userToken: userToken ?? undefined }).then(
-        (descriptor) => patch(id, { status: "ready", descriptor }),
-        (e: unknown) => patch(id, { status: "error", error: errorMessage(e) }),
-      );
-    },
-    [client, config, enabled, errorMessage, t, userToken],
+  useEffect(() => controller.setConfig(config), [controller, config]);
+  useEffect(
+    () => controller.setSettings({ defaultPlatform: settings.defaultPlatform, userToken: settings.userToken, outbox: settings.outbox }),
+    [controller, settings.defaultPlatform, settings.userToken, settings.outbox],
   );
 
-  const removeAttachment = useCallback((id: string) => setAttachments((old) => old.filter((a) => a.id !== id)), []);
+  const state = useSyncExternalStore(
+    (onChange) => controller.subscribe(onChange),
+    () => controller.getState(),
+  );
 
-  const uploading = attachments.some((a) => a.status === "uploading");
-  const canSubmit = enabled && status !== "submitting" && title.trim() !== "" && !uploading;
-
-  const submit = useCallback(async () => {
-    if (!enabled || submitting.current) return null;
-    if (attachments.some((a) => a.status === "uploading")) {
-      setError(t("feedback.waitUploads"));
-      return null;
-    }
-    submitting.current = true;
-    setStatus("submitting");
-    setError(undefined);
-    const draft: FeedbackDraft = {
-      title,
-      details,
-      platform,
-      attachments: attachments.flatMap((a) => (a.status === "ready" && a.descriptor !== undefined ? [a.descriptor] : [])),
-    };
-    try {
-      const sent = await client.submitFeedback(draft, { userToken: userToken ?? undefined });
-      setResult(sent);
-      setStatus("sent");
-      setTitle("");
-      setDetails("");
-      setAttachments([]);
-      return sent;
-    } catch (e) {
-      // Rule 11: title, details and attachments stay as they were.
-      setError(errorMessage(e));
-      setStatus("error");
-      return null;
-    } finally {
-      submitting.current = false;
-    }
-  }, [attachments, client, details, enabled, errorMessage, platform, t, title, userToken]);
-
-  const startOver = useCallback(() => {
-    setTitle("");
-    setDetails("");
-    setAttachments([]);
-    setError(undefined);
-    setResult(null);
-    setStatus("idle");
-  }, []);
+  const attachments = useMemo(
+    () =>
+      state.draft.attachments.map(({ error, ...row }): ComposerAttachment => {
+        if (row.status !== "error") return row;
+        return { ...row, error: error instanceof AttachmentTooLargeError ? t("feedback.tooLarge", { name: row.name }) : errorMessage(error) };
+      }),
+    [state.draft.attachments, errorMessage, t],
+  );
 
   return {
-    enabled,
-    title,
-    setTitle: (value) => {
-      setTitle(value);
-      if (status === "sent") setStatus("idle");
-    },
-    details,
-    setDetails,
-    platform,
-    setPlatform,
-    allowedPlatforms,
+    enabled: state.enabled,
+    title: state.draft.title,
+    setTitle: (value) => controller.setTitle(value),
+    details: state.draft.details,
+    setDetails: (value) => controller.setDetails(value),
+    platform: state.platform,
+    setPlatform: (value) => controller.setPlatform(value),
+    allowedPlatforms: config?.allowedPlatforms ?? [],
     attachments,
-    addAttachment,
-    removeAttachment,
-    status,
-    error,
-    result,
-    canSubmit,
-    submit,
-    startOver,
+    addAttachment: (picked) => void controller.addAttachment(picked),
+    removeAttachment: (id) => controller.removeAttachment(id),
+    status: state.status,
+    error: state.status === "error" ? errorMessage(state.error) : undefined,
+    result: state.result,
+    queued: state.queued,
+    canSubmit: state.canSubmit,
+    submit: () => controller.submit(),
+    startOver: () => controller.reset(),
   };
 }

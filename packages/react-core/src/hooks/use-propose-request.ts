@@ -1,4 +1,4 @@
-import type { FeatureRequestDraft, ProposeResult } from "@tidings/client";
+import type { FeatureRequestDraft, OutboxEntry, ProposeResult } from "@tidings/client";
 import { useCallback, useState } from "react";
 import { useTidings } from "../context.js";
 
@@ -9,12 +9,18 @@ export interface ProposeRequestState {
   /** Localized error of the last attempt (verification, quota, subscription…); the draft stays with the caller. */
   error: string | undefined;
   result: ProposeResult | null;
-  /** Proposes a request; resolves with the result, or null on failure or when blocked. */
+  /**
+   * The outbox entry when the provider's outbox kept the proposal for later (no connection): show
+   * `t("outbox.queued")` and clear the draft. Null otherwise.
+   */
+  queued: OutboxEntry | null;
+  /** Proposes a request; resolves with the result, or null on failure, when queued or when blocked. */
   submit: (draft: FeatureRequestDraft) => Promise<ProposeResult | null>;
 }
 
 /**
- * Proposes a feature request; blocked while the `featureRequests` flag is off.
+ * Proposes a feature request; blocked while the `featureRequests` flag is off. With an outbox in
+ * the provider, a proposal that reaches no server is queued instead of failing.
  *
  * @example
  * ```ts
@@ -23,20 +29,30 @@ export interface ProposeRequestState {
  * ```
  */
 export function useProposeRequest(): ProposeRequestState {
-  const { client, userToken, isEnabled, errorMessage } = useTidings();
+  const { client, userToken, isEnabled, errorMessage, outbox } = useTidings();
   const enabled = isEnabled("featureRequests");
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [result, setResult] = useState<ProposeResult | null>(null);
+  const [queued, setQueued] = useState<OutboxEntry | null>(null);
   const submit = useCallback(
     async (draft: FeatureRequestDraft) => {
       if (!enabled || submitting) return null;
       setSubmitting(true);
       setError(undefined);
+      setQueued(null);
       try {
-        const created = await client.submitFeatureRequest(draft, { userToken: userToken ?? undefined });
-        setResult(created);
-        return created;
+        const options = { userToken: userToken ?? undefined };
+        const outcome =
+          outbox === undefined
+            ? { status: "sent" as const, result: await client.submitFeatureRequest(draft, options) }
+            : await outbox.submitFeatureRequestOrQueue(draft, options);
+        if (outcome.status === "queued") {
+          setQueued(outcome.entry);
+          return null;
+        }
+        setResult(outcome.result);
+        return outcome.result;
       } catch (e) {
         setError(errorMessage(e));
         return null;
@@ -44,7 +60,7 @@ export function useProposeRequest(): ProposeRequestState {
         setSubmitting(false);
       }
     },
-    [client, enabled, errorMessage, submitting, userToken],
+    [client, enabled, errorMessage, outbox, submitting, userToken],
   );
-  return { enabled, submitting, error, result, submit };
+  return { enabled, submitting, error, result, queued, submit };
 }

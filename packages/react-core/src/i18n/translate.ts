@@ -1,4 +1,5 @@
 import { enMessages, formatMessage, userFacingErrorMessage, type Locale, type MessageCatalog, type MessageId, type PluralMessage } from "@tidings/client";
+import { catalogs as sdkCatalogs } from "@tidings/client/locales";
 import { enStrings, type StringId } from "./en.js";
 import { uiCatalogs } from "./catalogs.js";
 
@@ -14,8 +15,8 @@ export type StringOverrides = Partial<Record<StringId | MessageId, UiMessage>>;
 /** Parameters substituted into `{name}` placeholders; `count` also picks the plural form. */
 export type MessageParams = Record<string, string | number>;
 
-/** Looks up and formats a UI string. */
-export type Translate = (id: StringId, params?: MessageParams) => string;
+/** Looks up and formats a UI string, or one of the SDK's own messages (such as `outbox.queued`). */
+export type Translate = (id: StringId | MessageId, params?: MessageParams) => string;
 
 function pluralForm(locale: Locale, message: PluralMessage, count: number): string {
   try {
@@ -40,9 +41,11 @@ function fill(locale: Locale, text: string, params: MessageParams): string {
   });
 }
 
+const isUiString = (id: StringId | MessageId): id is StringId => Object.hasOwn(enStrings, id);
+
 /**
  * A translator for `locale`: overrides, then the locale's catalog, then English; plural forms are
- * chosen with `Intl.PluralRules`.
+ * chosen with `Intl.PluralRules`. SDK message ids read the SDK's catalogs the same way.
  *
  * @example
  * ```ts
@@ -53,7 +56,7 @@ function fill(locale: Locale, text: string, params: MessageParams): string {
 export function createTranslator(locale: Locale, overrides: StringOverrides = {}): Translate {
   const catalog = uiCatalogs[locale];
   return (id, params = {}) => {
-    const message = overrides[id] ?? catalog?.[id] ?? enStrings[id];
+    const message = overrides[id] ?? (isUiString(id) ? (catalog?.[id] ?? enStrings[id]) : (sdkCatalogs[locale][id] ?? enMessages[id]));
     const text = typeof message === "string" ? message : pluralForm(locale, message, Number(params.count ?? 0));
     return fill(locale, text, params);
   };
