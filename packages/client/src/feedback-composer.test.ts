@@ -208,4 +208,24 @@ describe("FeedbackComposerController", () => {
     await composer.submit();
     expect(tokens).toEqual(["user-b"]);
   });
+
+  it("moves a queued notice to sent once the outbox delivered it, and leaves a newer draft alone", async () => {
+    let answer: Answer = () => Promise.reject(new TypeError("fetch failed"));
+    const { composer, outbox, sent } = harness({}, () => answer(), true);
+    composer.setTitle("Crash");
+    await composer.submit();
+    expect(composer.getState().status).toBe("queued");
+    answer = created;
+    await outbox!.flush();
+    expect(composer.getState()).toMatchObject({ status: "sent", result: { submissionId: "sub_1" }, queued: null });
+    expect(sent).toHaveLength(2);
+
+    answer = () => Promise.reject(new TypeError("fetch failed"));
+    composer.setTitle("Second");
+    await composer.submit();
+    composer.setTitle("Third, being typed");
+    answer = created;
+    await outbox!.flush();
+    expect(composer.getState()).toMatchObject({ status: "idle", result: null, draft: { title: "Third, being typed" } });
+  });
 });

@@ -81,9 +81,11 @@ export interface FeedbackComposerOptions {
   userToken?: string | undefined;
   /**
    * Keeps a submission that finds no connection (or times out) for later instead of failing:
-   * status `queued`, draft cleared. @default none: such a submission fails with its error
+   * status `queued`, draft cleared. When the outbox later sends it, a composer still showing that
+   * `queued` notice moves to `sent` with the result (or to `error` if the server refused it).
+   * @default none: such a submission fails with its error
    */
-  outbox?: Pick<Outbox, "submitFeedbackOrQueue"> | undefined;
+  outbox?: (Pick<Outbox, "submitFeedbackOrQueue"> & Partial<Pick<Outbox, "subscribe">>) | undefined;
   /**
    * True: `canSubmit` stays false while an attachment uploads (a form's Send button waits).
    * @default false: {@link FeedbackComposerController.submit} waits for running uploads
@@ -127,6 +129,8 @@ export class FeedbackComposerController {
   private readonly uploads = new Map<string, Promise<void>>();
   private config: FeedbackComposerOptions["config"];
   private nextId = 0;
+  /** Stops listening for the outcome of the queued submission. */
+  private unwatch: (() => void) | undefined;
 
   constructor(
     private readonly client: Pick<FeedbackClient, "submitFeedback" | "uploadAttachment" | "defaultPlatform">,
@@ -239,6 +243,7 @@ export class FeedbackComposerController {
           : await outbox.submitFeedbackOrQueue(draftToSend, callOptions);
       if (outcome.status === "queued") {
         this.set({ draft: emptyDraft(), status: "queued", result: null, queued: outcome.entry });
+        if (outbox !== undefined) this.watch(outbox, outcome.entry);
         return null;
       }
       this.set({ draft: emptyDraft(), status: "sent", result: outcome.result, queued: null });
@@ -252,6 +257,19 @@ export class FeedbackComposerController {
   /** Empties the draft and forgets the last outcome. */
   reset(): void {
     this.set({ draft: emptyDraft(), status: "idle", error: undefined, result: null, queued: null });
+  }
+
+  /** Follows the outbox until it sent or dropped `entry`; the notice changes only while it is still shown. */
+  private watch(outbox: NonNullable<FeedbackComposerOptions["outbox"]>, entry: OutboxEntry): void {
+    this.unwatch?.();
+    this.unwatch = outbox.subscribe?.((event) => {
+      if ((event.type !== "sent" && event.type !== "failed") || event.entry.id !== entry.id) return;
+      this.unwatch?.();
+      this.unwatch = undefined;
+      if (this.state.status !== "queued" || this.state.queued?.id !== entry.id) return;
+      if (event.type === "sent") this.set({ status: "sent", result: event.result as FeedbackResult, queued: null });
+      else this.set({ status: "error", error: event.error, queued: null });
+    });
   }
 
   private addRow(row: ComposerAttachment): void {
