@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { FeedbackClient, memoryStorage, Outbox } from "@tidings/client";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChangelogOverlay } from "./components/ChangelogOverlay.js";
@@ -146,6 +146,53 @@ describe("FeedbackComposer", () => {
     const sent = api.calls.find((c) => c.method === "POST")!.body as { platform: string; attachments: { key: string }[] };
     expect(sent.platform).toBe("ios");
     expect(sent.attachments.map((a) => a.key)).toEqual(["up_1"]);
+  });
+
+  it("with an outbox, says a submission made without a connection is saved on the device, clears the draft and sends it once later", async () => {
+    let online = false;
+    const offline: FakeRoute = (r) => {
+      if (!online && r.method === "POST") throw new TypeError("Failed to fetch");
+      return undefined;
+    };
+    const { client, api } = setup([config(), offline, on("POST", "/api/v1/feedback", { status: 201, body: { submissionId: "sub_1" } })]);
+    const outbox = new Outbox(client, { storage: memoryStorage() });
+    render(<TidingsProvider client={client} locale="fr" outbox={outbox}><FeedbackComposer /></TidingsProvider>);
+    await waitFor(() => expect(api.calls.length).toBe(1));
+    fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
+    fireEvent.change(screen.getByLabelText("Détails"), { target: { value: "On start" } });
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer" }));
+    expect((await screen.findByRole("status")).textContent).toBe("Enregistré sur cet appareil. L'envoi se fera dès le retour de la connexion.");
+    expect((screen.getByLabelText("Titre") as HTMLInputElement).value).toBe("");
+    expect((screen.getByLabelText("Détails") as HTMLTextAreaElement).value).toBe("");
+    online = true;
+    await act(() => outbox.flush());
+    await screen.findByText("Merci ! Votre avis a été envoyé.");
+    const posts = api.calls.filter((c) => c.method === "POST" && c.url.pathname === "/api/v1/feedback");
+    expect(posts).toHaveLength(2);
+    expect(posts[1]!.headers["idempotency-key"]).toBe(posts[0]!.headers["idempotency-key"]);
+    expect(outbox.pending).toEqual([]);
+  });
+});
+
+describe("ComposeSheet", () => {
+  it("with an outbox, says a proposal made without a connection is saved on the device", async () => {
+    const { client, api } = setup([
+      config(),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [], total: 0 } }),
+      (r) => {
+        if (r.method === "POST") throw new TypeError("Failed to fetch");
+        return undefined;
+      },
+    ]);
+    const outbox = new Outbox(client, { storage: memoryStorage() });
+    render(<TidingsProvider client={client} locale="en" outbox={outbox}><FeatureRequestList /></TidingsProvider>);
+    fireEvent.click(await screen.findByRole("button", { name: "Suggest a feature" }));
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Dark mode" } });
+    fireEvent.click(screen.getByRole("button", { name: "Submit" }));
+    await screen.findByText("Saved on this device. It will be sent when the connection is back.");
+    expect(screen.queryByLabelText("Title")).toBeNull();
+    expect(outbox.pending.map((e) => e.kind)).toEqual(["featureRequest"]);
+    expect(api.calls.filter((c) => c.url.pathname === "/api/v1/feature-requests" && c.method === "POST")).toHaveLength(1);
   });
 });
 

@@ -1,16 +1,29 @@
 import type { FetchLike } from "@tidings/client";
 
-/** A route of the fake API: answers a path (and method) with a JSON status and body. */
-export type FakeRoute = (request: { method: string; url: URL; body: unknown }) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
+/** A request the fake API received; header names are lower-case. */
+export interface FakeRequest {
+  method: string;
+  url: URL;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * A route of the fake API: answers a path (and method) with a JSON status and body. A route that
+ * throws makes the fetch reject with that error (a lost connection), the call still recorded.
+ */
+export type FakeRoute = (request: FakeRequest) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
 
 /** A fetch that answers from `routes` and records every call; unmatched calls get 404. */
 export function fakeFetch(routes: FakeRoute[]) {
-  const calls: { method: string; url: URL; body: unknown }[] = [];
+  const calls: FakeRequest[] = [];
   const fetch: FetchLike = async (input, init) => {
     const url = new URL(String(input));
     const method = init?.method ?? "GET";
     const body = typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : init?.body;
-    const request = { method, url, body };
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const request = { method, url, body, headers };
     calls.push(request);
     for (const route of routes) {
       const answer = route(request);

@@ -1,4 +1,4 @@
-import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { FeedbackClient, memoryStorage, Outbox } from "@tidings/client";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
@@ -89,5 +89,36 @@ describe("FeatureRequestComposeSheet", () => {
     await screen.findByText("This feature is not available right now.");
     expect(screen.queryByRole("button", { name: "Submit" })).toBeNull();
     await waitFor(() => expect(api.calls.map((c) => c.method)).toEqual(["GET"]));
+  });
+
+  test("with an outbox, a proposal made without a connection is saved on the device and sent once under the same key later", async () => {
+    let online = false;
+    const { client, api, posts } = setup([
+      config(),
+      ({ method, url }) => {
+        if (method !== "POST" || url.pathname !== "/api/v1/feature-requests") return undefined;
+        if (!online) throw new TypeError("Network request failed");
+        return { status: 201, body: { featureRequestId: "fr_1", pending: true } };
+      },
+    ]);
+    const outbox = new Outbox(client, { storage: memoryStorage() });
+    let closed = 0;
+    render(
+      <TidingsProvider client={client} locale="ja" outbox={outbox}>
+        <FeatureRequestComposeSheet onClose={() => (closed += 1)} />
+      </TidingsProvider>,
+    );
+    await waitFor(() => expect(api.calls).toHaveLength(1));
+    fireEvent.changeText(screen.getByLabelText("タイトル"), "オフラインモード");
+    fireEvent.press(screen.getByRole("button", { name: "送信" }));
+    expect(await screen.findByText("この端末に保存しました。接続が回復すると送信されます。")).toBeTruthy();
+    expect(screen.queryByLabelText("タイトル")).toBeNull();
+    online = true;
+    await outbox.flush();
+    expect(posts()).toHaveLength(2);
+    expect(posts()[1]!.headers["idempotency-key"]).toBe(posts()[0]!.headers["idempotency-key"]);
+    expect(outbox.pending).toEqual([]);
+    fireEvent.press(screen.getByRole("button", { name: "閉じる" }));
+    expect(closed).toBe(1);
   });
 });

@@ -78,7 +78,8 @@ function SheetButton(props: { label: string; text?: string; primary?: boolean; d
 
 /**
  * The sheet to propose a feature request (title, details, optional email) through the shared
- * `useProposeRequest`: a localized error keeps the draft; success reports the result and closes.
+ * `useProposeRequest`: a localized error keeps the draft; success reports the result and closes; a
+ * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
  * Shows the unavailable state while the `featureRequests` flag is off.
  *
  * @example
@@ -117,6 +118,13 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
           {!propose.enabled ? (
             <>
               <Unavailable />
+              <SheetButton label={t("common.close")} onPress={props.onClose} />
+            </>
+          ) : propose.queued !== null ? (
+            <>
+              <Text accessibilityRole="alert" accessibilityLiveRegion="polite" style={{ color: palette.success, fontSize: 16 }}>
+                {t("outbox.queued")}
+              </Text>
               <SheetButton label={t("common.close")} onPress={props.onClose} />
             </>
           ) : (

@@ -1,4 +1,4 @@
-import { FeedbackClient, memoryStorage, type FetchLike, type Timers } from "@tidings/client";
+import { FeedbackClient, memoryStorage, Outbox, type FetchLike, type Timers } from "@tidings/client";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react-native";
@@ -388,5 +388,65 @@ describe("FeedbackComposer", () => {
     const anonymous = await client.tokens.getToken();
     expect(anonymous).not.toBe("user-a");
     expect(tokens).toEqual([anonymous, "user-a", anonymous]);
+  });
+
+  test("with an outbox, a submission without a connection is saved on the device, then sent once under the same key when the connection is back", async () => {
+    let online = false;
+    const offline: FakeRoute = (r) => {
+      if (!online && r.method === "POST") throw new TypeError("Network request failed");
+      return undefined;
+    };
+    const api = fakeFetch([config(), offline, accepted]);
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), warn: () => undefined });
+    const outbox = new Outbox(client, { storage: memoryStorage() });
+    render(
+      <TidingsProvider client={client} locale="en" outbox={outbox}>
+        <FeedbackComposer />
+      </TidingsProvider>,
+    );
+    await waitFor(() => expect(api.calls.some((c) => c.url.pathname === "/api/v1/public/config/app_test")).toBe(true));
+    type("Crash on start", "It closes at once.");
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText("Saved on this device. It will be sent when the connection is back.")).toBeTruthy();
+    expect(outbox.pending).toHaveLength(1);
+    fireEvent.press(screen.getByRole("button", { name: "Send more feedback" }));
+    expect(draft()).toEqual({ title: "", details: "" });
+
+    const events: string[] = [];
+    outbox.subscribe((event) => events.push(event.type));
+    online = true;
+    await act(() => outbox.flush());
+    expect(events).toContain("sent");
+    const posts = api.calls.filter((c) => c.method === "POST" && c.url.pathname === "/api/v1/feedback");
+    expect(posts.map((c) => c.body)).toEqual([expect.objectContaining({ title: "Crash on start", description: "It closes at once." }), expect.objectContaining({ title: "Crash on start", description: "It closes at once." })]);
+    const keys = posts.map((c) => c.headers["idempotency-key"]);
+    expect(keys[0]).toEqual(expect.any(String));
+    expect(keys[1]).toBe(keys[0]);
+    expect(outbox.pending).toEqual([]);
+  });
+
+  test("with an outbox, the saved-on-this-device notice turns into the sent one when the outbox delivers it", async () => {
+    let online = false;
+    const offline: FakeRoute = (r) => {
+      if (!online && r.method === "POST") throw new TypeError("Network request failed");
+      return undefined;
+    };
+    const api = fakeFetch([config(), offline, accepted]);
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), warn: () => undefined });
+    const outbox = new Outbox(client, { storage: memoryStorage() });
+    render(
+      <TidingsProvider client={client} locale="de" outbox={outbox}>
+        <FeedbackComposer />
+      </TidingsProvider>,
+    );
+    await waitFor(() => expect(api.calls.some((c) => c.url.pathname === "/api/v1/public/config/app_test")).toBe(true));
+    fireEvent.changeText(screen.getByLabelText("Titel"), "Absturz");
+    fireEvent.press(screen.getByRole("button", { name: "Senden" }));
+    expect(await screen.findByText("Auf diesem Gerät gespeichert. Es wird gesendet, sobald die Verbindung wieder da ist.")).toBeTruthy();
+    online = true;
+    await act(() => outbox.flush());
+    expect(await screen.findByText("Referenz: sub_1")).toBeTruthy();
+    expect(screen.queryByText("Auf diesem Gerät gespeichert. Es wird gesendet, sobald die Verbindung wieder da ist.")).toBeNull();
+    expect(api.calls.filter((c) => c.method === "POST" && c.url.pathname === "/api/v1/feedback")).toHaveLength(2);
   });
 });

@@ -154,17 +154,20 @@ function ErrorNotice(props: { composer: FeedbackComposerState; pickError: string
   );
 }
 
-function Sent(props: { submissionId: string; onAnother: () => void }) {
+/** The outcome of a submission: sent (with its reference) or kept by the outbox for later (without one yet). */
+function Sent(props: { submissionId?: string | undefined; onAnother: () => void }) {
   const { t } = useTidings();
   const palette = usePalette();
   return (
     <View accessibilityLiveRegion="polite" style={{ padding: 16, gap: 12 }}>
       <Text accessibilityRole="header" style={{ color: palette.success, fontSize: 18, fontWeight: "600" }}>
-        {t("feedback.sent")}
+        {props.submissionId === undefined ? t("outbox.queued") : t("feedback.sent")}
       </Text>
-      <Text selectable style={{ color: palette.text2, fontSize: 16 }}>
-        {t("feedback.reference", { id: props.submissionId })}
-      </Text>
+      {props.submissionId === undefined ? null : (
+        <Text selectable style={{ color: palette.text2, fontSize: 16 }}>
+          {t("feedback.reference", { id: props.submissionId })}
+        </Text>
+      )}
       <Pressable
         accessibilityRole="button"
         accessibilityLabel={t("feedback.sendAnother")}
@@ -180,8 +183,10 @@ function Sent(props: { submissionId: string; onAnother: () => void }) {
 /**
  * The feedback form: title, details, the platform of rule 4 (a chooser when the app allows
  * several), attachments from the host's picker (rule 10) with upload progress and thumbnails, and
- * localized errors that leave the draft intact (rule 11). With the `feedback` flag off it shows
- * only the unavailable state.
+ * localized errors that leave the draft intact (rule 11). With an outbox in the provider, a
+ * submission made without a connection is kept and the saved-on-this-device notice shows, turning
+ * into the sent one when the outbox delivers it. With the `feedback` flag off it shows only the
+ * unavailable state.
  *
  * @example
  * ```tsx
@@ -214,6 +219,12 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
         );
       }
       break;
+    case "queued":
+      return (
+        <Screen label={t("feedback.title")}>
+          <Sent onAnother={composer.startOver} />
+        </Screen>
+      );
     default:
       break;
   }

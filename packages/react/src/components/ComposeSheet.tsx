@@ -5,7 +5,8 @@ import { Unavailable } from "./States.js";
 
 /**
  * The sheet to propose a feature request (blocked while `featureRequests` is off). The draft stays
- * after a failure; after success it shows the thanks, telling when the request awaits review.
+ * after a failure; after success it shows the thanks, telling when the request awaits review. A
+ * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
  *
  * @example
  * ```tsx
@@ -36,6 +37,15 @@ export function ComposeSheet(props: { onClose: () => void; onSubmitted?: ((resul
     <Modal title={t("compose.title")} onClose={props.onClose}>
       {!propose.enabled ? (
         <Unavailable />
+      ) : propose.queued !== null ? (
+        <div className="td-stack">
+          <p role="status" className="td-success">
+            {t("outbox.queued")}
+          </p>
+          <button type="button" className="td-button td-primary" onClick={props.onClose}>
+            {t("common.close")}
+          </button>
+        </div>
       ) : propose.result !== null ? (
         <div className="td-stack">
           <p role="status" className="td-success">

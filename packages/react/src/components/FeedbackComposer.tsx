@@ -36,7 +36,8 @@ function pickedFiles(files: FileList | readonly File[] | null | undefined): { fi
 /**
  * The feedback form: title, details, platform (rule 4), attachments by file picker, drag and drop
  * or pasted screenshots with upload progress, the picker contract (rule 10) and localized errors
- * that leave the draft intact (rule 11). With the `feedback` flag off, submission is disabled,
+ * that leave the draft intact (rule 11). With an outbox in the provider, a submission made without
+ * a connection is kept and the saved-on-this-device notice shows. With the `feedback` flag off, submission is disabled,
  * picks are ignored and the unavailable message shows.
  *
  * @example
@@ -162,6 +163,11 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
         {composer.status === "sent" ? (
           <p role="status" className="td-notice td-success">
             {t("feedback.sent")}
+          </p>
+        ) : null}
+        {composer.status === "queued" ? (
+          <p role="status" className="td-notice td-success">
+            {t("outbox.queued")}
           </p>
         ) : null}
         <div className="td-actions">
