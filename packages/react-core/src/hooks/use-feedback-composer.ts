@@ -90,24 +90,32 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
     [state.draft.attachments, errorMessage, t],
   );
 
+  // Stable for the composer's life, like the setters of React state.
+  const actions = useMemo(
+    () => ({
+      setTitle: (value: string) => controller.setTitle(value),
+      setDetails: (value: string) => controller.setDetails(value),
+      setPlatform: (value: Platform) => controller.setPlatform(value),
+      addAttachment: (picked: unknown) => void controller.addAttachment(picked),
+      removeAttachment: (id: string) => controller.removeAttachment(id),
+      submit: () => controller.submit(),
+      startOver: () => controller.reset(),
+    }),
+    [controller],
+  );
+
   return {
+    ...actions,
     enabled: state.enabled,
     title: state.draft.title,
-    setTitle: (value) => controller.setTitle(value),
     details: state.draft.details,
-    setDetails: (value) => controller.setDetails(value),
     platform: state.platform,
-    setPlatform: (value) => controller.setPlatform(value),
     allowedPlatforms: config?.allowedPlatforms ?? [],
     attachments,
-    addAttachment: (picked) => void controller.addAttachment(picked),
-    removeAttachment: (id) => controller.removeAttachment(id),
     status: state.status,
     error: state.status === "error" ? errorMessage(state.error) : undefined,
     result: state.result,
     queued: state.queued,
     canSubmit: state.canSubmit,
-    submit: () => controller.submit(),
-    startOver: () => controller.reset(),
   };
 }
