@@ -9,7 +9,7 @@ import { Blob } from "node:buffer";
 import { createHash } from "node:crypto";
 import { memoryStorage, SEEN_CHANGELOGS_KEY, type FeedbackClient, type StorageAdapter } from "@tidings/client";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { act, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react-native";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react-native";
 import type { ReactNode } from "react";
 import { TidingsProvider } from "./TidingsProvider.js";
 import { ChangelogOverlay } from "./components/ChangelogOverlay.js";
@@ -19,7 +19,6 @@ import { solidPng } from "./test-support/png.js";
 import { startRealServer, type RealServer } from "./test-support/real-server.js";
 
 // A cold first run compiles modules while a query waits on the server; give it the time.
-configure({ asyncUtilTimeout: 15_000 });
 
 let server: RealServer;
 
