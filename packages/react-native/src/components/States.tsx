@@ -14,7 +14,7 @@ export function Unavailable(props: { message?: string }) {
   const { t } = useTidings();
   const palette = usePalette();
   return (
-    <View accessibilityRole="summary" style={{ padding: 16, margin: 12, borderWidth: 1, borderStyle: "dashed", borderColor: palette.border, borderRadius: 10 }}>
+    <View accessible accessibilityRole="summary" style={{ padding: 16, margin: 12, borderWidth: 1, borderStyle: "dashed", borderColor: palette.border, borderRadius: 10 }}>
       <Text style={{ color: palette.muted, fontSize: 16 }}>{props.message ?? t("common.unavailable")}</Text>
     </View>
   );
@@ -32,8 +32,11 @@ export function ErrorState(props: { message: string; onRetry?: (() => void) | un
   const { t } = useTidings();
   const palette = usePalette();
   return (
-    <View accessibilityRole="alert" style={{ padding: 16, margin: 12, borderRadius: 10, borderWidth: 1, borderColor: palette.dangerBorder, backgroundColor: palette.dangerBg, gap: 8 }}>
-      <Text style={{ color: palette.danger, fontSize: 16 }}>{props.message}</Text>
+    // The message is the alert (announced when it appears); the retry button stays its own control.
+    <View style={{ padding: 16, margin: 12, borderRadius: 10, borderWidth: 1, borderColor: palette.dangerBorder, backgroundColor: palette.dangerBg, gap: 8 }}>
+      <Text accessibilityRole="alert" accessibilityLiveRegion="polite" style={{ color: palette.danger, fontSize: 16 }}>
+        {props.message}
+      </Text>
       {props.onRetry === undefined ? null : (
         <Pressable
           accessibilityRole="button"
