@@ -21,28 +21,29 @@ function item(id: string, title: string): FeatureRequestItem {
 
 /**
  * A fake listing endpoint over seven requests: filters by `q`, pages by offset, logs each call
- * with the fake time, answers 429 to query searches while `limited` is set, 500 while `broken`,
- * and takes 5 s to answer `slowQuery`.
+ * with the fake time and user, answers 429 to query searches while `limited` is set, 500 while
+ * `broken`, claims more pages while `claimsMore`, and takes 5 s to answer `slowQuery`.
  */
 function fakeServer() {
   const items = TITLES.map((title, i) => item(`fr_${i}`, title));
-  const calls: { q: string; versionId: string | null; sort: string | null; offset: number; at: number }[] = [];
-  const server = { items, calls, limited: undefined as { retryAfter?: string } | undefined, slowQuery: "", broken: false };
-  const fetch: FetchLike = async (input) => {
+  const calls: { q: string; versionId: string | null; sort: string | null; offset: number; limit: number; user: string | null; at: number }[] = [];
+  const server = { items, calls, limited: undefined as { retryAfter?: string } | undefined, slowQuery: undefined as string | undefined, broken: false, claimsMore: false };
+  const fetch: FetchLike = async (input, init) => {
     const params = new URL(input).searchParams;
     const q = params.get("q") ?? "";
     const offset = Number(params.get("offset") ?? 0);
     const limit = Number(params.get("limit"));
-    calls.push({ q, versionId: params.get("versionId"), sort: params.get("sort"), offset, at: Date.now() });
+    const user = new Headers(init.headers).get("X-User-Token") ?? params.get("userToken");
+    calls.push({ q, versionId: params.get("versionId"), sort: params.get("sort"), offset, limit, user, at: Date.now() });
     if (q !== "" && server.limited !== undefined) {
       const headers: Record<string, string> = server.limited.retryAfter === undefined ? {} : { "Retry-After": server.limited.retryAfter };
       return Response.json({ error: "Too many searches", code: "rate_limited" }, { status: 429, headers });
     }
     if (server.broken) return Response.json({ error: "Internal error", code: "internal_error" }, { status: 500 });
-    if (q !== "" && q === server.slowQuery) await new Promise((resolve) => setTimeout(resolve, 5000));
+    if (q === server.slowQuery) await new Promise((resolve) => setTimeout(resolve, 5000));
     const matches = server.items.filter((i) => i.title.toLowerCase().includes(q.toLowerCase()));
     const requests = matches.slice(offset, offset + limit);
-    return Response.json({ requests, total: matches.length, hasMore: offset + limit < matches.length, nextCursor: null });
+    return Response.json({ requests, total: matches.length, hasMore: server.claimsMore || offset + limit < matches.length, nextCursor: null });
   };
   return { server, fetch };
 }
@@ -169,6 +170,108 @@ describe("FeatureRequestListController", () => {
     expect(list.getState().rateLimited).toBe(false);
     await list.loadMore();
     expect(list.getState().items.map((i) => i.title)).toEqual(["Dark mode", "Dark widgets", "Dark icons"]);
+  });
+
+  it("fetches one next page at a time: the end of the list reached twice in one tick loads it once", async () => {
+    const { list, server } = harness({ pageSize: 2 });
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all([list.loadMore(), list.loadMore()]);
+    expect(server.calls.map((c) => c.offset)).toEqual([0, 2]);
+    expect(list.getState().items.map((i) => i.id)).toEqual(["fr_0", "fr_1", "fr_2", "fr_3"]);
+  });
+
+  it("ends the paging when a page comes back empty, even the first, whatever the server claims", async () => {
+    const { list, server } = harness({ pageSize: 5 });
+    server.claimsMore = true;
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await list.loadMore();
+    await list.loadMore();
+    expect(list.getState()).toMatchObject({ hasMore: false, total: 7 });
+    expect(server.calls.map((c) => c.offset)).toEqual([0, 5, 7]);
+    list.setQuery("nothing like this");
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState()).toMatchObject({ items: [], hasMore: false });
+    await list.loadMore();
+    expect(server.calls).toHaveLength(4);
+  });
+
+  it("fetches nothing before start or after stop, and start resumes with the inputs given meanwhile", async () => {
+    const { list, server } = harness();
+    list.setQuery("dark");
+    list.setSort("newest");
+    list.refresh();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(server.calls).toHaveLength(0);
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.calls.map((c) => [c.q, c.sort])).toEqual([["dark", "newest"]]);
+    list.setQuery("csv");
+    list.stop();
+    await vi.advanceTimersByTimeAsync(5000);
+    await list.loadMore();
+    expect(server.calls).toHaveLength(1);
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.calls.at(-1)).toMatchObject({ q: "csv" });
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Export CSV", "Import CSV"]);
+  });
+
+  it("drops an answer that arrives after stop", async () => {
+    const { list, server } = harness();
+    server.slowQuery = "";
+    list.start();
+    list.stop();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(server.calls).toHaveLength(1);
+    expect(list.getState().items).toEqual([]);
+  });
+
+  it("lists again as another user at a login, dropping the answer on its way, and keeps a running cooldown", async () => {
+    const { list, server } = harness({ userToken: "ann", pageSize: 2 });
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    list.setSettings({ userToken: "ann", pageSize: 2 });
+    expect(server.calls).toHaveLength(1);
+    server.slowQuery = "";
+    list.refresh();
+    list.setSettings({ userToken: "bob", pageSize: 2 });
+    server.slowQuery = undefined;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.calls.map((c) => c.user)).toEqual(["ann", "ann", "bob"]);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(list.getState()).toMatchObject({ status: "ready", total: 7 });
+    await list.loadMore();
+    expect(server.calls.at(-1)).toMatchObject({ user: "bob", offset: 2 });
+    // A bigger page lists again from the top; a search cooldown outlives the switch.
+    list.setSettings({ userToken: "bob", pageSize: 5 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.calls.at(-1)).toMatchObject({ offset: 0, limit: 5 });
+    expect(list.getState().items).toHaveLength(5);
+    server.limited = {};
+    list.setQuery("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    server.limited = undefined;
+    // Logged out: the client's own token again.
+    list.setSettings({ userToken: undefined, pageSize: 5 });
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(list.getState().rateLimited).toBe(true);
+    expect(server.calls.at(-1)).toMatchObject({ q: "dark", user: "bob" });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(server.calls.at(-1)).toMatchObject({ q: "dark", user: "tok" });
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Dark mode", "Dark widgets", "Dark icons"]);
+  });
+
+  it("patches a shown item with updateItem and leaves the others as they are", async () => {
+    const { list } = harness({ pageSize: 2 });
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    const [first, second] = list.getState().items;
+    list.updateItem("fr_0", { hasVoted: true, voteCount: 1 });
+    list.updateItem("fr_missing", { voteCount: 9 });
+    expect(list.getState().items).toEqual([{ ...first, hasVoted: true, voteCount: 1 }, second]);
+    expect(list.getState().items[1]).toBe(second);
   });
 
   it("drops a slower answer to an older search", async () => {

@@ -22,18 +22,22 @@ export interface FeatureRequestListState {
   sort: FeatureRequestSort | undefined;
 }
 
-/** Options of {@link FeatureRequestListController}. */
-export interface FeatureRequestListOptions {
+/** What {@link FeatureRequestListController.setSettings} may change while the list lives. */
+export interface FeatureRequestListSettings {
   /** Items per page. @default 20 */
   pageSize?: number | undefined;
+  /** Lists as this user. @default the client's token */
+  userToken?: string | undefined;
+}
+
+/** Options of {@link FeatureRequestListController}. */
+export interface FeatureRequestListOptions extends FeatureRequestListSettings {
   /** @default the server's order */
   sort?: FeatureRequestSort | undefined;
   /** Spacing of query-bearing fetches and cooldown after a 429. @default { minSpacingMs: 2500, cooldownMs: 60000 } */
   searchRateLimiterOptions?: SearchRateLimiterOptions | undefined;
   /** Quiet time after the last keystroke, in ms. @default 250 */
   debounceMs?: number | undefined;
-  /** Lists as this user. @default the client's token */
-  userToken?: string | undefined;
   /** @default the client's timers */
   timers?: Timers | undefined;
 }
@@ -62,7 +66,8 @@ function nextStart(from: PageStart, page: { requests: unknown[]; nextCursor: str
  * The feature-request list without a UI framework: search text and version filter paced by
  * {@link SearchPacer} (250 ms debounce, 2.5 s between searches, no refetch of the same trimmed
  * query and version, 60 s cooldown after a 429 or the server's `Retry-After` with results kept),
- * plain listings unpaced, and paging that never repeats an id.
+ * plain listings unpaced, and paging that never repeats an id, one next page at a time. Nothing is
+ * fetched before {@link start} or after {@link stop}.
  *
  * @example
  * ```ts
@@ -76,8 +81,10 @@ export class FeatureRequestListController {
   private state: FeatureRequestListState;
   private readonly listeners = new Set<(state: FeatureRequestListState) => void>();
   private readonly pacer: SearchPacer;
-  private readonly pageSize: number;
-  private readonly userToken: string | undefined;
+  private pageSize: number;
+  private userToken: string | undefined;
+  /** Between start() and stop(): inputs fetch. */
+  private active = false;
   /** Bumped by every first-page fetch; older answers are dropped. */
   private generation = 0;
   /** The search the shown items answer, and where its next page starts. */
@@ -108,38 +115,75 @@ export class FeatureRequestListController {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Loads the first page for the current inputs at once (a plain listing is never paced). */
+  /**
+   * Loads the first page for the current inputs at once (a plain listing is never paced), and
+   * lets later inputs fetch. Call it again after {@link stop} to resume.
+   */
   start(): void {
+    this.active = true;
     this.pacer.update(this.state.query, this.state.versionId);
     this.pacer.refresh();
   }
 
+  /**
+   * Stops fetching (a feature flag went off, the screen went away): answers on their way are
+   * dropped and inputs are only kept until {@link start}. The pacing history stays, so a restart
+   * still honours a running cooldown.
+   */
+  stop(): void {
+    this.active = false;
+    this.generation += 1;
+  }
+
   setQuery(query: string): void {
     this.set({ query });
-    this.pacer.update(query, this.state.versionId);
+    if (this.active) this.pacer.update(query, this.state.versionId);
   }
 
   setVersionId(versionId: string | undefined): void {
     this.set({ versionId });
-    this.pacer.update(this.state.query, versionId);
+    if (this.active) this.pacer.update(this.state.query, versionId);
   }
 
   /** Another order is another listing: fetched again, paced like any search. */
   setSort(sort: FeatureRequestSort | undefined): void {
     this.set({ sort });
-    this.pacer.refresh();
+    if (this.active) this.pacer.refresh();
+  }
+
+  /**
+   * Another user (a host's login or logout) or page size: answers on their way are dropped and the
+   * list is fetched again as that user, paced like any search. Unchanged settings do nothing.
+   */
+  setSettings(settings: FeatureRequestListSettings): void {
+    const pageSize = settings.pageSize ?? this.pageSize;
+    if (settings.userToken === this.userToken && pageSize === this.pageSize) return;
+    this.userToken = settings.userToken;
+    this.pageSize = pageSize;
+    this.generation += 1;
+    if (this.active) this.pacer.refresh();
   }
 
   /** Pull to refresh: fetches the current inputs again, paced like any search. */
   refresh(): void {
-    this.pacer.refresh();
+    if (this.active) this.pacer.refresh();
   }
 
-  /** Appends the next page, skipping ids already shown. Does nothing during a search cooldown. */
+  /** Replaces fields of the shown item `id` (a vote, a new comment count); other items stay as they are. */
+  updateItem(id: string, patch: Partial<FeatureRequestItem>): void {
+    if (!this.state.items.some((item) => item.id === id)) return;
+    this.set({ items: this.state.items.map((item) => (item.id === id ? { ...item, ...patch } : item)) });
+  }
+
+  /**
+   * Appends the next page, skipping ids already shown. One page at a time: calls while one is on
+   * its way (a list's end reached twice in one tick) do nothing, as they do during a search cooldown.
+   * A 429 starts the search cooldown (`rateLimited`) instead of an error.
+   */
   async loadMore(): Promise<void> {
     const shown = this.shown;
     const { hasMore, loadingMore } = this.state;
-    if (shown === undefined || !hasMore || loadingMore || (shown.key.query !== "" && this.pacer.rateLimited)) return;
+    if (!this.active || shown === undefined || !hasMore || loadingMore || (shown.key.query !== "" && this.pacer.rateLimited)) return;
     const generation = this.generation;
     this.set({ loadingMore: true });
     try {
@@ -176,13 +220,15 @@ export class FeatureRequestListController {
 
   /** The pacer's fetch: rejects on failure so it can start a cooldown or allow a retry. */
   private async loadFirstPage(key: SearchKey): Promise<void> {
+    // A timer armed before stop(): start() fetches the inputs again.
+    if (!this.active) return;
     const generation = ++this.generation;
     this.set({ status: "loading" });
     try {
       const page = await this.list(key, { offset: 0 });
       if (generation !== this.generation) return;
       this.shown = { key, next: nextStart({ offset: 0 }, page) };
-      this.set({ status: "ready", items: appendUnique([], page.requests), total: page.total, hasMore: page.hasMore, error: undefined });
+      this.set({ status: "ready", items: appendUnique([], page.requests), total: page.total, hasMore: page.hasMore && page.requests.length > 0, error: undefined });
     } catch (error) {
       if (generation === this.generation) {
         // A 429 keeps what is shown; the cooldown's `rateLimited` is the notice.

@@ -36,7 +36,7 @@ export * from "./config-loader.js";
 export * from "./locale.js";
 export * from "./messages.js";
 export { solveAltchaChallenge, encodeAltchaToken, hasWebCrypto, type AltchaChallenge, type AltchaSolution, type SolveAltchaOptions } from "./altcha.js";
-export { FeatureRequestListController, type FeatureRequestListState, type FeatureRequestListOptions } from "./feature-request-list.js";
+export { FeatureRequestListController, type FeatureRequestListState, type FeatureRequestListOptions, type FeatureRequestListSettings } from "./feature-request-list.js";
 export {
   AttachmentTooLargeError,
   FeedbackComposerController,

@@ -1,14 +1,12 @@
 import {
-  RateLimitedException,
-  SearchPacer,
+  FeatureRequestListController,
   type FeatureRequestItem,
   type FeatureRequestSort,
-  type SearchKey,
   type SearchPacerOptions,
 } from "@tidings/client";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { useTidings } from "../context.js";
-import { useToggleVote, type ToggleVote, type VotePatch } from "./use-toggle-vote.js";
+import { useToggleVote, type ToggleVote } from "./use-toggle-vote.js";
 
 /** Options of {@link useFeatureRequests}. */
 export interface UseFeatureRequestsOptions {
@@ -47,10 +45,11 @@ export interface FeatureRequestsState {
 }
 
 /**
- * The feature-request listing with search paced by the SDK's {@link SearchPacer} (rule 12: 250 ms
- * debounce, 2.5 s between searches, no refetch of the same query, 60 s cooldown after a 429 with
- * results kept), a version filter, sort, load more and optimistic votes. Nothing is fetched while
- * the `featureRequests` flag is off.
+ * The feature-request listing of the provider's client: a {@link FeatureRequestListController} (one
+ * per client; search paced by the SDK's SearchPacer — rule 12: 250 ms debounce, 2.5 s between
+ * searches, no refetch of the same query, 60 s cooldown after a 429 with results kept — a version
+ * filter, sort and load more) fed the provider's user token, its errors localized, with optimistic
+ * votes. Nothing is fetched while the `featureRequests` flag is off or the config is not settled.
  *
  * @example
  * ```tsx
@@ -61,146 +60,63 @@ export interface FeatureRequestsState {
 export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): FeatureRequestsState {
   const { client, userToken, configSettled, isEnabled, errorMessage } = useTidings();
   const enabled = isEnabled("featureRequests");
-  const pageSize = options.pageSize ?? 20;
-  const [items, setItems] = useState<FeatureRequestItem[]>([]);
-  const [total, setTotal] = useState(0);
-  const [hasMore, setHasMore] = useState(false);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [status, setStatus] = useState<FeatureRequestsState["status"]>("idle");
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [rateLimited, setRateLimited] = useState(false);
-  const [query, setQueryState] = useState("");
-  const [versionId, setVersionState] = useState<string | undefined>(undefined);
-  const [sort, setSortState] = useState<FeatureRequestSort>(options.sort ?? "top");
-
-  const latest = useRef({ query, versionId, sort, userToken, key: undefined as SearchKey | undefined });
-  latest.current = { ...latest.current, query, versionId, sort, userToken };
-  const generation = useRef(0);
-  const pacerRef = useRef<SearchPacer | null>(null);
+  const settings = { userToken: userToken ?? undefined, pageSize: options.pageSize ?? 20 };
   const tuning = options.searchRateLimiterOptions;
+  const create = () => ({
+    client,
+    controller: new FeatureRequestListController(client, {
+      ...settings,
+      sort: options.sort ?? "top",
+      searchRateLimiterOptions: tuning,
+      debounceMs: tuning?.debounceMs,
+    }),
+  });
+  const [owned, setOwned] = useState(create);
+  // A new client gets a new list; the old one stops with the effect below.
+  if (owned.client !== client) setOwned(create());
+  const { controller } = owned;
 
+  // A host's login or logout lists again as that user.
+  useEffect(
+    () => controller.setSettings({ userToken: settings.userToken, pageSize: settings.pageSize }),
+    [controller, settings.userToken, settings.pageSize],
+  );
   useEffect(() => {
     if (!enabled || !configSettled) return;
-    const run = async (key: SearchKey) => {
-      const gen = ++generation.current;
-      setStatus("loading");
-      try {
-        const page = await client.listFeatureRequests({
-          q: key.query,
-          versionId: key.versionId,
-          sort: latest.current.sort,
-          limit: pageSize,
-          userToken: latest.current.userToken ?? undefined,
-        });
-        if (gen !== generation.current) return;
-        latest.current.key = key;
-        setItems(page.requests);
-        setTotal(page.total);
-        setHasMore(page.hasMore);
-        setNextCursor(page.nextCursor);
-        setError(undefined);
-        setStatus("ready");
-      } catch (e) {
-        if (gen === generation.current) {
-          // A 429 keeps what is shown; the pacer's cooldown drives the notice.
-          if (e instanceof RateLimitedException) setStatus("ready");
-          else {
-            setError(errorMessage(e));
-            setStatus("error");
-          }
-        }
-        throw e;
-      }
-    };
-    const pacer = new SearchPacer(run, { ...tuning, timers: client.timers });
-    pacerRef.current = pacer;
-    const unsubscribe = pacer.subscribe(() => setRateLimited(pacer.rateLimited));
-    pacer.update(latest.current.query, latest.current.versionId);
-    pacer.refresh();
-    return () => {
-      unsubscribe();
-      pacer.dispose();
-      pacerRef.current = null;
-      generation.current += 1;
-    };
-    // The pacer lives as long as the client, identity and gate; inputs go through update().
-  }, [client, enabled, configSettled, userToken, pageSize]);
+    controller.start();
+    return () => controller.stop();
+  }, [controller, enabled, configSettled]);
 
-  const setQuery = useCallback((text: string) => {
-    setQueryState(text);
-    pacerRef.current?.update(text, latest.current.versionId);
-  }, []);
-  const setVersionId = useCallback((id: string | undefined) => {
-    setVersionState(id);
-    pacerRef.current?.update(latest.current.query, id);
-  }, []);
-  const setSort = useCallback((next: FeatureRequestSort) => {
-    setSortState(next);
-    latest.current.sort = next;
-    pacerRef.current?.refresh();
-  }, []);
-  const refresh = useCallback(() => pacerRef.current?.refresh(), []);
+  const subscribe = useMemo(() => (onChange: () => void) => controller.subscribe(onChange), [controller]);
+  const state = useSyncExternalStore(subscribe, () => controller.getState());
 
-  // A ref, not the state: two calls in one tick (a list's end reached twice) must not both fetch.
-  const moreInFlight = useRef(false);
-  const loadMore = useCallback(async () => {
-    const key = latest.current.key;
-    if (key === undefined || !hasMore || moreInFlight.current) return;
-    moreInFlight.current = true;
-    const gen = generation.current;
-    setLoadingMore(true);
-    try {
-      const page = await client.listFeatureRequests({
-        q: key.query,
-        versionId: key.versionId,
-        sort: latest.current.sort,
-        limit: pageSize,
-        ...(nextCursor === null ? { offset: items.length } : { cursor: nextCursor }),
-        userToken: latest.current.userToken ?? undefined,
-      });
-      if (gen !== generation.current) return;
-      setItems((old) => {
-        const seen = new Set(old.map((i) => i.id));
-        return [...old, ...page.requests.filter((i) => !seen.has(i.id))];
-      });
-      setTotal(page.total);
-      setHasMore(page.hasMore && page.requests.length > 0);
-      setNextCursor(page.nextCursor);
-    } catch (e) {
-      // A 429 on a later page starts the same cooldown (and notice) as one on a search.
-      if (e instanceof RateLimitedException) pacerRef.current?.noteRateLimited(e);
-      else if (gen === generation.current) setError(errorMessage(e));
-    } finally {
-      moreInFlight.current = false;
-      setLoadingMore(false);
-    }
-  }, [client, errorMessage, hasMore, items.length, nextCursor, pageSize]);
-
-  const updateItem = useCallback((id: string, patch: Partial<FeatureRequestItem>) => {
-    setItems((old) => old.map((item) => (item.id === id ? { ...item, ...patch } : item)));
-  }, []);
-  const applyVote = useCallback((id: string, patch: VotePatch) => updateItem(id, patch), [updateItem]);
-  const votes = useToggleVote(applyVote);
+  // Stable for the list's life, like the setters of React state.
+  const actions = useMemo(
+    () => ({
+      setQuery: (text: string) => controller.setQuery(text),
+      setVersionId: (id: string | undefined) => controller.setVersionId(id),
+      setSort: (sort: FeatureRequestSort) => controller.setSort(sort),
+      loadMore: () => controller.loadMore(),
+      refresh: () => controller.refresh(),
+      updateItem: (id: string, patch: Partial<FeatureRequestItem>) => controller.updateItem(id, patch),
+    }),
+    [controller],
+  );
+  const votes = useToggleVote(actions.updateItem);
 
   return {
+    ...actions,
     enabled,
-    status,
-    items,
-    total,
-    hasMore,
-    loadingMore,
-    error,
-    rateLimited,
-    query,
-    setQuery,
-    versionId,
-    setVersionId,
-    sort,
-    setSort,
-    loadMore,
-    refresh,
-    updateItem,
+    status: state.status,
+    items: state.items,
+    total: state.total,
+    hasMore: state.hasMore,
+    loadingMore: state.loadingMore,
+    error: state.error === undefined ? undefined : errorMessage(state.error),
+    rateLimited: state.rateLimited,
+    query: state.query,
+    versionId: state.versionId,
+    sort: state.sort ?? "top",
     votes,
   };
 }
