@@ -339,6 +339,28 @@ describe("FeatureRequestsScreen", () => {
     expect(second.api.calls.some((c) => c.url.pathname.endsWith("/comments"))).toBe(false);
   });
 
+  test("follows the host's login and logout: the list is fetched again as that user, with their votes", async () => {
+    const api = fakeFetch([
+      config(),
+      on("GET", "/api/v1/feature-requests", ({ headers }) => page([item("1", { hasVoted: headers["x-user-token"] === "user-a" })])),
+    ]);
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), warn: () => undefined });
+    const ui = (userToken?: string) => (
+      <TidingsProvider client={client} locale="en" userToken={userToken}>
+        <FeatureRequestsScreen />
+      </TidingsProvider>
+    );
+    const view = render(ui(undefined));
+    await screen.findByRole("button", { name: "Vote for Request 1" });
+    view.rerender(ui("user-a"));
+    await screen.findByRole("button", { name: "Remove your vote for Request 1" });
+    view.rerender(ui(undefined));
+    await screen.findByRole("button", { name: "Vote for Request 1" });
+    const tokens = api.calls.filter((c) => c.url.pathname === "/api/v1/feature-requests").map((c) => c.headers["x-user-token"]);
+    const anonymous = await client.tokens.getToken();
+    expect(tokens).toEqual([anonymous, "user-a", anonymous]);
+  });
+
   test("shows the unavailable state and fetches nothing when the featureRequests flag is off", async () => {
     const { client, api } = setup([config({ features: { featureRequests: false } })]);
     show(client);
