@@ -70,6 +70,15 @@ export async function publishDueEntries(ctx: Context): Promise<void> {
     .execute();
   for (const entry of due) {
     const published = await db.transaction().execute(async (trx) => {
+      // Claim the entry first: the conditional update waits for another instance publishing it
+      // at the same moment and then finds it no longer scheduled, so it is published once.
+      const claimed = await trx
+        .updateTable("changelogEntries")
+        .set({ updatedAt: isoNow(ctx.clock) })
+        .where("id", "=", entry.id)
+        .where("status", "=", "scheduled")
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return false;
       // Re-read inside the transaction: a console edit may have unscheduled it meanwhile.
       const current = await trx.selectFrom("changelogEntries").selectAll().where("id", "=", entry.id).where("status", "=", "scheduled").executeTakeFirst();
       if (current === undefined) return false;

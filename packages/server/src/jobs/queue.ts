@@ -63,14 +63,17 @@ export async function enqueueJobs(trx: Kysely<Database>, clock: Clock, jobs: rea
 
 export type JobRow = Pick<JobsTable, "id" | "kind" | "refId" | "payload" | "attempts" | "maxAttempts">;
 
+/** A due job as read, before it is claimed. */
+export type DueJob = JobRow & Pick<JobsTable, "status" | "lockedUntil">;
+
 /**
- * Reserves up to `limit` due jobs: pending ones whose time has come, and running ones whose
- * lease ran out (their runner died). Each is taken with a conditional update, so two runners
- * never take the same job.
+ * Up to `limit` due jobs, unclaimed: pending ones whose time has come, and running ones whose
+ * lease ran out (their runner died or stalled). Claim each with {@link claimJob} just before
+ * running it, so a runner that stops mid-batch holds at most the one job it was running.
  */
-export async function claimDueJobs(db: Kysely<Database>, clock: Clock, limit: number): Promise<JobRow[]> {
+export async function dueJobs(db: Kysely<Database>, clock: Clock, limit: number): Promise<DueJob[]> {
   const now = isoNow(clock);
-  const candidates = await db
+  return db
     .selectFrom("jobs")
     .select(["id", "kind", "refId", "payload", "attempts", "maxAttempts", "status", "lockedUntil"])
     .where((eb) =>
@@ -83,18 +86,41 @@ export async function claimDueJobs(db: Kysely<Database>, clock: Clock, limit: nu
     .orderBy("id")
     .limit(limit)
     .execute();
+}
+
+/**
+ * Reserves one job read by {@link dueJobs} for {@link JOB_LEASE_MS} with a conditional update
+ * (same status, attempt and lease as read), so two runners never take the same job. Answers the
+ * claim, or undefined when another runner took or finished it since it was read.
+ */
+export async function claimJob(db: Kysely<Database>, clock: Clock, job: DueJob): Promise<JobRow | undefined> {
+  const now = isoNow(clock);
   const lockedUntil = new Date(clock.now().getTime() + JOB_LEASE_MS).toISOString();
+  let update = db
+    .updateTable("jobs")
+    .set({ status: "running", attempts: job.attempts + 1, lockedUntil, updatedAt: now })
+    .where("id", "=", job.id)
+    .where("status", "=", job.status)
+    .where("attempts", "=", job.attempts);
+  update = job.lockedUntil === null ? update.where("lockedUntil", "is", null) : update.where("lockedUntil", "=", job.lockedUntil);
+  const result = await update.executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return { id: job.id, kind: job.kind, refId: job.refId, payload: job.payload, attempts: job.attempts + 1, maxAttempts: job.maxAttempts };
+}
+
+/**
+ * Reserves up to `limit` due jobs at once ({@link dueJobs}, then {@link claimJob} each).
+ *
+ * @example
+ * ```ts
+ * const claimed = await claimDueJobs(db, clock, 10);
+ * ```
+ */
+export async function claimDueJobs(db: Kysely<Database>, clock: Clock, limit: number): Promise<JobRow[]> {
   const claimed: JobRow[] = [];
-  for (const job of candidates) {
-    let update = db
-      .updateTable("jobs")
-      .set({ status: "running", attempts: job.attempts + 1, lockedUntil, updatedAt: now })
-      .where("id", "=", job.id)
-      .where("status", "=", job.status)
-      .where("attempts", "=", job.attempts);
-    update = job.lockedUntil === null ? update.where("lockedUntil", "is", null) : update.where("lockedUntil", "=", job.lockedUntil);
-    const result = await update.executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) claimed.push({ ...job, attempts: job.attempts + 1 });
+  for (const job of await dueJobs(db, clock, limit)) {
+    const claim = await claimJob(db, clock, job);
+    if (claim !== undefined) claimed.push(claim);
   }
   return claimed;
 }

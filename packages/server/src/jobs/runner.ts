@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../context.js";
-import { claimDueJobs, completeJob, failJob, type JobRow } from "./queue.js";
+import { claimJob, completeJob, dueJobs, failJob, type JobRow } from "./queue.js";
 
 /** Runs one job; throwing schedules a retry. */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -93,10 +93,18 @@ export class JobRunner {
           this.log.error({ err: error }, "job step failed");
         }
       }
+      // Each job is claimed just before it runs: a runner that dies or stalls mid-batch holds
+      // only the job it was running, and the other instances go on with the rest at once.
       for (;;) {
-        const jobs = await claimDueJobs(this.ctx.db.kysely, this.ctx.clock, BATCH);
-        for (const job of jobs) await this.#runJob(job);
-        if (jobs.length < BATCH) break;
+        const due = await dueJobs(this.ctx.db.kysely, this.ctx.clock, BATCH);
+        let claimed = 0;
+        for (const job of due) {
+          const claim = await claimJob(this.ctx.db.kysely, this.ctx.clock, job);
+          if (claim === undefined) continue;
+          claimed++;
+          await this.#runJob(claim);
+        }
+        if (due.length < BATCH || claimed === 0) break;
       }
     } while (this.#again && this.#timer !== undefined);
   }

@@ -50,7 +50,9 @@ export function createMailer(options: MailerOptions, log: FastifyBaseLogger): Ma
     messageId: m.messageId,
   });
   if (options.smtpUrl !== null) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Timeouts well inside the job lease (JOB_LEASE_MS), so a stalled server fails the send and the
+    // job is retried, rather than another instance taking the job over while this send still runs.
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
     return {
       send: async (message) => {
         await transport.sendMail(toMail(message));
