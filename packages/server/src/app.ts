@@ -35,7 +35,7 @@ import { requestId } from "./http/request-id.js";
 import { CONSOLE_BODY_LIMIT, PUBLIC_BODY_LIMIT, type App } from "./http/types.js";
 import { intakeConsoleRoutes } from "./intake/console-routes.js";
 import { intakePublicRoutes } from "./intake/public-routes.js";
-import { openRateLimiter } from "./rate-limit/open-rate-limiter.js";
+import { openRateLimiter, type OpenedRateLimiter } from "./rate-limit/open-rate-limiter.js";
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = options.db ?? openDatabase(config.databaseUrl);
   if (ownsDb) await migrateToLatest(db);
   const demoSeeded = config.demo ? await seedDemo(db.kysely, clock, db.dialect) : false;
-  const limiter =
+  const limiter: OpenedRateLimiter =
     options.rateLimiter === undefined
       ? await openRateLimiter(config.redisUrl, clock)
       : { limiter: options.rateLimiter, close: () => Promise.resolve() };
@@ -142,9 +142,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDb) await db.destroy();
   });
   app.addHook("onClose", () => limiter.close());
+  // Background work runs unless this instance only serves the web (TIDINGS_ROLE=web).
+  const background = config.role !== "web";
   // Uploads no submission took are deleted after 24 h; the sweep stops before the database closes.
-  const stopSweeper = startUploadSweeper(ctx, app.log);
-  app.addHook("preClose", () => stopSweeper());
+  if (background) {
+    const stopSweeper = startUploadSweeper(ctx, app.log);
+    app.addHook("preClose", () => stopSweeper());
+  }
   app.addHook("preClose", async () => {
     closing = true;
   });
@@ -154,7 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("jobs", jobs);
   // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).
   jobs.step(idempotencySweep());
-  jobs.start(options.jobIntervalMs ?? JOB_INTERVAL_MS);
+  if (background) jobs.start(options.jobIntervalMs ?? JOB_INTERVAL_MS);
   app.addHook("preClose", () => jobs.stop());
   app.addHook("onClose", async () => {
     if (options.mailer === undefined) mailer.close();
@@ -170,6 +174,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installErrorHandlers(app);
   installValidators(app);
+  const health = { db, storage: ctx.storage, redisPing: limiter.ping, role: config.role, isClosing: () => closing };
+  // A worker serves its health and nothing else: its HTTP port is for the orchestrator.
+  if (config.role === "worker") {
+    healthRoutes(app, health);
+    return app;
+  }
   // Only JSON bodies are accepted (multipart arrives with the upload routes). Fastify's own
   // parser (prototype-poisoning safe) does the work; NUL characters are refused up front
   // because PostgreSQL cannot store them and SQLite would, so both engines answer alike.
@@ -212,7 +222,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Before the routes: it hooks every public POST as it is declared.
     registerIdempotency(typed, ctx);
     typed.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-    healthRoutes(typed, db, () => closing);
+    healthRoutes(typed, health);
     publicConfigRoutes(typed, ctx);
     roadmapPublicRoutes(typed, ctx);
     intakePublicRoutes(typed, ctx);

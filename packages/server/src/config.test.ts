@@ -114,4 +114,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ REDIS_URL: "http://:hunter2@cache:6379" })).toThrow(ConfigError);
     expect(() => loadConfig({ REDIS_URL: "http://:hunter2@cache:6379" })).not.toThrow(/hunter2/);
   });
+
+  it("runs web and background work in one process unless TIDINGS_ROLE says otherwise", () => {
+    expect(loadConfig({}).role).toBe("all");
+    expect(loadConfig({ TIDINGS_ROLE: " Worker " }).role).toBe("worker");
+    expect(loadConfig({ TIDINGS_ROLE: "web" }).role).toBe("web");
+    expect(() => loadConfig({ TIDINGS_ROLE: "both" })).toThrow(/TIDINGS_ROLE: expected web, worker or all, got "both"/);
+  });
 });

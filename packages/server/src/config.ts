@@ -50,7 +50,18 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of every mail. @default "Tidings <no-reply@localhost>" */
   mailFrom: string;
+  /**
+   * What this instance does: `web` serves HTTP and runs no background work, `worker` runs the
+   * background work (scheduled releases, mail, upload sweeps) and serves only `/healthz` and
+   * `/readyz`, `all` both (`TIDINGS_ROLE`). @default "all"
+   */
+  role: InstanceRole;
 }
+
+/** What one instance does; see {@link Config.role}. */
+export type InstanceRole = "web" | "worker" | "all";
+
+const ROLES: readonly InstanceRole[] = ["web", "worker", "all"];
 
 /** A configuration problem that names the variable at fault. */
 export class ConfigError extends Error {
@@ -73,6 +84,13 @@ function parseBool(env: Env, name: string, fallback: boolean): boolean {
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
   throw new ConfigError(name, `expected true/false (or 1/0), got "${env[name]}"`);
+}
+
+function parseRole(env: Env): InstanceRole {
+  const raw = env.TIDINGS_ROLE?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return "all";
+  if (!(ROLES as readonly string[]).includes(raw)) throw new ConfigError("TIDINGS_ROLE", `expected web, worker or all, got "${env.TIDINGS_ROLE}"`);
+  return raw as InstanceRole;
 }
 
 function parsePort(env: Env): number {
@@ -237,5 +255,6 @@ export function loadConfig(env: Env = process.env): Config {
     altchaJsMaxCounter: parseInteger(env, "ALTCHA_JS_MAX_COUNTER", 2000, 2, 1_000_000),
     smtpUrl: parseSmtpUrl(env),
     mailFrom: parseMailFrom(env),
+    role: parseRole(env),
   };
 }

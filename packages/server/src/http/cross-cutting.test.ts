@@ -37,7 +37,7 @@ describe("cross-cutting HTTP behaviour", () => {
     expect((await t.app.inject({ url: "/healthz" })).json()).toEqual({ status: "ok" });
     const ready = await t.app.inject({ url: "/readyz" });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready" });
+    expect(ready.json()).toMatchObject({ role: "all", checks: { database: { status: "ok" } } });
   });
 
   it("refuses a console JSON body over 1 MB with 413 payload_too_large and writes nothing", async () => {

@@ -30,6 +30,7 @@ export class JobRunner {
   readonly #steps: TickStep[] = [];
   #running: Promise<void> | undefined;
   #again = false;
+  #draining = false;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -69,6 +70,11 @@ export class JobRunner {
     void this.tick().catch((error: unknown) => this.log.error({ err: error }, "job tick failed"));
   }
 
+  /** True while the interval timer runs (`TIDINGS_ROLE=web` never starts it). */
+  get started(): boolean {
+    return this.#timer !== undefined;
+  }
+
   /** Starts the interval timer (it does not keep the process alive). */
   start(intervalMs: number): void {
     if (intervalMs <= 0) return;
@@ -76,17 +82,26 @@ export class JobRunner {
     this.#timer.unref();
   }
 
-  /** Stops the timer and waits for a tick in progress. */
+  /**
+   * Stops the timer and drains: the job in progress finishes, the rest of the tick is left
+   * pending for the next tick or another instance, and this resolves once that job is done.
+   */
   async stop(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.#running;
+    this.#draining = true;
+    try {
+      await this.#running;
+    } finally {
+      this.#draining = false;
+    }
   }
 
   async #run(): Promise<void> {
     do {
       this.#again = false;
       for (const step of this.#steps) {
+        if (this.#draining) return;
         try {
           await step(this.ctx);
         } catch (error) {
@@ -99,6 +114,7 @@ export class JobRunner {
         const due = await dueJobs(this.ctx.db.kysely, this.ctx.clock, BATCH);
         let claimed = 0;
         for (const job of due) {
+          if (this.#draining) return;
           const claim = await claimJob(this.ctx.db.kysely, this.ctx.clock, job);
           if (claim === undefined) continue;
           claimed++;

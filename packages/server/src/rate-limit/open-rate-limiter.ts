@@ -8,6 +8,8 @@ import { RedisRateLimiter } from "./redis-rate-limiter.js";
 export interface OpenedRateLimiter {
   limiter: RateLimiter;
   close(): Promise<void>;
+  /** With Redis: resolves when it answers a PING (`/readyz` calls it); absent for the in-memory limiter. */
+  ping?(): Promise<void>;
 }
 
 /**
@@ -44,6 +46,9 @@ export async function openRateLimiter(redisUrl: string | null, clock: Clock): Pr
   }
   return {
     limiter: new RedisRateLimiter(redis),
+    ping: async () => {
+      await redis.ping();
+    },
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },

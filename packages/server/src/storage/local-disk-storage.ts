@@ -54,4 +54,21 @@ export class LocalDiskStorage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     await fs.promises.rm(fileOf(this.root, key), { force: true });
   }
+
+  /** Resolves when `root`, or the nearest folder above it that exists (it is made on first write), is a writable folder. */
+  async ping(): Promise<void> {
+    let dir = path.resolve(this.root);
+    for (;;) {
+      try {
+        const stat = await fs.promises.stat(dir);
+        if (!stat.isDirectory()) throw new Error(`${dir} is not a folder`);
+        await fs.promises.access(dir, fs.constants.W_OK);
+        return;
+      } catch (error) {
+        const parent = path.dirname(dir);
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === dir) throw error;
+        dir = parent;
+      }
+    }
+  }
 }

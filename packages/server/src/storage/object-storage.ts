@@ -20,6 +20,8 @@ export interface ObjectStorage {
   get(key: string): Promise<Readable | undefined>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Resolves when the store is reachable and usable, rejects otherwise (`/readyz` calls it). */
+  ping?(): Promise<void>;
 }
 
 /** What a storage key may look like: slash-separated segments of `[A-Za-z0-9_-]`. */
