@@ -145,4 +145,28 @@ describe.each(testDialects())("background work with two instances on one %s data
     await Promise.all([a.jobs.tick(), b.jobs.tick()]);
     expect(recipients("Release two").sort()).toEqual([...emails].sort());
   });
+
+  it("asks each ship-notify voter to confirm once and mails each once when the request ships", async () => {
+    const voters = ["ann", "bo", "cy", "dee", "eve"].map((name) => `${name}@example.com`);
+    const request = (await acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title: "Widgets", columnSlug: "planned" })).body.id as string;
+    for (const [i, email] of voters.entries()) {
+      const app = i % 2 === 0 ? a : b;
+      const res = await app.inject({ method: "POST", url: `/api/v1/feature-requests/${request}/vote`, headers: { "x-user-token": `voter-${i}` }, payload: { shipNotifyEmail: email } });
+      expect(res.statusCode).toBe(200);
+    }
+    await Promise.all([a.jobs.tick(), b.jobs.tick()]);
+    const confirmations = (email: string) => smtp.to(email).filter((m) => m.subject?.startsWith("Confirm ship notifications"));
+    for (const email of voters) {
+      const mails = confirmations(email);
+      expect({ email, mails: mails.length }).toEqual({ email, mails: 1 });
+      const link = (mails[0]?.text ?? "").match(/https?:\/\/\S+/g)?.find((l) => l.includes("/ship-notifications/confirm")) ?? "";
+      const url = new URL(link);
+      expect((await b.inject({ method: "POST", url: `${url.pathname}${url.search}` })).json()).toEqual({ confirmed: true });
+    }
+    expect((await acme.console.put(`/workspaces/${acme.wsId}/feature-requests/${request}`, { columnSlug: "shipped" })).status).toBe(200);
+    await Promise.all([a.jobs.tick(), b.jobs.tick(), a.jobs.tick(), b.jobs.tick()]);
+    for (const email of voters) {
+      expect({ email, shipped: smtp.to(email).filter((m) => m.subject?.startsWith("Shipped in")).length }).toEqual({ email, shipped: 1 });
+    }
+  });
 });
