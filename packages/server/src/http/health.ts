@@ -80,6 +80,11 @@ export async function readiness(deps: HealthDeps): Promise<ReadinessReport> {
 /**
  * `/healthz` (the process answers) and `/readyz` (each dependency with its status and latency:
  * 200 while the database answers, 503 when it does not or the server is shutting down).
+ *
+ * @example
+ * ```ts
+ * healthRoutes(app, { db, storage, redisPing: limiter.ping, role: config.role, isClosing: () => closing });
+ * ```
  */
 export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   app.get(

@@ -70,6 +70,14 @@ export type DueJob = JobRow & Pick<JobsTable, "status" | "lockedUntil">;
  * Up to `limit` due jobs, unclaimed: pending ones whose time has come, and running ones whose
  * lease ran out (their runner died or stalled). Claim each with {@link claimJob} just before
  * running it, so a runner that stops mid-batch holds at most the one job it was running.
+ *
+ * @example
+ * ```ts
+ * for (const job of await dueJobs(db, clock, 50)) {
+ *   const claim = await claimJob(db, clock, job);
+ *   if (claim !== undefined) await run(claim);
+ * }
+ * ```
  */
 export async function dueJobs(db: Kysely<Database>, clock: Clock, limit: number): Promise<DueJob[]> {
   const now = isoNow(clock);
@@ -92,6 +100,11 @@ export async function dueJobs(db: Kysely<Database>, clock: Clock, limit: number)
  * Reserves one job read by {@link dueJobs} for {@link JOB_LEASE_MS} with a conditional update
  * (same status, attempt and lease as read), so two runners never take the same job. Answers the
  * claim, or undefined when another runner took or finished it since it was read.
+ *
+ * @example
+ * ```ts
+ * const claim = await claimJob(db, clock, due[0]); // undefined: another instance has it
+ * ```
  */
 export async function claimJob(db: Kysely<Database>, clock: Clock, job: DueJob): Promise<JobRow | undefined> {
   const now = isoNow(clock);
