@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { Writable } from "node:stream";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -39,7 +38,7 @@ import { openRateLimiter, type OpenedRateLimiter } from "./rate-limit/open-rate-
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
-import { LocalDiskStorage } from "./storage/local-disk-storage.js";
+import { openStorage } from "./storage/open-storage.js";
 import type { ObjectStorage } from "./storage/object-storage.js";
 import { uploadPublicRoutes } from "./uploads/public-routes.js";
 import { startUploadSweeper } from "./uploads/sweeper.js";
@@ -61,7 +60,7 @@ export interface BuildOptions {
   cache?: SharedCache;
   /** Replaces the limiter `config.redisUrl` selects; the caller keeps ownership (it is not closed with the app). */
   rateLimiter?: RateLimiter;
-  /** Where uploads are stored instead of `DATA_DIR/uploads` on local disk. */
+  /** Where uploads are stored instead of the one `config.storage` selects; the caller keeps ownership. */
   storage?: ObjectStorage;
   /** Sends mail instead of the one `config.smtpUrl` selects; the caller keeps ownership. */
   mailer?: Mailer;
@@ -108,7 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     cache: options.cache ?? new MemoryCache(clock),
     rateLimiter: limiter.limiter,
-    storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, "uploads")),
+    storage: options.storage ?? (await openStorage(config)),
   };
   await ensureInstanceSecrets(ctx);
 
@@ -144,6 +143,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", () => limiter.close());
   // Background work runs unless this instance only serves the web (TIDINGS_ROLE=web).
   const background = config.role !== "web";
+  app.addHook("onClose", async () => {
+    if (options.storage === undefined) await ctx.storage.close?.();
+  });
   // Uploads no submission took are deleted after 24 h; the sweep stops before the database closes.
   if (background) {
     const stopSweeper = startUploadSweeper(ctx, app.log);

@@ -282,25 +282,25 @@ describe.each(testDialects())("Idempotency-Key on public POSTs on %s", (dialect)
 
     it.each(["images", "objects", "r2"])("answers a repeated /uploads/%s with the same descriptor and stores one file", async (route) => {
       const headers = { "idempotency-key": key(), "x-user-token": ALICE };
-      const before = { rows: await count("uploads"), files: t.storedFiles().length };
+      const before = { rows: await count("uploads"), files: (await t.storedFiles()).length };
       const first = image("first-boundary-1a2b");
       const res = await post(`/api/v1/uploads/${route}`, first.payload, { ...first.headers, ...headers });
       expect(res.statusCode).toBe(200);
       // A retry builds its body again: another boundary, the same fields and bytes.
       const second = image("second-boundary-3c4d");
       expectReplay(res, await post(`/api/v1/uploads/${route}`, second.payload, { ...second.headers, ...headers }));
-      expect({ rows: await count("uploads"), files: t.storedFiles().length }).toEqual({ rows: before.rows + 1, files: before.files + 1 });
+      expect({ rows: await count("uploads"), files: (await t.storedFiles()).length }).toEqual({ rows: before.rows + 1, files: before.files + 1 });
       const changed = image("third-boundary-5e6f", png(121));
       const reused = await post(`/api/v1/uploads/${route}`, changed.payload, { ...changed.headers, ...headers });
       expect(reused.json().code).toBe("idempotency_key_reused");
       const moreFields = image("fourth-boundary-7a8b", png(120), [{ name: "note", value: "x" }]);
       expect((await post(`/api/v1/uploads/${route}`, moreFields.payload, { ...moreFields.headers, ...headers })).statusCode).toBe(422);
-      expect({ rows: await count("uploads"), files: t.storedFiles().length }).toEqual({ rows: before.rows + 1, files: before.files + 1 });
+      expect({ rows: await count("uploads"), files: (await t.storedFiles()).length }).toEqual({ rows: before.rows + 1, files: before.files + 1 });
     });
 
     it("stores one file for ten identical uploads sent together", async () => {
       const headers = { "idempotency-key": key() };
-      const before = { rows: await count("uploads"), files: t.storedFiles().length };
+      const before = { rows: await count("uploads"), files: (await t.storedFiles()).length };
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) => {
           const body = image(`boundary-${i}-concurrent`);
@@ -309,7 +309,7 @@ describe.each(testDialects())("Idempotency-Key on public POSTs on %s", (dialect)
       );
       expect(answers.filter((a) => a.statusCode === 200 && a.headers["idempotent-replayed"] === undefined)).toHaveLength(1);
       expect(answers.every((a) => a.statusCode === 200 || a.json().code === "idempotency_key_in_use")).toBe(true);
-      expect({ rows: await count("uploads"), files: t.storedFiles().length }).toEqual({ rows: before.rows + 1, files: before.files + 1 });
+      expect({ rows: await count("uploads"), files: (await t.storedFiles()).length }).toEqual({ rows: before.rows + 1, files: before.files + 1 });
     });
 
     it("replays a session slot's upload instead of refusing the repeat with 409 already_uploaded", async () => {
@@ -317,16 +317,16 @@ describe.each(testDialects())("Idempotency-Key on public POSTs on %s", (dialect)
       const { sessionToken, uploads } = session.json() as { sessionToken: string; uploads: { uploadUrl: string }[] };
       const url = uploads[0]!.uploadUrl;
       const headers = { authorization: `Bearer ${sessionToken}`, "content-type": "image/png", "idempotency-key": key() };
-      const files = t.storedFiles().length;
+      const files = (await t.storedFiles()).length;
       const first = await t.app.inject({ method: "PUT", url, payload: png(90), headers });
       expect(first.statusCode).toBe(200);
       expectReplay(first, await t.app.inject({ method: "PUT", url, payload: png(90), headers }));
-      expect(t.storedFiles()).toHaveLength(files + 1);
+      expect(await t.storedFiles()).toHaveLength(files + 1);
       const other = await t.app.inject({ method: "PUT", url, payload: png(91), headers });
       expect(other.json().code).toBe("idempotency_key_reused");
       const fresh = await t.app.inject({ method: "PUT", url, payload: png(91), headers: { ...headers, "idempotency-key": key() } });
       expect(fresh.json().code).toBe("already_uploaded");
-      expect(t.storedFiles()).toHaveLength(files + 1);
+      expect(await t.storedFiles()).toHaveLength(files + 1);
     });
   });
 

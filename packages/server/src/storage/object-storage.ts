@@ -29,3 +29,24 @@ export interface ObjectStorage {
 
 /** What a storage key may look like: slash-separated segments of `[A-Za-z0-9_-]`. */
 export const STORAGE_KEY_SHAPE = /^[A-Za-z0-9_-]{1,128}(?:\/[A-Za-z0-9_-]{1,128}){0,3}$/;
+
+/** A prefix segment: no empty, `.` or `..` segment, nothing a URL would read differently. */
+const PREFIX_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Checks a bucket prefix and returns it without surrounding slashes (`"/a/b/"` → `"a/b"`).
+ *
+ * @example
+ * ```ts
+ * normalizePrefix("tidings/uploads/"); // "tidings/uploads"
+ * normalizePrefix("a/../b"); // throws
+ * ```
+ */
+export function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/^\/+|\/+$/g, "");
+  if (trimmed === "") return "";
+  if (!trimmed.split("/").every((segment) => PREFIX_SEGMENT.test(segment))) {
+    throw new Error(`invalid storage prefix: ${prefix}`);
+  }
+  return trimmed;
+}

@@ -3,7 +3,8 @@ import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestS3Server, type TestS3Server } from "../testing/s3-server.js";
-import { normalizePrefix, S3Storage } from "./s3-storage.js";
+import { normalizePrefix } from "./object-storage.js";
+import { S3Storage } from "./s3-storage.js";
 
 const MiB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { Readable } from "node:stream";
-import { STORAGE_KEY_SHAPE, type ObjectStorage } from "./object-storage.js";
+import { normalizePrefix, STORAGE_KEY_SHAPE, type ObjectStorage } from "./object-storage.js";
 
 /** Where an {@link S3Storage} keeps its objects and how it reaches the service. */
 export interface S3StorageOptions {
@@ -23,27 +23,6 @@ export interface S3StorageOptions {
  */
 const PART_SIZE = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 1;
-
-/** A prefix segment: no empty, `.` or `..` segment, nothing a URL would read differently. */
-const PREFIX_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;
-
-/**
- * Checks a bucket prefix and returns it without surrounding slashes (`"/a/b/"` → `"a/b"`).
- *
- * @example
- * ```ts
- * normalizePrefix("tidings/uploads/"); // "tidings/uploads"
- * normalizePrefix("a/../b"); // throws
- * ```
- */
-export function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.replace(/^\/+|\/+$/g, "");
-  if (trimmed === "") return "";
-  if (!trimmed.split("/").every((segment) => PREFIX_SEGMENT.test(segment))) {
-    throw new Error(`invalid storage prefix: ${prefix}`);
-  }
-  return trimmed;
-}
 
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };

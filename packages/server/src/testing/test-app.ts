@@ -4,6 +4,7 @@ import { loadConfig, type Config } from "../config.js";
 import type { DialectName } from "../db/database.js";
 import type { App } from "../http/types.js";
 import { RATE_LIMIT_BUCKETS } from "../rate-limit/buckets.js";
+import type { ObjectStorage } from "../storage/object-storage.js";
 import { FakeClock } from "./fake-clock.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 
@@ -31,7 +32,7 @@ export interface TestApp {
 export async function createTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: Writable; jobIntervalMs?: number } = {},
+  options: { logStream?: Writable; jobIntervalMs?: number; storage?: ObjectStorage } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
   const clock = new FakeClock();
@@ -44,6 +45,7 @@ export async function createTestApp(
     db: database.db,
     clock,
     ...(options.jobIntervalMs === undefined ? {} : { jobIntervalMs: options.jobIntervalMs }),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.logStream === undefined ? { logger: false } : { logStream: options.logStream }),
   });
   await app.ready();

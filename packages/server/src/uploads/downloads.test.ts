@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { createUploadTestApp, multipartBody, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, multipartBody, type UploadTestApp } from "./test-kit.js";
 
 const SECRET_BYTES = Buffer.from("crash log: the secret line\n");
 
-describe.each(testDialects())("signed download links re-checked on every download on %s", (dialect) => {
+describe.each(testDialectsAndStorages())("signed download links re-checked on every download on %s with %s storage", (dialect, storage) => {
   let t: UploadTestApp;
   beforeAll(async () => {
-    t = await createUploadTestApp(dialect);
+    t = await createUploadTestApp(dialect, {}, storage);
   });
   afterAll(() => t.close());
 

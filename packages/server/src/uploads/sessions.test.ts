@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
 import { UPLOAD_SESSION_TTL_MS } from "./public-routes.js";
-import { createUploadTestApp, JPEG_HEADER, multipartBody, png, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, type UploadTestApp } from "./test-kit.js";
 
 const ALICE = "5f0b1c3e-7a51-4f0e-9d2a-1b2c3d4e5f60";
 const BOB = "0a9e8d7c-6b5a-4c3d-8e2f-1a2b3c4d5e6f";
 
-describe.each(testDialects())("upload sessions on %s", (dialect) => {
+describe.each(testDialectsAndStorages())("upload sessions on %s with %s storage", (dialect, storage) => {
   let t: UploadTestApp;
   let acme: Awaited<ReturnType<typeof createWorkspaceWithApp>>;
   beforeAll(async () => {
-    t = await createUploadTestApp(dialect);
+    t = await createUploadTestApp(dialect, {}, storage);
     acme = await createWorkspaceWithApp(t.app, t.admin.authorization, "sessions-co");
     await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { maxAttachmentBytes: 2048 });
   });
@@ -59,9 +58,9 @@ describe.each(testDialects())("upload sessions on %s", (dialect) => {
     expect(stored.json()).toMatchObject({ uploadId: a.uploadId, status: "uploaded", stored: true, size: 100, sizeBytes: 100, contentType: "image/png" });
     expect((await put(a.uploadUrl, session.sessionToken, png(100))).statusCode).toBe(409);
     // A PNG sent to the JPEG slot is refused and the slot stays open.
-    const files = t.storedFiles();
+    const files = await t.storedFiles();
     expect((await put(b.uploadUrl, session.sessionToken, png(100), "image/jpeg")).statusCode).toBe(415);
-    expect(t.storedFiles()).toEqual(files);
+    expect(await t.storedFiles()).toEqual(files);
     const jpeg = Buffer.concat([JPEG_HEADER, Buffer.alloc(60)]);
     expect((await put(b.uploadUrl, session.sessionToken, jpeg, "image/jpeg")).statusCode).toBe(200);
 

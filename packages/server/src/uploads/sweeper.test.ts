@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDialects } from "../testing/test-database.js";
 import { sweepUnattachedUploads, UNATTACHED_UPLOAD_TTL_MS } from "./sweeper.js";
-import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, multipartBody, png, type UploadTestApp } from "./test-kit.js";
 
-describe.each(testDialects())("unattached upload sweeper on %s", (dialect) => {
+describe.each(testDialectsAndStorages())("unattached upload sweeper on %s with %s storage", (dialect, storage) => {
   let t: UploadTestApp;
   beforeAll(async () => {
-    t = await createUploadTestApp(dialect);
+    t = await createUploadTestApp(dialect, {}, storage);
   });
   afterAll(() => t.close());
 
@@ -31,13 +30,13 @@ describe.each(testDialects())("unattached upload sweeper on %s", (dialect) => {
     expect(await sweepUnattachedUploads(t.app.ctx)).toBe(0);
     const young = await upload();
     t.clock.advance(120_000);
-    const files = t.storedFiles().length;
+    const files = (await t.storedFiles()).length;
     expect(await sweepUnattachedUploads(t.app.ctx)).toBe(1);
     expect(await exists(stale.uploadId)).toBe(false);
     expect(await exists(kept.uploadId)).toBe(true);
     expect(await exists(young.uploadId)).toBe(true);
-    expect(t.storedFiles()).toHaveLength(files - 1);
-    expect(t.storedFiles().some((f) => f.includes(stale.uploadId))).toBe(false);
+    expect(await t.storedFiles()).toHaveLength(files - 1);
+    expect((await t.storedFiles()).some((f) => f.includes(stale.uploadId))).toBe(false);
     // A swept upload can no longer be attached.
     const late = await t.app.inject({ method: "POST", url: "/api/v1/feedback", payload: { appKey: "app_demo", title: "Late", platform: "ios", uploadIds: [stale.uploadId] } });
     expect(late.json().code).toBe("invalid_attachment");

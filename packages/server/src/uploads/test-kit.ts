@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_RATE_LIMITS } from "../rate-limit/buckets.js";
 import type { DialectName } from "../db/database.js";
+import { startTestS3Server } from "../testing/s3-server.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { testDialects } from "../testing/test-database.js";
 
 /** A text field or a file part of a hand-built multipart body. */
 export type Part = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
@@ -49,16 +51,40 @@ export const RELAXED_LIMITS = Object.fromEntries(
   Object.keys(DEFAULT_RATE_LIMITS).map((bucket) => [bucket, { limit: 100_000, windowSeconds: 60 }]),
 ) as unknown as typeof DEFAULT_RATE_LIMITS;
 
-/** A test app whose uploads go to a fresh temp `DATA_DIR`, removed on close. */
-export async function createUploadTestApp(dialect: DialectName, overrides: Parameters<typeof createTestApp>[1] = {}) {
+/** Where a suite's uploads go: files under a temp `DATA_DIR`, or a bucket on a test S3 server. */
+export type TestStorageKind = "disk" | "s3";
+
+/** Every dialect with each storage, for `describe.each`: `[dialect, storage]` pairs. */
+export function testDialectsAndStorages(): [DialectName, TestStorageKind][] {
+  return testDialects().flatMap((dialect) => (["disk", "s3"] as const).map((kind): [DialectName, TestStorageKind] => [dialect, kind]));
+}
+
+/**
+ * A test app whose uploads go to a fresh temp `DATA_DIR`, or with `storage: "s3"` to a bucket
+ * on an S3-protocol server of its own; both are removed on close.
+ *
+ * @example
+ * ```ts
+ * const t = await createUploadTestApp("postgres", {}, "s3");
+ * expect(await t.storedFiles()).toEqual([]);
+ * ```
+ */
+export async function createUploadTestApp(dialect: DialectName, overrides: Parameters<typeof createTestApp>[1] = {}, storage: TestStorageKind = "disk") {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-uploads-"));
-  const t: TestApp = await createTestApp(dialect, { dataDir, rateLimits: { ...RELAXED_LIMITS }, ...overrides });
+  const s3 = storage === "s3" ? await startTestS3Server() : undefined;
+  const prefix = "tidings/uploads";
+  const t: TestApp = await createTestApp(
+    dialect,
+    { dataDir, rateLimits: { ...RELAXED_LIMITS }, ...overrides },
+    s3 === undefined ? {} : { storage: s3.storage(prefix) },
+  );
   const uploadsDir = path.join(dataDir, "uploads");
   return {
     ...t,
     dataDir,
-    /** Every file under DATA_DIR/uploads, relative, sorted (directories left out). */
-    storedFiles(): string[] {
+    /** Every stored object's key (a path under DATA_DIR/uploads, or a key under the bucket's prefix), sorted. */
+    async storedFiles(): Promise<string[]> {
+      if (s3 !== undefined) return (await s3.objects()).map((o) => o.key.slice(prefix.length + 1));
       if (!fs.existsSync(uploadsDir)) return [];
       return fs
         .readdirSync(uploadsDir, { recursive: true })
@@ -68,6 +94,7 @@ export async function createUploadTestApp(dialect: DialectName, overrides: Param
     },
     close: async () => {
       await t.close();
+      await s3?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

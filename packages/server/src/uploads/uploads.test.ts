@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
 import { DOWNLOAD_LINK_TTL_MS } from "./signed-links.js";
-import { createUploadTestApp, JPEG_HEADER, multipartBody, png, PNG_HEADER, type Part, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, PNG_HEADER, type Part, type UploadTestApp } from "./test-kit.js";
 
-describe.each(testDialects())("multipart uploads on %s", (dialect) => {
+describe.each(testDialectsAndStorages())("multipart uploads on %s with %s storage", (dialect, storage) => {
   let t: UploadTestApp;
   let acme: Awaited<ReturnType<typeof createWorkspaceWithApp>>;
   beforeAll(async () => {
-    t = await createUploadTestApp(dialect);
+    t = await createUploadTestApp(dialect, {}, storage);
     acme = await createWorkspaceWithApp(t.app, t.admin.authorization, "uploads-co");
     expect((await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { maxAttachmentBytes: 1024 })).status).toBe(200);
   });
@@ -27,13 +26,13 @@ describe.each(testDialects())("multipart uploads on %s", (dialect) => {
   async function refusedCleanly(res: { statusCode: number; json(): unknown }, status: number, code: string) {
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ code });
-    expect(t.storedFiles()).toEqual(files);
+    expect(await t.storedFiles()).toEqual(files);
     expect(await rowCount()).toBe(rows);
   }
   let files: string[] = [];
   let rows = 0;
   const snapshot = async () => {
-    files = t.storedFiles();
+    files = await t.storedFiles();
     rows = await rowCount();
   };
 
@@ -143,7 +142,7 @@ describe.each(testDialects())("multipart uploads on %s", (dialect) => {
       expect(res.statusCode, sent).toBe(200);
       expect(res.json().filename).toBe(kept);
     }
-    expect(t.storedFiles().every((f) => /^[0-9a-f]{2}\/upl_[0-9a-f]{32}-[0-9a-f]{8}$/.test(f))).toBe(true);
+    expect((await t.storedFiles()).every((f) => /^[0-9a-f]{2}\/upl_[0-9a-f]{32}-[0-9a-f]{8}$/.test(f))).toBe(true);
   });
 
   it("shortens a long name by whole characters, keeps its extension, and serves it back intact", async () => {
@@ -226,7 +225,7 @@ describe.each(testDialects())("multipart uploads on %s", (dialect) => {
   it("signs links with a secret kept in the database, so they survive a restart", async () => {
     const { url } = (await image(png(80))).json();
     const { buildApp } = await import("../app.js");
-    const again = await buildApp(t.app.ctx.config, { db: t.database.db, clock: t.clock, logger: false });
+    const again = await buildApp(t.app.ctx.config, { db: t.database.db, clock: t.clock, storage: t.app.ctx.storage, logger: false });
     try {
       const res = await again.inject({ url });
       expect(res.statusCode).toBe(200);
