@@ -5,12 +5,14 @@ import { findAppByKey } from "./apps/apps.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";
+import { storageCommand } from "./storage/storage-command.js";
 
 const USAGE = `Usage: tidings <command>
 
 Commands:
   serve     Run migrations and start the HTTP server (default)
   migrate   Run pending database migrations and exit
+  storage   Copy local uploads into an S3 bucket (tidings storage migrate --help)
 
 Configuration comes from environment variables; see the README.`;
 
@@ -61,6 +63,10 @@ async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? "serve";
   if (command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command === "storage") {
+    process.exitCode = await storageCommand(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr });
     return;
   }
   let config: Config;
