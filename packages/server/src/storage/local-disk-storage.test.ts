@@ -41,6 +41,12 @@ describe("LocalDiskStorage", () => {
     expect(await storage.get("app_1/upl_c")).toBeUndefined();
   });
 
+  it("answers a ping while its folder is writable and refuses one when it cannot be made", async () => {
+    await expect(storage.ping()).resolves.toBeUndefined();
+    fs.writeFileSync(path.join(root, "a-file"), "");
+    await expect(new LocalDiskStorage(path.join(root, "a-file", "uploads")).ping()).rejects.toThrow();
+  });
+
   it("refuses keys that could leave its folder", async () => {
     for (const key of ["../etc/passwd", "a/../../b", "/abs", "a\\b", "", "a//b"]) {
       await expect(storage.put(key, Readable.from([Buffer.from("x")]))).rejects.toThrow("invalid storage key");
