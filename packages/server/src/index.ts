@@ -11,4 +11,6 @@ export { userHash } from "./users/identity.js";
 export { DEMO_APP_KEY } from "./demo/seed-demo.js";
 export { startServer, setupState, type RunningServer, type SetupState } from "./serve.js";
 export { setupCode, setupLink } from "./console/setup-code.js";
+export { LocalDiskStorage, S3Storage, type ObjectStorage, type S3StorageOptions } from "./storage/index.js";
+export { openStorage } from "./storage/open-storage.js";
 export * as data from "./data.js";
