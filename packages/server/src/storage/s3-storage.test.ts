@@ -98,6 +98,23 @@ describe("S3Storage on an S3-protocol server", () => {
     await storage.delete("ab/upl_large");
   });
 
+  it("rejects and releases the stream when the service refuses the write", async () => {
+    const missing = new S3Storage({
+      bucket: "no-such-bucket",
+      prefix: "",
+      endpoint: s3.endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    });
+    for (const size of [1000, 6 * MiB]) {
+      const source = generated(size);
+      await expect(missing.put("ab/upl_nowhere", source)).rejects.toThrow();
+      expect(source.destroyed, `${size} bytes`).toBe(true);
+    }
+    await missing.close();
+  });
+
   it("answers a ping while the bucket is there and refuses one for a missing bucket", async () => {
     await expect(storage.ping()).resolves.toBeUndefined();
     const other = new S3Storage({
