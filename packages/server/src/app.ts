@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify from "fastify";
 import { appConsoleRoutes } from "./apps/console-routes.js";
 import { publicConfigRoutes } from "./apps/public-routes.js";
+import { openRedisCache, type CacheLog } from "./cache/redis-cache.js";
 import { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
@@ -57,7 +58,10 @@ export interface BuildOptions {
   /** An open, migrated database; when absent one is opened from `config.databaseUrl` and migrated. */
   db?: Db;
   clock?: Clock;
+  /** Replaces the cache `config.redisUrl` selects (the caller keeps ownership). */
   cache?: SharedCache;
+  /** Prefix of the shared cache's Redis keys, so instances of one deployment share them. @default "tidings:cache:" */
+  cachePrefix?: string;
   /** Replaces the limiter `config.redisUrl` selects; the caller keeps ownership (it is not closed with the app). */
   rateLimiter?: RateLimiter;
   /** Where uploads are stored instead of the one `config.storage` selects; the caller keeps ownership. */
@@ -101,11 +105,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.rateLimiter === undefined
       ? await openRateLimiter(config.redisUrl, clock)
       : { limiter: options.rateLimiter, close: () => Promise.resolve() };
+  // The cache logs through the app's logger, which exists only once Fastify is built below:
+  // lines from before (Redis unreachable at start) wait for it.
+  const cacheLog: { to?: CacheLog; early: ((log: CacheLog) => void)[] } = { early: [] };
+  const forwardLog: CacheLog = {
+    warn: (details, message) => (cacheLog.to === undefined ? cacheLog.early.push((log) => log.warn(details, message)) : cacheLog.to.warn(details, message)),
+    info: (details, message) => (cacheLog.to === undefined ? cacheLog.early.push((log) => log.info(details, message)) : cacheLog.to.info(details, message)),
+  };
+  const redisCache =
+    options.cache === undefined && config.redisUrl !== null
+      ? await openRedisCache(config.redisUrl, clock, forwardLog, options.cachePrefix)
+      : undefined;
   const ctx: Context = {
     config,
     db,
     clock,
-    cache: options.cache ?? new MemoryCache(clock),
+    cache: options.cache ?? redisCache?.cache ?? new MemoryCache(clock),
     rateLimiter: limiter.limiter,
     storage: options.storage ?? (await openStorage(config)),
   };
@@ -133,6 +148,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     http: { maxHeaderSize: MAX_HEAD_BYTES, requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   installParserAnswers(app.server, app.log, security);
+  cacheLog.to = app.log;
+  for (const line of cacheLog.early) line(app.log);
 
   app.decorate("ctx", ctx);
   app.decorateRequest("principal", null);
@@ -145,6 +162,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const background = config.role !== "web";
   app.addHook("onClose", async () => {
     if (options.storage === undefined) await ctx.storage.close?.();
+  });
+  app.addHook("onClose", async () => {
+    await redisCache?.close();
   });
   // Uploads no submission took are deleted after 24 h; the sweep stops before the database closes.
   if (background) {

@@ -85,8 +85,8 @@ describe.skipIf(REDIS_URL === null)("/readyz with Redis", () => {
   let t: TestApp;
   beforeAll(async () => {
     const redis = new URL(REDIS_URL!);
-    proxy = await startTcpProxy(redis.hostname, Number(redis.port || 6379));
-    t = await createTestApp("sqlite", { redisUrl: `redis://127.0.0.1:${proxy.port}` });
+    proxy = await startTcpProxy(`${redis.hostname}:${redis.port || 6379}`);
+    t = await createTestApp("sqlite", { redisUrl: `redis://${proxy.address}` });
   });
   afterAll(async () => {
     await t.close();
@@ -99,14 +99,14 @@ describe.skipIf(REDIS_URL === null)("/readyz with Redis", () => {
     expect(ready.json().checks.redis).toEqual(latency);
     expect(ready.json().status).not.toBe("fail");
 
-    proxy.cut();
+    await proxy.cut();
     const cut = await t.app.inject({ url: "/readyz" });
     expect(cut.statusCode).toBe(200);
     expect(cut.json()).toMatchObject({ status: "degraded", checks: { database: { status: "ok" }, redis: { status: "fail" } } });
     // Requests are still served: rate limits let them through while Redis is away.
     expect((await t.app.inject({ url: "/api/v1/public/config/app_demo" })).statusCode).toBe(200);
 
-    proxy.restore();
+    await proxy.restore();
     await vi.waitFor(async () => expect((await t.app.inject({ url: "/readyz" })).json().checks.redis.status).toBe("ok"), { timeout: 10_000, interval: 100 });
   });
 });

@@ -1,62 +1,79 @@
 import net from "node:net";
 
-/** A loopback TCP proxy in front of a real service, whose link a test can cut and restore. */
+/** A loopback TCP proxy a test can cut, hang and restore, to show what a lost dependency does. */
 export interface TcpProxy {
-  /** The proxy's port on 127.0.0.1. */
-  port: number;
-  /** Drops every open connection and refuses new ones, as a network partition would. */
-  cut(): void;
-  /** Forwards new connections again. */
-  restore(): void;
+  /** `host:port` clients connect to. */
+  readonly address: string;
+  /** Drops every open connection and refuses new ones. */
+  cut(): Promise<void>;
+  /** Keeps connections open but forwards nothing either way: a hung server. */
+  hang(): void;
+  /** Forwards again (new connections after a cut; open ones after a hang). */
+  restore(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Starts a proxy to `host:port` on a free loopback port.
+ * Listens on a free loopback port and forwards each connection to `target` (`host:port`).
  *
  * @example
  * ```ts
- * const proxy = await startTcpProxy("127.0.0.1", 6379);
- * const redisUrl = `redis://127.0.0.1:${proxy.port}`;
- * proxy.cut(); // Redis is now unreachable through the proxy
+ * const proxy = await startTcpProxy("127.0.0.1:6379");
+ * const redis = new Redis(`redis://${proxy.address}`);
+ * await proxy.cut(); // redis sees its connection close and reconnects in vain
  * ```
  */
-export async function startTcpProxy(host: string, port: number): Promise<TcpProxy> {
+export async function startTcpProxy(target: string): Promise<TcpProxy> {
+  const [targetHost, targetPort] = splitAddress(target);
   const sockets = new Set<net.Socket>();
-  let open = true;
-  const track = (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-  };
+  let hung = false;
   const server = net.createServer((client) => {
-    track(client);
-    if (!open) {
-      client.destroy();
-      return;
+    const upstream = net.connect(targetPort, targetHost);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on("data", (chunk) => {
+        if (!hung) to.write(chunk);
+      });
+      from.on("close", () => {
+        sockets.delete(from);
+        to.destroy();
+      });
+      from.on("error", () => from.destroy());
     }
-    const upstream = net.connect(port, host);
-    track(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port: proxyPort } = server.address() as net.AddressInfo;
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve((server.address() as net.AddressInfo).port);
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  const port = await listen(0);
   return {
-    port: proxyPort,
-    cut: () => {
-      open = false;
-      for (const socket of sockets) socket.destroy();
+    address: `127.0.0.1:${port}`,
+    cut: stop,
+    hang: () => {
+      hung = true;
     },
-    restore: () => {
-      open = true;
+    restore: async () => {
+      hung = false;
+      if (!server.listening) await listen(port);
     },
-    close: () => {
-      open = false;
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: stop,
   };
+}
+
+function splitAddress(address: string): [string, number] {
+  const at = address.lastIndexOf(":");
+  return [address.slice(0, at), Number(address.slice(at + 1))];
 }
