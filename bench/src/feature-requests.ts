@@ -5,7 +5,9 @@
  * The vote target (3k/s) is the server's capacity, so it is judged on the saturated run (100
  * clients). With 10 clients each one waits for its vote's commit and fdatasync before sending the
  * next, so that line measures latency as much as capacity; it is printed next to a bare route
- * answering the same requests and the disk's fdatasync latency.
+ * answering the same requests and the disk's fdatasync latency. When a Redis is reachable, a
+ * second instance on the same database with REDIS_URL set serves the same page, as each of
+ * several instances would (shared cache and rate limits in Redis).
  */
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { buildApp, data, loadConfig, systemClock } from "@tidings/server";
 import Fastify from "fastify";
 import { CONNECTIONS, load } from "./load.js";
+import { benchRedis, redisSkipReason } from "./redis.js";
 
 const HOST = "127.0.0.1";
 const COUNT = Number(process.env.BENCH_REQUESTS ?? 100_000);
@@ -37,6 +40,9 @@ const config = {
 };
 const tidings = await buildApp(config, { logger: false });
 const bare = Fastify({ logger: false });
+const redis = benchRedis();
+let withRedis: Awaited<ReturnType<typeof buildApp>> | undefined;
+let redisSkipped = redis === null ? "BENCH_REDIS_URL=off" : "";
 
 /** Connections for the saturated vote run: enough that the server, not sync latency, is the limit. */
 const SATURATING_CONNECTIONS = 100;
@@ -94,6 +100,23 @@ try {
   await load(bareUrl, 1);
   const list = await load(listUrl, seconds, { headers: { "x-user-token": token } });
   const plain = await load(bareUrl, seconds);
+  // The same page from an instance with REDIS_URL, on the same database.
+  let redisList: Awaited<ReturnType<typeof load>> | undefined;
+  if (redis !== null) {
+    try {
+      withRedis = await buildApp({ ...config, redisUrl: redis.url }, { logger: false, cachePrefix: redis.cachePrefix });
+    } catch (error) {
+      redisSkipped = redisSkipReason(error);
+    }
+  }
+  if (withRedis !== undefined) {
+    const redisListUrl = `${await withRedis.listen({ port: 0, host: HOST })}/api/v1/feature-requests?appKey=${appKey}&limit=50`;
+    await load(redisListUrl, 1, { headers: { "x-user-token": token } });
+    redisList = await load(redisListUrl, seconds, { headers: { "x-user-token": token } });
+    // Closed before the votes below, so their figures stay single-instance ones.
+    await withRedis.close();
+    withRedis = undefined;
+  }
 
   // Search latency: sequential personalised searches (no shared cache), timed one by one.
   // Every query is different, so none is answered from the shared cache of anonymous pages.
@@ -152,6 +175,12 @@ try {
   console.log(`${"personalised page of 50 (req/s)".padEnd(40)} ${list.requests.average.toFixed(0).padStart(10)}`);
   console.log(`${"bare route, same JSON (req/s)".padEnd(40)} ${plain.requests.average.toFixed(0).padStart(10)}`);
   console.log(`${"ratio list/bare".padEnd(40)} ${ratio.toFixed(2).padStart(10)}  >= 0.30x ${ratio >= 0.3 ? "PASS" : "BELOW"}`);
+  if (redisList === undefined) {
+    console.log(`${"same page, REDIS_URL set".padEnd(40)} ${"skipped".padStart(10)}  (${redisSkipped})`);
+  } else {
+    const vsSingle = (redisList.requests.average / list.requests.average).toFixed(2);
+    console.log(`${"same page, REDIS_URL set (req/s)".padEnd(40)} ${redisList.requests.average.toFixed(0).padStart(10)}  (${vsSingle}x the single instance)`);
+  }
   const p95 = percentile(samples, 95);
   console.log(`${"search p50 / p95 (ms)".padEnd(40)} ${`${percentile(samples, 50).toFixed(1)} / ${p95.toFixed(1)}`.padStart(10)}  p95 < 10 ms ${p95 < 10 ? "PASS" : "BELOW"}`);
   const fewClients = `(${(votes.latency.average).toFixed(1)} ms per vote, commit and fdatasync included)`;
@@ -168,6 +197,6 @@ try {
   console.error(err);
   process.exitCode = 1;
 } finally {
-  await Promise.all([tidings.close(), bare.close()]);
+  await Promise.all([tidings.close(), bare.close(), withRedis?.close()]);
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -45,7 +45,7 @@ export interface Config {
   adminToken: string | null;
   /** The code first-run setup asks for; null derives one from a secret in the database (shared by every instance). @default null */
   setupCode: string | null;
-  /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits through; null keeps them in memory. @default null */
+  /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits and the public cache's invalidations through; null keeps both in memory. @default null */
   redisUrl: string | null;
   /** Per-IP rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`). @default DEFAULT_RATE_LIMITS */
   rateLimits: RateLimitRules;
