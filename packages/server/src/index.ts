@@ -2,6 +2,7 @@ export { buildApp, type BuildOptions } from "./app.js";
 export { loadConfig, ConfigError, type Config } from "./config.js";
 export { openDatabase, migrateToLatest, type Db, type DialectName } from "./db/database.js";
 export { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
+export { RedisCache, openRedisCache, type CacheLog } from "./cache/redis-cache.js";
 export { systemClock, type Clock } from "./clock.js";
 export type { RateLimiter, RateLimitResult, RateLimitRule } from "./rate-limit/rate-limiter.js";
 export { DEFAULT_RATE_LIMITS, type RateLimitBucket } from "./rate-limit/buckets.js";
