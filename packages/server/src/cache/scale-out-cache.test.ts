@@ -114,7 +114,11 @@ describe.skipIf(REDIS_URL === null).each(testDialects())("the public cache acros
   it("reads correctly without Redis, logs the outage once, and caches again once Redis is back", async () => {
     const ws = await createWorkspaceWithApp(a.app, admin, `outage-${dialect}`);
     const c = consoleClient(a.app, admin);
+    await c.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none" });
+    const proposed = await a.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "alice" }, payload: { appKey: ws.appKey, title: "Sync" } });
+    const id = (proposed.json() as { featureRequestId: string }).featureRequestId;
     expect((await config(b, ws.appKey)).name).toBe("Acme Notes");
+    expect(await list(b, ws.appKey)).toMatchObject([{ id, voteCount: 0 }]);
 
     await proxy.cut();
     await vi.waitFor(() => expect((b.app.ctx.cache as RedisCache).degraded).toBe(true));
@@ -124,6 +128,9 @@ describe.skipIf(REDIS_URL === null).each(testDialects())("the public cache acros
     expect((await c.put(`/workspaces/${ws.wsId}/apps/${ws.appId}`, { name: "Renamed twice" })).status).toBe(200);
     expect((await config(b, ws.appKey)).name).toBe("Renamed twice");
     expect((await config(a, ws.appKey)).name).toBe("Renamed twice");
+    const voted = await a.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "bob" }, payload: {} });
+    expect(voted.statusCode).toBe(200);
+    expect(await list(b, ws.appKey)).toMatchObject([{ id, voteCount: 1 }]);
     const down = ["shared cache: Redis unreachable, serving without cache until it is back"];
     expect(b.cacheLines).toEqual(down);
     expect(a.cacheLines).toEqual(down);
