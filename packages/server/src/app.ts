@@ -175,7 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     closing = true;
   });
   // Scheduled releases and queued mail; the runner stops (finishing its tick) before the database closes.
-  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }, app.log);
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, leaseMs: config.jobLeaseMs }, app.log);
   const jobs = changelogJobRunner(ctx, app.log, mailer);
   app.decorate("jobs", jobs);
   // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).

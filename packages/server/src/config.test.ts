@@ -187,4 +187,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ TIDINGS_ROLE: "web" }).role).toBe("web");
     expect(() => loadConfig({ TIDINGS_ROLE: "both" })).toThrow(/TIDINGS_ROLE: expected web, worker or all, got "both"/);
   });
+
+  it("reserves a claimed job for five minutes unless TIDINGS_JOB_LEASE_SECONDS says otherwise", () => {
+    expect(loadConfig({}).jobLeaseMs).toBe(300_000);
+    expect(loadConfig({ TIDINGS_JOB_LEASE_SECONDS: " 30 " }).jobLeaseMs).toBe(30_000);
+    for (const bad of ["1", "86401", "1.5", "-3", "ten"]) {
+      expect(() => loadConfig({ TIDINGS_JOB_LEASE_SECONDS: bad })).toThrow(/^TIDINGS_JOB_LEASE_SECONDS: expected an integer 2-86400/);
+    }
+  });
 });

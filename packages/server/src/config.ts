@@ -79,6 +79,12 @@ export interface Config {
    */
   role: InstanceRole;
   /**
+   * How long a claimed background job is reserved (`TIDINGS_JOB_LEASE_SECONDS`, 2-86400): an
+   * instance that dies mid-job holds that one job this long before another takes it over. SMTP
+   * timeouts are kept inside it. @default 300_000
+   */
+  jobLeaseMs: number;
+  /**
    * `STORAGE_URL`: `s3://bucket/prefix` keeps uploads in an S3-compatible bucket (with `S3_ENDPOINT`,
    * `S3_REGION`, `S3_FORCE_PATH_STYLE`, and the SDK's `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`);
    * `file:///folder` in that folder. @default { kind: "disk", dir: null } (DATA_DIR/uploads)
@@ -323,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: parseSmtpUrl(env),
     mailFrom: parseMailFrom(env),
     role: parseRole(env),
+    jobLeaseMs: parseInteger(env, "TIDINGS_JOB_LEASE_SECONDS", 300, 2, 86_400) * 1000,
     storage: parseStorage(env),
   };
 }

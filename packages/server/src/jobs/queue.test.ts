@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
-import { claimDueJobs, completeJob, enqueueJobs, failJob, JOB_LEASE_MS, retryDelayMs } from "./queue.js";
+import { claimDueJobs, claimJob, completeJob, dueJobs, enqueueJobs, failJob, JOB_LEASE_MS, retryDelayMs } from "./queue.js";
 
 describe("retryDelayMs", () => {
   it("doubles from 30 s and stops at an hour", () => {
@@ -35,6 +35,19 @@ describe.each(testDialects())("job queue on %s", (dialect) => {
     await completeJob(db, clock, again!);
     const row = await db.selectFrom("jobs").selectAll().where("dedupeKey", "=", "one").executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "done", lastError: null });
+  });
+
+  it("takes a job back after the lease it was claimed with (TIDINGS_JOB_LEASE_SECONDS)", async () => {
+    const db = database.db.kysely;
+    await db.transaction().execute((trx) => enqueueJobs(trx, clock, [{ kind: "short", dedupeKey: "short-lease", payload: {} }]));
+    const [due] = await dueJobs(db, clock, 10);
+    expect(await claimJob(db, clock, due!, 3000)).toMatchObject({ attempts: 1 });
+    clock.advance(3000);
+    expect(await dueJobs(db, clock, 10)).toEqual([]);
+    clock.advance(1);
+    const [again] = await claimDueJobs(db, clock, 10);
+    expect(again).toMatchObject({ kind: "short", attempts: 2 });
+    await completeJob(db, clock, again!);
   });
 
   it("retries with backoff and gives up after maxAttempts", async () => {

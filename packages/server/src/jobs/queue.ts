@@ -4,7 +4,7 @@ import type { Database, JobsTable } from "../db/schema.js";
 import { newId } from "../ids.js";
 import { dropLoneSurrogates, truncateText } from "@tidings/protocol";
 
-/** How long a claimed job is reserved; a runner that died mid-job frees it after this. */
+/** How long a claimed job is reserved by default (`TIDINGS_JOB_LEASE_SECONDS`); a runner that died mid-job frees it after this. */
 export const JOB_LEASE_MS = 5 * 60_000;
 /** Attempts before a job is marked failed. */
 export const DEFAULT_MAX_ATTEMPTS = 6;
@@ -97,7 +97,8 @@ export async function dueJobs(db: Kysely<Database>, clock: Clock, limit: number)
 }
 
 /**
- * Reserves one job read by {@link dueJobs} for {@link JOB_LEASE_MS} with a conditional update
+ * Reserves one job read by {@link dueJobs} for `leaseMs` ({@link JOB_LEASE_MS} unless the
+ * operator set `TIDINGS_JOB_LEASE_SECONDS`) with a conditional update
  * (same status, attempt and lease as read), so two runners never take the same job. Answers the
  * claim, or undefined when another runner took or finished it since it was read.
  *
@@ -106,9 +107,9 @@ export async function dueJobs(db: Kysely<Database>, clock: Clock, limit: number)
  * const claim = await claimJob(db, clock, due[0]); // undefined: another instance has it
  * ```
  */
-export async function claimJob(db: Kysely<Database>, clock: Clock, job: DueJob): Promise<JobRow | undefined> {
+export async function claimJob(db: Kysely<Database>, clock: Clock, job: DueJob, leaseMs = JOB_LEASE_MS): Promise<JobRow | undefined> {
   const now = isoNow(clock);
-  const lockedUntil = new Date(clock.now().getTime() + JOB_LEASE_MS).toISOString();
+  const lockedUntil = new Date(clock.now().getTime() + leaseMs).toISOString();
   let update = db
     .updateTable("jobs")
     .set({ status: "running", attempts: job.attempts + 1, lockedUntil, updatedAt: now })

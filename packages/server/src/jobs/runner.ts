@@ -115,7 +115,7 @@ export class JobRunner {
         let claimed = 0;
         for (const job of due) {
           if (this.#draining) return;
-          const claim = await claimJob(this.ctx.db.kysely, this.ctx.clock, job);
+          const claim = await claimJob(this.ctx.db.kysely, this.ctx.clock, job, this.ctx.config.jobLeaseMs);
           if (claim === undefined) continue;
           claimed++;
           await this.#runJob(claim);

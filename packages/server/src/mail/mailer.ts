@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
+import { JOB_LEASE_MS } from "../jobs/queue.js";
 
 /** One outgoing mail, fully rendered. */
 export interface MailMessage {
@@ -28,6 +29,8 @@ export interface MailerOptions {
   smtpUrl: string | null;
   from: string;
   dataDir: string;
+  /** The job lease (`TIDINGS_JOB_LEASE_SECONDS`): SMTP timeouts stay inside it. @default JOB_LEASE_MS */
+  leaseMs?: number;
 }
 
 /**
@@ -50,9 +53,11 @@ export function createMailer(options: MailerOptions, log: FastifyBaseLogger): Ma
     messageId: m.messageId,
   });
   if (options.smtpUrl !== null) {
-    // Timeouts well inside the job lease (JOB_LEASE_MS), so a stalled server fails the send and the
-    // job is retried, rather than another instance taking the job over while this send still runs.
-    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
+    // Timeouts well inside the job lease, so a stalled server fails the send and the job is
+    // retried, rather than another instance taking the job over while this send still runs.
+    const lease = options.leaseMs ?? JOB_LEASE_MS;
+    const waitMs = Math.min(30_000, Math.floor(lease / 4));
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: Math.min(60_000, Math.floor(lease / 2)) });
     return {
       send: async (message) => {
         await transport.sendMail(toMail(message));
