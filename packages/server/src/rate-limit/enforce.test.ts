@@ -45,6 +45,25 @@ describe("enforceRateLimit", () => {
     expect(logs.some((line) => line.includes("rate limiter unavailable") && line.includes("Connection is closed."))).toBe(true);
     await app.close();
   });
+
+  it("logs an outage once, not per request, and says when the limiter is back", async () => {
+    const logs: string[] = [];
+    let failing = true;
+    const flaky: RateLimiter = {
+      hit: () => (failing ? Promise.reject(new Error("Connection is closed.")) : Promise.resolve({ allowed: true, remaining: 29, retryAfterSeconds: 0 })),
+    };
+    const app = await searchApp(flaky, logs);
+    for (let i = 0; i < 5; i++) expect((await app.inject({ url: "/search" })).statusCode).toBe(200);
+    expect(logs.filter((line) => line.includes("rate limiter unavailable"))).toHaveLength(1);
+    failing = false;
+    expect((await app.inject({ url: "/search" })).statusCode).toBe(200);
+    expect((await app.inject({ url: "/search" })).statusCode).toBe(200);
+    expect(logs.filter((line) => line.includes("rate limiter back"))).toHaveLength(1);
+    failing = true;
+    await app.inject({ url: "/search" });
+    expect(logs.filter((line) => line.includes("rate limiter unavailable"))).toHaveLength(2);
+    await app.close();
+  });
 });
 
 // Limits do not depend on the database engine, so these run on SQLite only.
