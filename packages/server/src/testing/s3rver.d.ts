@@ -1,4 +1,5 @@
-// The parts of s3rver (no bundled types) the tests use.
+// The parts of s3rver (no bundled types) the server tests, the bench and the e2e tests use;
+// bench/ and e2e/ include this file from their tsconfig.
 declare module "s3rver" {
   import type { Server } from "node:http";
   import type { AddressInfo } from "node:net";
