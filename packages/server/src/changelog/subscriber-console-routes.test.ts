@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClient, createWorkspaceWithApp, expectOffsetBounds } from "../testing/console-client.js";
+import { subscriptionRow } from "../testing/subscriptions.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { testDialects } from "../testing/test-database.js";
 import { csvCell } from "./subscriber-console-routes.js";
@@ -18,28 +19,10 @@ describe.each(testDialects())("console: changelog subscribers and preview on %s"
       ["cy@example.com", "unsubscribed"],
     ] as const;
     for (const [i, [email, status]] of rows.entries()) {
-      const id = `esub_${String(i).padStart(26, "0")}`;
-      ids.push(id);
       const at = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
-      await t.database.db.kysely
-        .insertInto("emailSubscriptions")
-        .values({
-          id,
-          appId: acme.appId,
-          kind: "changelog",
-          featureRequestId: "",
-          email,
-          status,
-          subscriberTokenHash: null,
-          confirmNonce: null,
-          confirmSentAt: null,
-          confirmedAt: status === "confirmed" ? at : null,
-          unsubscribedAt: status === "unsubscribed" ? at : null,
-          notifiedAt: null,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .execute();
+      const row = subscriptionRow(i, acme.appId, email, status, at);
+      ids.push(row.id);
+      await t.database.db.kysely.insertInto("emailSubscriptions").values(row).execute();
     }
   });
   afterAll(() => t.close());

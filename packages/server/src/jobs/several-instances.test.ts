@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from "../mail/mailer.js";
 import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
 import { FakeClock } from "../testing/fake-clock.js";
+import { subscriptionRow } from "../testing/subscriptions.js";
 import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "../testing/test-app.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { JOB_LEASE_MS } from "./queue.js";
@@ -86,24 +87,7 @@ describe.each(testDialects())("background work with two instances on one %s data
     const at = clock.now().toISOString();
     await database.db.kysely
       .insertInto("emailSubscriptions")
-      .values(
-        emails.map((email, i) => ({
-          id: `esub_${String(i).padStart(26, "0")}`,
-          appId: acme.appId,
-          kind: "changelog",
-          featureRequestId: "",
-          email,
-          status: "confirmed",
-          subscriberTokenHash: null,
-          confirmNonce: null,
-          confirmSentAt: null,
-          confirmedAt: at,
-          unsubscribedAt: null,
-          notifiedAt: null,
-          createdAt: at,
-          updatedAt: at,
-        })),
-      )
+      .values(emails.map((email, i) => subscriptionRow(i, acme.appId, email, "confirmed", at)))
       .execute();
   });
   afterAll(async () => {
