@@ -126,7 +126,7 @@ function csvRow(record: string[], index: Partial<Record<CsvField, number>>, at: 
   const createdAt = createdText === "" ? null : isoDate(createdText);
   if (createdText !== "" && createdAt === null) return issue(`created_at "${createdText}" is not a date (use ISO 8601, e.g. 2024-03-01T09:30:00Z)`);
   const email = cell("author_email").trim();
-  if (email !== "" && !EMAIL.test(email)) return issue(`author_email "${email}" is not an email address`);
+  if (email !== "" && (email.length > 254 || !EMAIL.test(email))) return issue(`author_email "${email}" is not an email address`);
   const name = cell("author_name").trim();
   // Without an id column a row is known by what it says: the same row imports once.
   const id = cell("id").trim() || `sha256:${createHash("sha256").update(JSON.stringify([title, description, email, createdText])).digest("hex")}`;

@@ -174,6 +174,44 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
       expect((await snapshot(ws.appId)).requests).toEqual([]);
     });
 
+    it("skips rows the database could not hold or that repeat an id, each with its line", async () => {
+      const ws = await freshApp();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-csv-"));
+      const file = path.join(dir, "hostile.csv");
+      const longEmail = `${"a".repeat(250)}@example.com`;
+      fs.writeFileSync(
+        file,
+        [
+          "\uFEFFID,Title,Description,Created At,Author Email",
+          "a,First,\"multi",
+          "line\",2024-02-29,",
+          "a,Same id again,,2024-03-01,",
+          "b,Nul,has \u0000 inside,2024-03-01,",
+          "c,Bad day,,2024-02-30,",
+          `d,Long email,,2024-03-01,${longEmail}`,
+          `e,${"x".repeat(401)},,,`,
+          "f,Last,,,",
+          "",
+        ].join("\n"),
+      );
+      const result = await run(["--format", "csv", "--app", ws.appKey, file]);
+      expect(result.code).toBe(EXIT.partial);
+      const skipped = result.err.split("\n").filter((l) => l.startsWith("Skipped"));
+      expect(skipped).toEqual([
+        'Skipped hostile.csv line 4: duplicate request id "a"',
+        "Skipped hostile.csv line 5: contains a NUL character (U+0000), which the database cannot store",
+        'Skipped hostile.csv line 6: created_at "2024-02-30" is not a date (use ISO 8601, e.g. 2024-03-01T09:30:00Z)',
+        `Skipped hostile.csv line 7: author_email "${longEmail}" is not an email address`,
+        "Skipped hostile.csv line 8: the title is longer than 400 characters",
+      ]);
+      const { requests } = await snapshot(ws.appId);
+      expect(requests.map((r) => [r.title, r.description])).toEqual([
+        ["First", "multi\nline"],
+        ["Last", ""],
+      ]);
+      fs.rmSync(dir, { recursive: true });
+    });
+
     it("reports malformed quoting with its line and writes nothing", async () => {
       const ws = await freshApp();
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-csv-"));
@@ -240,6 +278,25 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
       expect(again.out).toContain("votes     0 new, 5 already there");
       expect(again.out).toContain("comments  0 new, 4 already imported");
       expect(await snapshot(ws.appId)).toEqual(before);
+    });
+
+    it("refuses a reply placed on another post than its parent, and an API error saved as a page", async () => {
+      const ws = await freshApp();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-canny-"));
+      const post = (id: string) => ({ id, title: `Post ${id}`, details: "", status: "open", score: 0, created: "2022-01-01T00:00:00.000Z", author: null, tags: [] });
+      fs.writeFileSync(path.join(dir, "posts-0.json"), JSON.stringify({ hasMore: false, posts: [post("p1"), post("p2")] }));
+      const comment = (id: string, postId: string, parentID: string | null) => ({ id, post: { id: postId }, parentID, value: `text ${id}`, created: "2022-01-02T00:00:00.000Z", author: { id: "u1", name: "U", email: null, isAdmin: false }, internal: false, private: false });
+      fs.writeFileSync(path.join(dir, "comments-0.json"), JSON.stringify({ hasMore: false, comments: [comment("c1", "p1", null), comment("c2", "p2", "c1")] }));
+      const result = await run(["--format", "canny", "--app", ws.appKey, dir]);
+      expect(result.code).toBe(EXIT.partial);
+      expect(result.err).toContain('Skipped comments-0.json item 2: reply to comment "c1", which is on another request');
+      expect((await snapshot(ws.appId)).comments.map((c) => c.body)).toEqual(["text c1"]);
+
+      fs.writeFileSync(path.join(dir, "votes-0.json"), JSON.stringify({ error: "invalid api key" }));
+      const refused = await run(["--format", "canny", "--app", ws.appKey, dir]);
+      expect(refused.code).toBe(EXIT.failed);
+      expect(refused.err).toContain('votes-0.json: expected a JSON array or an object with a "votes" array');
+      fs.rmSync(dir, { recursive: true });
     });
   });
 

@@ -176,6 +176,9 @@ export function parsePairs(option: string, value: string | undefined): Record<st
   return result;
 }
 
+/** What an app key looks like (as the server accepts them). */
+const APP_KEY = /^[A-Za-z0-9_-]{4,128}$/;
+
 class StrictStop extends Error {}
 /** The app or workspace named on the command line is not there. */
 class TargetMissing extends Error {}
@@ -249,7 +252,8 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
     if (positionals.length !== 1) return usage(positionals.length === 0 ? "Give the file or folder to import." : "Give one file or folder to import.");
     if (values.app === undefined && values["create-app"] === undefined) return usage("--app <appKey> (or --create-app <name> --workspace <slug>) is required.");
     if (values["create-app"] !== undefined && values.workspace === undefined) return usage("--create-app needs --workspace <slug>.");
-    if (values["create-app"] !== undefined && values["create-app"].trim() === "") return usage("--create-app needs a name.");
+    if (values["create-app"] !== undefined && (values["create-app"].trim() === "" || values["create-app"].trim().length > 120)) return usage("--create-app needs a name of 1 to 120 characters.");
+    if (values.app !== undefined && !APP_KEY.test(values.app)) return usage(`--app: "${values.app}" is not an app key (4 to 128 letters, digits, _ or -).`);
     path = positionals[0]!;
     options = {
       format: values.format,

@@ -94,6 +94,10 @@ export class ImportWriter {
   }
 
   async request(record: RequestRecord): Promise<void> {
+    if (hasNul(record.title, record.description, record.author?.name, record.author?.email)) {
+      this.options.onIssue(record.at, NUL_MESSAGE);
+      return;
+    }
     if (this.#requests.has(record.sourceId) || this.#pendingRequests.some((r) => r.sourceId === record.sourceId)) {
       if (this.#requests.get(record.sourceId)?.fresh === false) {
         this.counts.requestsExisting += 1;
@@ -107,11 +111,19 @@ export class ImportWriter {
   }
 
   async comment(record: CommentRecord): Promise<void> {
+    if (hasNul(record.body, record.author?.name, record.author?.email)) {
+      this.options.onIssue(record.at, NUL_MESSAGE);
+      return;
+    }
     this.#pendingComments.push(record);
     if (this.#pendingComments.length >= BATCH) await this.#flushComments();
   }
 
   async vote(record: VoteRecord): Promise<void> {
+    if (hasNul(record.voter.name, record.voter.email, record.voter.sourceId)) {
+      this.options.onIssue(record.at, NUL_MESSAGE);
+      return;
+    }
     this.#pendingVotes.push(record);
     if (this.#pendingVotes.length >= BATCH) await this.#flushVotes();
   }
@@ -144,7 +156,7 @@ export class ImportWriter {
     const tokens = people.map((p) => personToken(this.options.source, p));
     const missing = new Map<string, { name: string | null; createdAt: string }>();
     tokens.forEach((t, i) => {
-      if (t !== null && !this.#users.has(t) && !missing.has(t)) missing.set(t, { name: people[i]?.name ?? null, createdAt: createdAt[i]! });
+      if (t !== null && !this.#users.has(t) && !missing.has(t)) missing.set(t, { name: displayName(people[i] ?? null), createdAt: createdAt[i]! });
     });
     if (missing.size > 0) {
       if (this.#users.size + missing.size > USER_CACHE) this.#users.clear();
@@ -196,7 +208,7 @@ export class ImportWriter {
         declined: target.declined,
         columnId: target.columnId,
         requesterEndUserId: users[i] ?? null,
-        requesterName: r.author?.name ?? null,
+        requesterName: displayName(r.author),
         requesterEmail: this.options.keepEmails ? (r.author?.email ?? null) : null,
         createdByAdmin: r.author?.isTeam === true,
         actor: null,
@@ -245,12 +257,16 @@ export class ImportWriter {
             this.#orphans.set(c.parentSourceId, waiting);
             continue;
           }
+          if (known.requestId !== request.id) {
+            this.options.onIssue(c.at, `reply to comment "${c.parentSourceId}", which is on another request`);
+            continue;
+          }
           parent = { id: known.id, name: known.authorName ?? (known.isTeam ? "Team" : null) };
         }
         seenInBatch.add(c.sourceId);
         ready.push({ ...c, requestId: request.id, parent });
         // Registered now, so replies later in this batch find their parent.
-        this.#comments.set(c.sourceId, { id: newId("cmt", this.clock.now()), fresh: true, authorName: c.author?.name ?? null, isTeam: c.author?.isTeam === true, requestId: request.id });
+        this.#comments.set(c.sourceId, { id: newId("cmt", this.clock.now()), fresh: true, authorName: displayName(c.author), isTeam: c.author?.isTeam === true, requestId: request.id });
       }
       if (ready.length > 0) {
         const users = await this.#endUsers(
@@ -262,7 +278,7 @@ export class ImportWriter {
           featureRequestId: c.requestId,
           endUserId: users[i] ?? null,
           teamUserId: null,
-          authorName: c.author?.name ?? null,
+          authorName: displayName(c.author),
           authorEmail: this.options.keepEmails ? (c.author?.email ?? null) : null,
           body: c.body,
           parentId: c.parent?.id ?? null,
@@ -377,6 +393,21 @@ export class ImportWriter {
     }
     return sum;
   }
+}
+
+const NUL_MESSAGE = "contains a NUL character (U+0000), which the database cannot store";
+
+function hasNul(...texts: Array<string | null | undefined>): boolean {
+  return texts.some((t) => t?.includes("\u0000") === true);
+}
+
+/** Longest name kept, as for a name given with a proposal. */
+const MAX_NAME = 100;
+
+/** A person's name as shown here: trimmed, at most {@link MAX_NAME} characters, null when empty. */
+function displayName(person: SourcePerson | null): string | null {
+  const name = person?.name?.trim() ?? "";
+  return name === "" ? null : [...name].slice(0, MAX_NAME).join("");
 }
 
 /**

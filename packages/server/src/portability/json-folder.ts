@@ -37,7 +37,7 @@ export async function openJsonFolder(dir: string, what: string): Promise<JsonFol
     async read(file, key) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(await fs.promises.readFile(path.join(dir, file), "utf8"));
+        parsed = JSON.parse((await fs.promises.readFile(path.join(dir, file), "utf8")).replace(/^\uFEFF/, ""));
       } catch (error) {
         throw new ImportInputError(`${file}: not valid JSON (${(error as Error).message})`);
       }
