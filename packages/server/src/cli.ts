@@ -108,6 +108,12 @@ async function main(argv: string[]): Promise<void> {
   process.exit(2);
 }
 
+// `tidings import --json | head` closes the pipe early: that is the reader's choice, not a failure.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);

@@ -84,7 +84,7 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
       expect(result.code).toBe(EXIT.partial);
       expect(result.err).toContain("Skipped requests.csv line 6: the title is empty");
       expect(result.err).toContain('Skipped requests.csv line 7: votes "lots" is not a whole number');
-      expect(result.err).toContain('"Someday" is not mapped to a column');
+      expect(result.err).toContain('Note: status "Someday" is not mapped to a column');
       expect(result.out).toContain("requests  4 new, 0 already imported");
 
       const { requests, users, events } = await snapshot(ws.appId);

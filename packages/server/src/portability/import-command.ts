@@ -93,7 +93,7 @@ export function recordsFormat(summary: string, importer: Importer): ImportFormat
             const target = statuses.resolve(status);
             if (!target.known && status !== null && !unmapped.has(status)) {
               unmapped.add(status);
-              ctx.progress.issue({ at: "status", message: `"${status}" is not mapped to a column: those requests go to the review column (map it with --status-map)` });
+              ctx.progress.note(`status "${status}" is not mapped to a column: those requests go to the review column (map it with --status-map)`);
             }
             return target;
           },

@@ -52,11 +52,13 @@ describe("progress reporter", () => {
     clock.advance(1000);
     progress.update(2048, { requests: 10 });
     progress.issue({ at: "votes-1.json item 3", message: "a vote without a post" });
+    progress.note('status "someday" is not mapped to a column');
     const events = s.out().trim().split("\n").map((l) => JSON.parse(l) as unknown);
     expect(events).toEqual([
       { type: "start", total: 2048, unit: "bytes" },
       { type: "progress", done: 2048, total: 2048, percent: 100, counts: { requests: 10 }, rate: 10, etaSeconds: 0 },
       { type: "issue", at: "votes-1.json item 3", message: "a vote without a post" },
+      { type: "note", message: 'status "someday" is not mapped to a column' },
     ]);
     expect(s.err()).toBe("");
   });

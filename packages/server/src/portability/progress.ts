@@ -21,6 +21,8 @@ export interface ProgressReporter {
   update(done: number, counts: ProgressCounts): void;
   /** A row reported and skipped (or fatal, with --strict). */
   issue(issue: ProgressIssue): void;
+  /** Something worth knowing that is not a skipped row (e.g. a status no column matches). */
+  note(message: string): void;
   /** Stops the display (the bar is left at its last state). */
   stop(): void;
 }
@@ -130,6 +132,10 @@ export function createReporter(options: ReporterOptions): ProgressReporter {
       // Above the bar, which redraws below it.
       if (bar !== null) options.stderr.write(`\r\x1b[K${line}`);
       else options.stderr.write(line);
+    },
+    note(message) {
+      if (options.mode === "json") options.stdout.write(`${JSON.stringify({ type: "note", message })}\n`);
+      else options.stderr.write(`${bar !== null ? "\r\x1b[K" : ""}Note: ${message}\n`);
     },
     stop() {
       bar?.stop();
