@@ -54,6 +54,8 @@ export class ImportWriter {
   readonly #comments = new Map<string, Known & { authorName: string | null; isTeam: boolean; requestId: string }>();
   readonly #users = new Map<string, string>();
   readonly #touched = new Set<string>();
+  /** Request ids read in this run, so a repeated id is reported on every run alike. */
+  readonly #seenRequests = new Set<string>();
   #pendingRequests: RequestRecord[] = [];
   #pendingComments: CommentRecord[] = [];
   #pendingVotes: VoteRecord[] = [];
@@ -98,12 +100,13 @@ export class ImportWriter {
       this.options.onIssue(record.at, NUL_MESSAGE);
       return;
     }
-    if (this.#requests.has(record.sourceId) || this.#pendingRequests.some((r) => r.sourceId === record.sourceId)) {
-      if (this.#requests.get(record.sourceId)?.fresh === false) {
-        this.counts.requestsExisting += 1;
-        return;
-      }
+    if (this.#seenRequests.has(record.sourceId)) {
       this.options.onIssue(record.at, `duplicate request id "${record.sourceId}"`);
+      return;
+    }
+    this.#seenRequests.add(record.sourceId);
+    if (this.#requests.has(record.sourceId)) {
+      this.counts.requestsExisting += 1;
       return;
     }
     this.#pendingRequests.push(record);
