@@ -5,7 +5,7 @@
  * however many votes there are (it grows with requests, not votes). A second run of the same
  * import is timed too (it must change nothing). Sizes: BENCH_IMPORT_REQUESTS, BENCH_IMPORT_VOTES.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
@@ -16,6 +16,8 @@ const VOTES = Number(process.env.BENCH_IMPORT_VOTES ?? 1_000_000);
 const VOTERS = Math.max(1, Math.min(50_000, VOTES));
 const COMMENTS = Math.round(REQUESTS / 5);
 const PAGE = 5_000;
+/** Memory the import may add on top of the process, whatever the number of votes. */
+const MEMORY_TARGET_MB = 512;
 
 const dir = await mkdtemp(path.join(tmpdir(), "tidings-bench-import-"));
 const input = path.join(dir, "canny");
@@ -55,7 +57,6 @@ async function importOnce(): Promise<{ seconds: number; peakRss: number; code: n
 }
 
 try {
-  const { mkdir } = await import("node:fs/promises");
   await mkdir(input, { recursive: true });
   const t0 = performance.now();
   await pages("posts", REQUESTS, (i) => ({
@@ -94,8 +95,9 @@ try {
   const first = await importOnce();
   if (first.code !== IMPORT_EXIT.ok) throw new Error(`import exited ${first.code}: ${JSON.stringify(first.summary)}`);
   const rows = REQUESTS + VOTES + COMMENTS;
+  const addedMb = (first.peakRss - baseline) / 1024 / 1024;
   process.stdout.write(
-    `Import: ${first.seconds.toFixed(1)} s (${Math.round(rows / first.seconds)} rows/s), peak RSS ${(first.peakRss / 1024 / 1024).toFixed(0)} MB (${((first.peakRss - baseline) / 1024 / 1024).toFixed(0)} MB above the start) — ${JSON.stringify(first.summary.counts)}\n`,
+    `Import: ${first.seconds.toFixed(1)} s (${Math.round(rows / first.seconds)} rows/s), peak RSS ${(first.peakRss / 1024 / 1024).toFixed(0)} MB (${addedMb.toFixed(0)} MB above the start; target under ${MEMORY_TARGET_MB} MB: ${addedMb < MEMORY_TARGET_MB ? "ok" : "OVER"}) — ${JSON.stringify(first.summary.counts)}\n`,
   );
   const second = await importOnce();
   const counts = second.summary.counts as Record<string, number> | undefined;

@@ -318,8 +318,10 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
         ["Me too!", 0],
         ["On our roadmap for Q3.", 1],
       ]);
+      const before = await snapshot(ws.appId);
       const again = await run(["--format", "fider", "--app", ws.appKey, fixture("fider-backup")]);
       expect(again.out).toContain("requests  0 new, 3 already imported");
+      expect(await snapshot(ws.appId)).toEqual(before);
     });
 
     it("imports Fider's posts CSV with its vote counts", async () => {
