@@ -5,6 +5,7 @@ import { findAppByKey } from "./apps/apps.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";
+import { importCommand } from "./portability/import-command.js";
 import { storageCommand } from "./storage/storage-command.js";
 
 const USAGE = `Usage: tidings <command>
@@ -13,8 +14,21 @@ Commands:
   serve     Run migrations and start the HTTP server (default)
   migrate   Run pending database migrations and exit
   storage   Copy local uploads into an S3 bucket (tidings storage migrate --help)
+  import    Import requests, votes and comments from CSV, Canny or Fider (tidings import --help)
 
 Configuration comes from environment variables; see the README.`;
+
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `Usage: tidings serve
+
+Runs pending migrations and starts the HTTP server. Settings come from environment variables
+(PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, …; see the README). Stops cleanly on SIGINT or
+SIGTERM. Exit codes: 0 stopped cleanly, 1 failed, 2 invalid configuration.`,
+  migrate: `Usage: tidings migrate
+
+Runs pending database migrations on DATABASE_URL (default: DATA_DIR/tidings.db) and exits.
+Exit codes: 0 up to date, 1 a migration failed, 2 invalid configuration.`,
+};
 
 async function serve(config: Config): Promise<void> {
   const server = await startServer(config);
@@ -69,6 +83,15 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await storageCommand(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr });
     return;
   }
+  const commandUsage = COMMAND_USAGE[command];
+  if (commandUsage !== undefined && (argv.includes("--help") || argv.includes("-h"))) {
+    process.stdout.write(`${commandUsage}\n`);
+    return;
+  }
+  if (command === "import") {
+    process.exitCode = await importCommand(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -84,6 +107,12 @@ async function main(argv: string[]): Promise<void> {
   process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
   process.exit(2);
 }
+
+// `tidings import --json | head` closes the pipe early: that is the reader's choice, not a failure.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -413,6 +413,22 @@ export interface IdempotencyKeysTable {
   expiresAt: string;
 }
 
+/** Kinds of imported rows remembered by their source id. */
+export type ImportedKind = "request" | "comment";
+
+/** An imported request or comment and where it came from, so a re-run skips it. */
+export interface ImportSourcesTable {
+  appId: string;
+  /** The format it was imported from: `csv`, `canny`, `fider`, … */
+  source: string;
+  kind: ImportedKind;
+  /** Its id in the source product (or a CSV row's `id`). */
+  sourceId: string;
+  /** The feature request's or comment's id here. */
+  localId: string;
+  createdAt: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   workspaces: WorkspacesTable;
@@ -442,4 +458,5 @@ export interface Database {
   emailSubscriptions: EmailSubscriptionsTable;
   jobs: JobsTable;
   idempotencyKeys: IdempotencyKeysTable;
+  importSources: ImportSourcesTable;
 }

@@ -89,6 +89,14 @@ export interface NewFeatureRequest {
   versionId?: string | null;
   /** Who did it, for the event log. */
   actor: string | null;
+  /** Importers: when it was created where it came from (also its approval time); default now. */
+  createdAt?: string;
+  /** Importers: votes counted elsewhere, without a voter here. */
+  importedVotes?: number;
+  /** Importers: declined rather than approved or pending. */
+  declined?: boolean;
+  /** Importers: extra details for the `created` event (where it came from, its tags). */
+  eventData?: Record<string, unknown>;
 }
 
 /**
@@ -142,6 +150,8 @@ export async function createFeatureRequests(
   const rows = inputs.map((input): FeatureRequestRow => {
     const columnId = input.columnId ?? review;
     const versionId = input.versionId ?? null;
+    const createdAt = input.createdAt ?? now;
+    const importedVotes = input.importedVotes ?? 0;
     return {
       id: newId("fr", clock.now()),
       appId,
@@ -149,21 +159,21 @@ export async function createFeatureRequests(
       description: input.description,
       columnId,
       versionId,
-      moderation: input.approved ? "approved" : "pending",
-      approvedAt: input.approved ? now : null,
+      moderation: input.declined === true ? "declined" : input.approved ? "approved" : "pending",
+      approvedAt: input.approved && input.declined !== true ? createdAt : null,
       mergedIntoId: null,
       requesterEndUserId: input.requesterEndUserId,
       requesterName: input.requesterName,
       requesterEmail: input.requesterEmail,
       createdByAdmin: input.createdByAdmin ? 1 : 0,
-      voteCount: 0,
-      importedVotes: 0,
+      voteCount: importedVotes,
+      importedVotes,
       commentCount: 0,
       searchTitle: searchText(input.title),
       searchBody: searchText(input.description),
       searchExtra: searchText(`${columnName.get(columnId) ?? ""} ${versionId === null ? "" : (versionLabel.get(versionId) ?? "")}`),
-      createdAt: now,
-      updatedAt: now,
+      createdAt,
+      updatedAt: createdAt,
     };
   });
   for (let i = 0; i < rows.length; i += BATCH) {
@@ -183,9 +193,9 @@ export async function createFeatureRequests(
           featureRequestId: r.id,
           appId,
           type: "created",
-          data: JSON.stringify({ approved: r.moderation === "approved" }),
+          data: JSON.stringify({ approved: r.moderation === "approved", ...inputs[i + j]!.eventData }),
           actor: inputs[i + j]!.actor,
-          createdAt: now,
+          createdAt: r.createdAt,
         })),
       )
       .execute();

@@ -75,7 +75,8 @@ export async function findEndUser(db: Kysely<Database>, appId: string, token: st
   return endUserByToken.first(db, { appId, hash: tokenHash(token) });
 }
 
-function tokenHash(token: string): string {
+/** What `end_users.token_hash` stores for a token: its hex SHA-256 (importers mint users in bulk). */
+export function tokenHash(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 

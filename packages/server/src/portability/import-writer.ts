@@ -1,0 +1,427 @@
+import { sql, type Kysely } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
+import type { DialectName } from "../db/database.js";
+import type { Database, ImportedKind } from "../db/schema.js";
+import { createFeatureRequests, type NewFeatureRequest } from "../feature-requests/feature-requests.js";
+import { newId } from "../ids.js";
+import { newPublicUserId, tokenHash } from "../users/identity.js";
+import type { CommentRecord, RequestRecord, SourcePerson, VoteRecord } from "./import-records.js";
+import type { StatusTarget } from "./status-columns.js";
+
+/** What an import created, and what it found already there. */
+export interface ImportCounts {
+  requests: number;
+  requestsExisting: number;
+  comments: number;
+  commentsExisting: number;
+  votes: number;
+  votesExisting: number;
+  /** Votes counted without a voter (a CSV's `votes`, a Canny score above its voter list). */
+  importedVotes: number;
+  endUsers: number;
+}
+
+export interface WriterOptions {
+  appId: string;
+  /** The format: `csv`, `canny`, `fider`. */
+  source: string;
+  /** Keep authors' email addresses on requests and comments (otherwise only a hash keys them). */
+  keepEmails: boolean;
+  resolveStatus(status: string | null): StatusTarget;
+  /** A record that cannot be placed (unknown request, duplicate id): reported by the caller. */
+  onIssue(at: string, message: string): void;
+}
+
+/** Rows per multi-row statement: well under SQLite's limit of bound parameters. */
+const BATCH = 400;
+/** End users remembered by token before the cache starts over (bounds memory on huge imports). */
+const USER_CACHE = 100_000;
+
+interface Known {
+  id: string;
+  /** Created by this run (its counts are settled at the end). */
+  fresh: boolean;
+}
+
+/**
+ * Writes an import's records in the caller's transaction, in batches, remembering each request's
+ * and comment's source id (table `import_sources`) so a second run skips what the first brought.
+ * Memory grows with the number of requests and comments, never with votes.
+ */
+export class ImportWriter {
+  readonly counts: ImportCounts = { requests: 0, requestsExisting: 0, comments: 0, commentsExisting: 0, votes: 0, votesExisting: 0, importedVotes: 0, endUsers: 0 };
+  readonly #requests = new Map<string, Known>();
+  readonly #comments = new Map<string, Known & { authorName: string | null; isTeam: boolean; requestId: string }>();
+  readonly #users = new Map<string, string>();
+  readonly #touched = new Set<string>();
+  /** Request ids read in this run, so a repeated id is reported on every run alike. */
+  readonly #seenRequests = new Set<string>();
+  #pendingRequests: RequestRecord[] = [];
+  #pendingComments: CommentRecord[] = [];
+  #pendingVotes: VoteRecord[] = [];
+  /** Replies read before their parent, by the parent's source id. */
+  readonly #orphans = new Map<string, CommentRecord[]>();
+
+  private constructor(
+    private readonly trx: Kysely<Database>,
+    private readonly dialect: DialectName,
+    private readonly clock: Clock,
+    private readonly options: WriterOptions,
+  ) {}
+
+  /** A writer that knows what earlier runs of the same source imported into the app. */
+  static async open(trx: Kysely<Database>, dialect: DialectName, clock: Clock, options: WriterOptions): Promise<ImportWriter> {
+    const writer = new ImportWriter(trx, dialect, clock, options);
+    const rows = await trx
+      .selectFrom("importSources")
+      .select(["kind", "sourceId", "localId"])
+      .where("appId", "=", options.appId)
+      .where("source", "=", options.source)
+      .execute();
+    for (const row of rows) {
+      if (row.kind === "request") writer.#requests.set(row.sourceId, { id: row.localId, fresh: false });
+    }
+    const comments = await trx
+      .selectFrom("importSources as s")
+      .innerJoin("featureRequestComments as c", "c.id", "s.localId")
+      .select(["s.sourceId", "c.id", "c.authorName", "c.isTeam", "c.featureRequestId"])
+      .where("s.appId", "=", options.appId)
+      .where("s.source", "=", options.source)
+      .where("s.kind", "=", "comment")
+      .execute();
+    for (const c of comments) {
+      writer.#comments.set(c.sourceId, { id: c.id, fresh: false, authorName: c.authorName, isTeam: c.isTeam === 1, requestId: c.featureRequestId });
+    }
+    return writer;
+  }
+
+  async request(record: RequestRecord): Promise<void> {
+    if (hasNul(record.title, record.description, record.author?.name, record.author?.email)) {
+      this.options.onIssue(record.at, NUL_MESSAGE);
+      return;
+    }
+    if (this.#seenRequests.has(record.sourceId)) {
+      this.options.onIssue(record.at, `duplicate request id "${record.sourceId}"`);
+      return;
+    }
+    this.#seenRequests.add(record.sourceId);
+    if (this.#requests.has(record.sourceId)) {
+      this.counts.requestsExisting += 1;
+      return;
+    }
+    this.#pendingRequests.push(record);
+    if (this.#pendingRequests.length >= BATCH) await this.#flushRequests();
+  }
+
+  async comment(record: CommentRecord): Promise<void> {
+    if (hasNul(record.body, record.author?.name, record.author?.email)) {
+      this.options.onIssue(record.at, NUL_MESSAGE);
+      return;
+    }
+    this.#pendingComments.push(record);
+    if (this.#pendingComments.length >= BATCH) await this.#flushComments();
+  }
+
+  async vote(record: VoteRecord): Promise<void> {
+    if (hasNul(record.voter.name, record.voter.email, record.voter.sourceId)) {
+      this.options.onIssue(record.at, NUL_MESSAGE);
+      return;
+    }
+    this.#pendingVotes.push(record);
+    if (this.#pendingVotes.length >= BATCH) await this.#flushVotes();
+  }
+
+  /** Writes what is buffered, reports replies whose parent never came, and settles the counts. */
+  async finish(): Promise<ImportCounts> {
+    await this.#flushRequests();
+    await this.#flushComments();
+    await this.#flushVotes();
+    for (const replies of this.#orphans.values()) {
+      for (const reply of replies) this.options.onIssue(reply.at, `reply to comment "${reply.parentSourceId ?? ""}", which is not in the import`);
+    }
+    this.#orphans.clear();
+    await this.#settleCounts();
+    return this.counts;
+  }
+
+  async #remember(kind: ImportedKind, pairs: Array<{ sourceId: string; localId: string }>): Promise<void> {
+    const now = isoNow(this.clock);
+    for (let i = 0; i < pairs.length; i += BATCH) {
+      await this.trx
+        .insertInto("importSources")
+        .values(pairs.slice(i, i + BATCH).map((p) => ({ appId: this.options.appId, source: this.options.source, kind, ...p, createdAt: now })))
+        .execute();
+    }
+  }
+
+  /** End-user ids for people, minted when new; keyed by the hash of their email (or source id). */
+  async #endUsers(people: Array<SourcePerson | null>, createdAt: string[]): Promise<Array<string | null>> {
+    const tokens = people.map((p) => personToken(this.options.source, p));
+    const missing = new Map<string, { name: string | null; createdAt: string }>();
+    tokens.forEach((t, i) => {
+      if (t !== null && !this.#users.has(t) && !missing.has(t)) missing.set(t, { name: displayName(people[i] ?? null), createdAt: createdAt[i]! });
+    });
+    if (missing.size > 0) {
+      if (this.#users.size + missing.size > USER_CACHE) this.#users.clear();
+      const entries = [...missing];
+      const inserted = await this.trx
+        .insertInto("endUsers")
+        .values(
+          entries.map(([token, p]) => ({
+            id: newId("eu", this.clock.now()),
+            appId: this.options.appId,
+            tokenHash: tokenHash(token),
+            publicId: newPublicUserId(),
+            createdAt: p.createdAt,
+            lastSeenAt: p.createdAt,
+            displayName: p.name,
+          })),
+        )
+        .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
+        .returning("id")
+        .execute();
+      this.counts.endUsers += inserted.length;
+      const byHash = new Map(entries.map(([token]) => [tokenHash(token), token]));
+      const rows = await this.trx
+        .selectFrom("endUsers")
+        .select(["id", "tokenHash"])
+        .where("appId", "=", this.options.appId)
+        .where("tokenHash", "in", [...byHash.keys()])
+        .execute();
+      for (const row of rows) this.#users.set(byHash.get(row.tokenHash)!, row.id);
+    }
+    return tokens.map((t) => (t === null ? null : (this.#users.get(t) ?? null)));
+  }
+
+  async #flushRequests(): Promise<void> {
+    const batch = this.#pendingRequests;
+    if (batch.length === 0) return;
+    this.#pendingRequests = [];
+    const users = await this.#endUsers(
+      batch.map((r) => r.author),
+      batch.map((r) => r.createdAt ?? isoNow(this.clock)),
+    );
+    const inputs = batch.map((r, i): NewFeatureRequest => {
+      const target = this.options.resolveStatus(r.status);
+      return {
+        appId: this.options.appId,
+        title: r.title,
+        description: r.description,
+        approved: true,
+        declined: target.declined,
+        columnId: target.columnId,
+        requesterEndUserId: users[i] ?? null,
+        requesterName: displayName(r.author),
+        requesterEmail: this.options.keepEmails ? (r.author?.email ?? null) : null,
+        createdByAdmin: r.author?.isTeam === true,
+        actor: null,
+        ...(r.createdAt === null ? {} : { createdAt: r.createdAt }),
+        importedVotes: r.votes ?? 0,
+        eventData: { importedFrom: this.options.source, sourceId: r.sourceId, ...(r.tags.length > 0 ? { tags: r.tags } : {}) },
+      };
+    });
+    const rows = await createFeatureRequests(this.trx, this.clock, this.dialect, this.options.appId, inputs);
+    rows.forEach((row, i) => {
+      this.#requests.set(batch[i]!.sourceId, { id: row.id, fresh: true });
+      this.#touched.add(row.id);
+    });
+    this.counts.requests += rows.length;
+    await this.#remember(
+      "request",
+      rows.map((row, i) => ({ sourceId: batch[i]!.sourceId, localId: row.id })),
+    );
+  }
+
+  async #flushComments(): Promise<void> {
+    await this.#flushRequests();
+    let batch = this.#pendingComments;
+    this.#pendingComments = [];
+    while (batch.length > 0) {
+      const ready: Array<CommentRecord & { requestId: string; parent: { id: string; name: string | null } | null }> = [];
+      const seenInBatch = new Set<string>();
+      for (const c of batch) {
+        if (this.#comments.has(c.sourceId) || seenInBatch.has(c.sourceId)) {
+          if (this.#comments.get(c.sourceId)?.fresh === false) this.counts.commentsExisting += 1;
+          else this.options.onIssue(c.at, `duplicate comment id "${c.sourceId}"`);
+          continue;
+        }
+        const request = this.#requests.get(c.requestSourceId);
+        if (request === undefined) {
+          this.options.onIssue(c.at, `comment on request "${c.requestSourceId}", which is not in the import`);
+          continue;
+        }
+        let parent: { id: string; name: string | null } | null = null;
+        if (c.parentSourceId !== null) {
+          const known = this.#comments.get(c.parentSourceId);
+          if (known === undefined) {
+            // The parent may come later in the source: hold the reply until it does.
+            const waiting = this.#orphans.get(c.parentSourceId) ?? [];
+            waiting.push(c);
+            this.#orphans.set(c.parentSourceId, waiting);
+            continue;
+          }
+          if (known.requestId !== request.id) {
+            this.options.onIssue(c.at, `reply to comment "${c.parentSourceId}", which is on another request`);
+            continue;
+          }
+          parent = { id: known.id, name: known.authorName ?? (known.isTeam ? "Team" : null) };
+        }
+        seenInBatch.add(c.sourceId);
+        ready.push({ ...c, requestId: request.id, parent });
+        // Registered now, so replies later in this batch find their parent.
+        this.#comments.set(c.sourceId, { id: newId("cmt", this.clock.now()), fresh: true, authorName: displayName(c.author), isTeam: c.author?.isTeam === true, requestId: request.id });
+      }
+      if (ready.length > 0) {
+        const users = await this.#endUsers(
+          ready.map((c) => (c.author?.isTeam === true ? null : c.author)),
+          ready.map((c) => c.createdAt),
+        );
+        const rows = ready.map((c, i) => ({
+          id: this.#comments.get(c.sourceId)!.id,
+          featureRequestId: c.requestId,
+          endUserId: users[i] ?? null,
+          teamUserId: null,
+          authorName: displayName(c.author),
+          authorEmail: this.options.keepEmails ? (c.author?.email ?? null) : null,
+          body: c.body,
+          parentId: c.parent?.id ?? null,
+          replyToAuthorName: c.parent?.name ?? null,
+          isTeam: c.author?.isTeam === true ? (1 as const) : (0 as const),
+          isHidden: c.hidden ? (1 as const) : (0 as const),
+          createdAt: c.createdAt,
+          updatedAt: c.createdAt,
+        }));
+        for (let i = 0; i < rows.length; i += BATCH) await this.trx.insertInto("featureRequestComments").values(rows.slice(i, i + BATCH)).execute();
+        await this.#remember(
+          "comment",
+          rows.map((r, i) => ({ sourceId: ready[i]!.sourceId, localId: r.id })),
+        );
+        for (const r of rows) this.#touched.add(r.featureRequestId);
+        this.counts.comments += rows.length;
+      }
+      // Replies that were waiting for a comment of this batch go next.
+      batch = [];
+      for (const c of ready) {
+        const waiting = this.#orphans.get(c.sourceId);
+        if (waiting !== undefined) {
+          this.#orphans.delete(c.sourceId);
+          batch.push(...waiting);
+        }
+      }
+    }
+  }
+
+  async #flushVotes(): Promise<void> {
+    await this.#flushRequests();
+    const batch = this.#pendingVotes;
+    if (batch.length === 0) return;
+    this.#pendingVotes = [];
+    const placed: Array<{ record: VoteRecord; requestId: string }> = [];
+    for (const v of batch) {
+      const request = this.#requests.get(v.requestSourceId);
+      if (request === undefined) this.options.onIssue(v.at, `vote on request "${v.requestSourceId}", which is not in the import`);
+      else placed.push({ record: v, requestId: request.id });
+    }
+    const voters = await this.#endUsers(
+      placed.map((p) => p.record.voter),
+      placed.map((p) => p.record.createdAt),
+    );
+    const rows = new Map<string, { featureRequestId: string; endUserId: string; shipNotifyEmail: null; createdAt: string }>();
+    placed.forEach((p, i) => {
+      const endUserId = voters[i];
+      if (endUserId === null || endUserId === undefined) {
+        this.options.onIssue(p.record.at, "vote without a voter id or email");
+        return;
+      }
+      // The same voter twice on one request counts once, as it would here.
+      rows.set(`${p.requestId} ${endUserId}`, { featureRequestId: p.requestId, endUserId, shipNotifyEmail: null, createdAt: p.record.createdAt });
+    });
+    if (rows.size === 0) return;
+    const inserted = await this.trx
+      .insertInto("featureRequestVotes")
+      .values([...rows.values()])
+      .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
+      .returning("featureRequestId")
+      .execute();
+    for (const r of inserted) this.#touched.add(r.featureRequestId);
+    this.counts.votes += inserted.length;
+    this.counts.votesExisting += rows.size - inserted.length;
+  }
+
+  /**
+   * Sets the counts of every request this run touched. A request created now started with the
+   * source's vote count as imported votes; the voters stored for it are taken out of that, so its
+   * count equals the source's (or the voters, when there are more). Older requests are recounted.
+   */
+  async #settleCounts(): Promise<void> {
+    const fresh = new Set([...this.#requests.values()].filter((r) => r.fresh).map((r) => r.id));
+    const ids = [...this.#touched];
+    const votes = sql<number>`(select count(*) from feature_request_votes v where v.feature_request_id = feature_requests.id)`;
+    const comments = sql<number>`(select count(*) from feature_request_comments c where c.feature_request_id = feature_requests.id and c.is_hidden = 0)`;
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const chunk = ids.slice(i, i + BATCH);
+      const created = chunk.filter((id) => fresh.has(id));
+      const older = chunk.filter((id) => !fresh.has(id));
+      if (created.length > 0) {
+        await this.trx
+          .updateTable("featureRequests")
+          .set({
+            importedVotes: sql<number>`case when imported_votes > ${votes} then imported_votes - ${votes} else 0 end`,
+            voteCount: sql<number>`case when imported_votes > ${votes} then imported_votes else ${votes} end`,
+            commentCount: comments,
+          })
+          .where("id", "in", created)
+          .execute();
+      }
+      if (older.length > 0) {
+        await this.trx
+          .updateTable("featureRequests")
+          .set({ voteCount: sql<number>`imported_votes + ${votes}`, commentCount: comments })
+          .where("id", "in", older)
+          .execute();
+      }
+    }
+    this.counts.importedVotes = await this.#importedVotesOf([...fresh]);
+  }
+
+  async #importedVotesOf(ids: string[]): Promise<number> {
+    let sum = 0;
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const row = await this.trx
+        .selectFrom("featureRequests")
+        .select((eb) => eb.fn.sum<number>("importedVotes").as("total"))
+        .where("id", "in", ids.slice(i, i + BATCH))
+        .executeTakeFirstOrThrow();
+      sum += Number(row.total ?? 0);
+    }
+    return sum;
+  }
+}
+
+const NUL_MESSAGE = "contains a NUL character (U+0000), which the database cannot store";
+
+function hasNul(...texts: Array<string | null | undefined>): boolean {
+  return texts.some((t) => t?.includes("\u0000") === true);
+}
+
+/** Longest name kept, as for a name given with a proposal. */
+const MAX_NAME = 100;
+
+/** A person's name as shown here: trimmed, at most {@link MAX_NAME} characters, null when empty. */
+function displayName(person: SourcePerson | null): string | null {
+  const name = person?.name?.trim() ?? "";
+  return name === "" ? null : [...name].slice(0, MAX_NAME).join("");
+}
+
+/**
+ * The token an imported person is known by: their email address (trimmed, lower case), so a host
+ * app that identifies its users by email finds their imported votes; else `<source>:<id>`. Only
+ * its SHA-256 is stored, as for every end user.
+ */
+export function personToken(source: string, person: SourcePerson | null): string | null {
+  if (person === null) return null;
+  const email = person.email?.trim().toLowerCase();
+  if (email !== undefined && email !== "") return email;
+  if (person.sourceId !== null && person.sourceId !== "") return `${source}:${person.sourceId}`;
+  return null;
+}
