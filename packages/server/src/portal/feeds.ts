@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type { AppRow } from "../apps/apps.js";
 import { toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
+import { escapeHtml } from "./html.js";
 import { summary } from "./screens.js";
 
 /** Entries per feed: feed readers poll, they do not page. */
@@ -96,13 +97,16 @@ export async function buildFeed(ctx: Context, app: AppRow, name: FeedName, origi
     copyright: xmlText(app.name),
     feedLinks: { [format]: url(`/p/${encodeURIComponent(app.appKey)}/${name}`) },
   });
+  // Atom marks entry titles and summaries `type="html"`: plain text is escaped so readers show it
+  // as typed ("<b>" and "&" included) rather than as markup.
+  const plain = (text: string) => (format === "atom" ? escapeHtml(xmlText(text)) : xmlText(text));
   for (const item of items) {
     feed.addItem({
-      title: xmlText(item.title),
+      title: plain(item.title),
       id: item.id,
       link: item.link,
       date: item.date,
-      description: xmlText(item.description),
+      description: plain(item.description),
       ...(item.content === undefined ? {} : { content: xmlText(item.content) }),
     });
   }

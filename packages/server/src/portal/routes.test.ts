@@ -250,6 +250,8 @@ describe.each(testDialects())("the portal's server-rendered pages, feeds and sit
         expect((entry.link as Record<string, string>)["@href"]).toBe(entry.id);
       }
       expect(String((entries[1]!.content as Record<string, string>)["#text"])).toContain("<strong>release</strong>");
+      // Atom titles are HTML: the title's own markup characters arrive escaped, to be shown as typed.
+      expect(entries[0]!.title).toEqual({ "#text": "Fixes &lt;/title&gt; &amp; &quot;quotes&quot; ", "@type": "html" });
     });
 
     it("lists newly shipped public requests, most recent first, in both formats", async () => {
