@@ -33,10 +33,12 @@ describe("portal paths", () => {
   });
 
   it("answers null for addresses that are no screen", () => {
-    for (const path of ["/requests/42", "/requests/fr_short", "/nope", "/users/../x", `/requests/${id}-Dark`, "/roadmap/a/b"]) {
+    for (const path of ["/requests/42", "/requests/fr_short", "/nope", "/users/../x", `/requests/${id}x`, `/requests/${id}-a/b`, "/roadmap/a/b"]) {
       expect(parsePortalPath(path), path).toBeNull();
     }
     expect(parsePortalPath(`/requests/${id}`)).toEqual({ screen: "request", id, slug: "" });
     expect(parsePortalPath("/requests/")).toEqual({ screen: "requests" });
+    // Any slug names the request (the server redirects it to the canonical one).
+    expect(parsePortalPath(`/requests/${id}-Dark-Mode%20x${"y".repeat(200)}`)).toEqual({ screen: "request", id, slug: `Dark-Mode%20x${"y".repeat(200)}` });
   });
 });

@@ -58,9 +58,10 @@ export function parsePortalPath(path: string): PortalRoute | null {
   if (rest === "/roadmap") return { screen: "roadmap" };
   if ((m = one("/roadmap/([a-z0-9-]{1,64})")) !== null) return { screen: "roadmap", column: m[1] };
   if (rest === "/requests") return { screen: "requests" };
-  if ((m = one(`/requests/(${ID})(?:-([a-z0-9-]{0,80}))?`)) !== null) return { screen: "request", id: m[1]!, slug: m[2] ?? "" };
+  // Any slug is read (and the server redirects a wrong one): only the id decides.
+  if ((m = one(`/requests/(${ID})(?:-([^/]*))?`)) !== null) return { screen: "request", id: m[1]!, slug: m[2] ?? "" };
   if (rest === "/changelog") return { screen: "changelog" };
-  if ((m = one(`/changelog/(${ID})(?:-([a-z0-9-]{0,80}))?`)) !== null) return { screen: "release", id: m[1]!, slug: m[2] ?? "" };
+  if ((m = one(`/changelog/(${ID})(?:-([^/]*))?`)) !== null) return { screen: "release", id: m[1]!, slug: m[2] ?? "" };
   if (rest === "/feedback") return { screen: "feedback" };
   if ((m = one("/users/(u_[0-9A-Za-z_-]{1,64})")) !== null) return { screen: "profile", userId: m[1]! };
   return null;

@@ -106,7 +106,7 @@ describe.each(testDialects())("the portal's server-rendered pages, feeds and sit
     it("redirects a wrong or missing slug to the canonical address with 301, keeping the query", async () => {
       const ws = await freshApp();
       const id = await propose(ws, "Export to CSV");
-      for (const path of [`/requests/${id}`, `/requests/${id}-old-title`, `/requests/${id}-export-to-csv/`]) {
+      for (const path of [`/requests/${id}`, `/requests/${id}-old-title`, `/requests/${id}-Export-To-CSV`, `/requests/${id}-${"x".repeat(300)}`, `/requests/${id}-export-to-csv/`]) {
         const res = await get(`/p/${ws.appKey}${path}?embed=1`);
         expect(res.statusCode, path).toBe(path.endsWith("/") ? 200 : 301);
         if (res.statusCode === 301) expect(res.headers.location).toBe(`/p/${ws.appKey}/requests/${id}-export-to-csv?embed=1`);
