@@ -175,6 +175,22 @@ describe.each(testDialects())("the portal's server-rendered pages, feeds and sit
     });
   });
 
+  it("follows the app's sections: home is the first shown, hidden sections hold nothing and leave the navigation and sitemap", async () => {
+    const ws = await freshApp({ sdk: { features: { roadmap: false, changelog: false } }, portalIndexable: true });
+    const id = await propose(ws, "Widgets");
+    await publish(ws, "Hidden release", "Not shown");
+    const home = (await get(`/p/${ws.appKey}`)).body;
+    expect(home).toContain("<title>Feature requests · Acme Notes</title>");
+    expect(home).toContain(`<link rel="canonical" href="${ORIGIN}/p/${ws.appKey}">`);
+    expect(home).toContain(`<nav class="td-tabs"><a href="/p/${ws.appKey}/requests">Requests</a> <a href="/p/${ws.appKey}/feedback">Feedback</a></nav>`);
+    expect((await get(`/p/${ws.appKey}/roadmap`)).body).not.toContain("Widgets");
+    expect((await get(`/p/${ws.appKey}/changelog`)).body).not.toContain("Hidden release");
+    expect((await get(`/p/${ws.appKey}/requests/${id}-widgets`)).body).toContain("<h2>Widgets</h2>");
+    const locs = (xml.parse((await get(`/p/${ws.appKey}/sitemap.xml`)).body).urlset.url as { loc: string }[]).map((u) => u.loc);
+    expect(locs).toContain(`${ORIGIN}/p/${ws.appKey}/requests/${id}-widgets`);
+    expect(locs.filter((l) => l.includes("/roadmap") || l.includes("/changelog"))).toEqual([]);
+  });
+
   describe("robots and the sitemap", () => {
     it("asks crawlers not to index a board by default and serves no sitemap", async () => {
       const ws = await freshApp();

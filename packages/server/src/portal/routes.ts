@@ -9,7 +9,7 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
 import { buildFeed, FEEDS, type FeedName } from "./feeds.js";
 import { escapeHtml, notFoundPage, portalPage, type FeedLink } from "./html.js";
-import { loadScreen } from "./screens.js";
+import { loadScreen, portalSections } from "./screens.js";
 import { buildSitemap } from "./sitemap.js";
 
 /** How long feed readers and caches may keep a feed or sitemap. */
@@ -109,7 +109,7 @@ export function portalRoutes(app: App, ctx: Context): void {
           ]
         : []),
     ];
-    const nav = (["roadmap", "requests", "changelog", "feedback"] as const)
+    const nav = portalSections(appRow)
       .map((section) => `<a href="${escapeHtml(portalPath(appRow.appKey, { screen: section }))}">${SECTION_NAMES[section]}</a>`)
       .join(" ");
     const indexable = appRow.portalIndexable === 1;

@@ -1,6 +1,6 @@
 import { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "@tidings/client";
 import type { FeatureRequestItem } from "@tidings/protocol";
-import type { AppRow } from "../apps/apps.js";
+import { sdkOf, type AppRow } from "../apps/apps.js";
 import { linkedRequests, toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
 import { listComments } from "../feature-requests/comments.js";
@@ -83,7 +83,36 @@ function signInPage(app: AppRow, path: string, what: string): PortalScreen {
 export async function loadScreen(ctx: Context, app: AppRow, rest: string): Promise<PortalScreen> {
   const route = parsePortalPath(rest);
   if (route === null) return { kind: "missing" };
+  const sections = portalSections(app);
+  if (route.screen === "home") {
+    // The first section the app shows, as the portal app opens it, at the home address.
+    const first = sections[0];
+    if (first === undefined) return { kind: "page", title: app.name, description: app.name, path: portalPath(app.appKey, route), ogType: "website", body: "" };
+    const screen = await render(ctx, app, { screen: first });
+    return screen.kind === "page" ? { ...screen, path: portalPath(app.appKey, route) } : screen;
+  }
+  const section = SECTION_OF[route.screen];
+  if (section !== undefined && !sections.includes(section) && !(route.screen === "request" && sections.includes("roadmap"))) {
+    return { kind: "page", title: app.name, description: app.name, path: portalPath(app.appKey, route), ogType: "website", body: "<p>This page is not available.</p>" };
+  }
   return render(ctx, app, route);
+}
+
+type Section = "roadmap" | "requests" | "changelog" | "feedback";
+const SECTION_OF: Partial<Record<PortalRoute["screen"], Section>> = {
+  roadmap: "roadmap",
+  requests: "requests",
+  request: "requests",
+  changelog: "changelog",
+  release: "changelog",
+  feedback: "feedback",
+};
+
+/** The sections the app's `sdk.features` show, in the portal's order (its tabs). */
+export function portalSections(app: AppRow): Section[] {
+  const features = sdkOf(app).features;
+  const shown: Record<Section, boolean> = { roadmap: features.roadmap, requests: features.featureRequests, changelog: features.changelog, feedback: features.feedback };
+  return (["roadmap", "requests", "changelog", "feedback"] as const).filter((section) => shown[section]);
 }
 
 async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<PortalScreen> {

@@ -3,6 +3,7 @@ import type { AppRow } from "../apps/apps.js";
 import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
 import { escapeHtml } from "./html.js";
+import { portalSections } from "./screens.js";
 
 /** Requests and releases listed, most recently updated first (the protocol allows 50 000 URLs). */
 export const SITEMAP_LIMIT = 10_000;
@@ -10,7 +11,8 @@ export const SITEMAP_LIMIT = 10_000;
 /**
  * The sitemap (sitemaps.org 0.9) of an indexable app's portal: its sections, roadmap columns, public
  * requests and published releases, each under its canonical address. Sections the app does not
- * show to anonymous visitors are left out, as are their requests or releases.
+ * show (its `sdk.features`) or does not show to anonymous visitors are left out, as are their
+ * requests or releases.
  *
  * @example
  * ```ts
@@ -20,12 +22,16 @@ export const SITEMAP_LIMIT = 10_000;
 export async function buildSitemap(ctx: Context, app: AppRow, origin: string): Promise<string> {
   const db = ctx.db.kysely;
   const key = app.appKey;
+  const sections = portalSections(app);
   const urls: { loc: string; lastmod?: string }[] = [{ loc: portalPath(key, { screen: "home" }) }];
-  if (app.allowAnonymousRoadmap === 1) {
-    urls.push({ loc: portalPath(key, { screen: "roadmap" }) }, { loc: portalPath(key, { screen: "requests" }) });
+  if (app.allowAnonymousRoadmap === 1 && sections.includes("requests")) urls.push({ loc: portalPath(key, { screen: "requests" }) });
+  if (app.allowAnonymousRoadmap === 1 && sections.includes("roadmap")) {
+    urls.push({ loc: portalPath(key, { screen: "roadmap" }) });
     for (const column of await listColumns(db, app.id)) {
       if (column.isVisible === 1) urls.push({ loc: portalPath(key, { screen: "roadmap", column: column.slug }) });
     }
+  }
+  if (app.allowAnonymousRoadmap === 1 && (sections.includes("requests") || sections.includes("roadmap"))) {
     const requests = await db
       .selectFrom("featureRequests")
       .select(["id", "title", "updatedAt"])
@@ -37,7 +43,7 @@ export async function buildSitemap(ctx: Context, app: AppRow, origin: string): P
       .execute();
     for (const r of requests) urls.push({ loc: portalPath(key, { screen: "request", id: r.id }, r.title), lastmod: r.updatedAt });
   }
-  if (app.allowAnonymousChangelog === 1) {
+  if (app.allowAnonymousChangelog === 1 && sections.includes("changelog")) {
     urls.push({ loc: portalPath(key, { screen: "changelog" }) });
     const releases = await db
       .selectFrom("changelogEntries")
