@@ -66,6 +66,7 @@ describe.skipIf(!run)("the portal's addresses in Chromium", () => {
     await page.getByRole("button", { name: "Apple Watch app", exact: true }).click();
     await page.getByText("Complications would be great.").waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/p\/app_demo\/requests\/fr_[0-9a-z]{26}-apple-watch-app$/);
+    await expect.poll(() => page.title()).toBe("Apple Watch app · Demo app");
     const detail = page.url();
 
     await page.goBack();

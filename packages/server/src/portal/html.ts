@@ -62,7 +62,7 @@ ${tags.join("\n")}
 <script type="module" src="${input.assetBase}/portal.js"></script>
 </head>
 <body>
-<div id="tidings-portal" data-app-key="${e(input.appKey)}" data-embed="${input.embed ? "1" : "0"}">
+<div id="tidings-portal" data-app-key="${e(input.appKey)}" data-app-name="${e(m.siteName)}" data-embed="${input.embed ? "1" : "0"}">
 <div class="td-portal td-ssr">
 <header class="td-portal-header"><h1>${e(m.siteName)}</h1></header>
 <main class="td-portal-main">
