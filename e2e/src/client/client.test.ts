@@ -109,6 +109,24 @@ describe("public reads against the real server", () => {
   });
 });
 
+describe("one request and similar requests against the real server", () => {
+  it("reads a request by id as the listing shows it, the user's vote included, and refuses an unknown one", async () => {
+    const client = demoClient();
+    const listed = (await client.listFeatureRequests({ q: "dark mode" })).requests.find((r) => r.title === "Dark mode")!;
+    expect(await client.getFeatureRequest(listed.id)).toEqual(listed);
+    await client.toggleVote(listed.id);
+    expect(await client.getFeatureRequest(listed.id)).toMatchObject({ hasVoted: true, voteCount: listed.voteCount + 1 });
+    await client.removeVote(listed.id);
+    await expect(client.getFeatureRequest("fr_00000000000000000000000000")).rejects.toMatchObject({ status: 404, code: "feature_request_not_found" });
+  });
+
+  it('finds "Dark mode" from the title typed so far', async () => {
+    const similar = await demoClient().findSimilarFeatureRequests("dark mo");
+    expect(similar.map((r) => r.title)).toContain("Dark mode");
+    expect(await demoClient().findSimilarFeatureRequests("  ")).toEqual([]);
+  });
+});
+
 describe("participation against the real server", () => {
   it("proposes a request, which its author sees as their own pending request", async () => {
     const client = demoClient();

@@ -54,6 +54,19 @@ describe("FeedbackClient", () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ appKey: "app_demo", q: "dark", versionId: "v1", limit: "50", offset: "0" });
   });
 
+  it("reads one request and similar titles with the app key and the user's token", async () => {
+    const { seen, fetch } = recorder((s) => Response.json(s.url.pathname.endsWith("/similar") ? { requests: [{ id: "fr_1" }] } : { id: "fr_1" }));
+    const c = client(fetch);
+    expect(await c.getFeatureRequest("fr_1")).toEqual({ id: "fr_1" });
+    expect(await c.findSimilarFeatureRequests("  dark mo ", { limit: 3 })).toEqual([{ id: "fr_1" }]);
+    expect(await c.findSimilarFeatureRequests("   ")).toEqual([]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.url.pathname).toBe("/api/v1/feature-requests/fr_1");
+    expect(seen[0]!.url.searchParams.get("appKey")).toBe("app_demo");
+    expect(Object.fromEntries(seen[1]!.url.searchParams)).toEqual({ appKey: "app_demo", title: "dark mo", limit: "3" });
+    expect(seen.map((s) => s.headers["X-User-Token"])).toEqual(["tok-1", "tok-1"]);
+  });
+
   it("reads a profile with the app key by default, and without it when asked", async () => {
     const { seen, fetch } = recorder(() => Response.json({ profile: {}, recentComments: [] }));
     const c = client(fetch);

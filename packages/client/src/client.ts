@@ -27,6 +27,7 @@ import type {
   ChangelogPage,
   Comment,
   CommentPage,
+  FeatureRequestItem,
   FeatureRequestPage,
   FeatureRequestSort,
   FeedbackResult,
@@ -327,6 +328,40 @@ export class FeedbackClient {
     const requests = data.requests ?? [];
     const total = data.total ?? requests.length;
     return { requests, total, hasMore: data.hasMore ?? (params.offset ?? 0) + requests.length < total, nextCursor: data.nextCursor ?? null };
+  }
+
+  /**
+   * `GET /feature-requests/<id>`: one request in the listing's shape, with the user's `hasVoted`
+   * (their own request waiting for review included). `FeatureRequestNotFoundException` when the
+   * listing would not show it.
+   */
+  async getFeatureRequest(id: string, options: UserCallOptions = {}): Promise<FeatureRequestItem> {
+    const token = await this.getUserToken(options.userToken);
+    return this.json<FeatureRequestItem>(
+      { method: "GET", path: `/api/v1/feature-requests/${enc(id)}`, query: { appKey: this.appKey }, headers: await this.userHeaders(token) },
+      options,
+    );
+  }
+
+  /**
+   * `GET /feature-requests/similar`: public requests like a title being typed, most similar first,
+   * for a compose sheet to offer a vote instead of a duplicate. Spends the search budget (30 per
+   * minute per IP): pace calls, e.g. with a `SearchPacer`. A blank title answers `[]` unasked.
+   */
+  async findSimilarFeatureRequests(title: string, options: UserCallOptions & { limit?: number | undefined } = {}): Promise<FeatureRequestItem[]> {
+    const trimmed = title.trim();
+    if (trimmed === "") return [];
+    const token = await this.getUserToken(options.userToken);
+    const data = await this.json<{ requests?: FeatureRequestItem[] }>(
+      {
+        method: "GET",
+        path: "/api/v1/feature-requests/similar",
+        query: { appKey: this.appKey, title: trimmed.slice(0, 400), limit: options.limit },
+        headers: await this.userHeaders(token),
+      },
+      options,
+    );
+    return data.requests ?? [];
   }
 
   /** `POST /feature-requests`: proposes a request (human verification, quota and subscription apply). */

@@ -58,3 +58,4 @@ export {
   type OutboxSubmission,
 } from "./outbox.js";
 export type { OutboxAttemptError, OutboxEntry, OutboxKind, QueuedFeatureRequest, QueuedFeedback } from "./outbox-entry.js";
+export { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "./portal-paths.js";

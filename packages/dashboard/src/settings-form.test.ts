@@ -9,6 +9,7 @@ const app = {
   allowAnonymousVote: false,
   allowAnonymousFeedback: true,
   allowAnonymousChangelog: true,
+  portalIndexable: false,
   allowedPlatforms: ["ios", "web"],
   maxAttachmentBytes: 20_000_000,
   sdk: {

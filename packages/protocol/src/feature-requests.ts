@@ -61,6 +61,22 @@ export const FeatureRequestListSchema = Type.Object({
   nextCursor: NullableString,
 });
 
+/** `GET /api/v1/feature-requests/{id}` query: the app key, optional, must match the request's app when given. */
+export const FeatureRequestItemQuerySchema = Type.Object({
+  appKey: Type.Optional(Type.String({ maxLength: 128 })),
+});
+
+/** `GET /api/v1/feature-requests/similar`: requests like a title being typed. */
+export const SimilarFeatureRequestsQuerySchema = Type.Object({
+  appKey: Type.Optional(Type.String({ maxLength: 128 })),
+  title: Type.String({ maxLength: 400 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+});
+export const SimilarFeatureRequestsSchema = Type.Object({
+  /** Most similar first: requests holding every word typed or, when none does, most of them. */
+  requests: Type.Array(FeatureRequestItemSchema),
+});
+
 /** `POST /api/v1/feature-requests` body: the SDKs' names and the spec's are both accepted. */
 export const ProposeFeatureRequestBodySchema = Type.Object({
   appKey: Type.String({ minLength: 1, maxLength: 128 }),

@@ -13,6 +13,8 @@ export { useChangelogOverlay, type ChangelogOverlayState, type UseChangelogOverl
 export { useFeedbackComposer, type FeedbackComposerState, type ComposerAttachment } from "./hooks/use-feedback-composer.js";
 export { useProposeRequest, type ProposeRequestState } from "./hooks/use-propose-request.js";
 export { useUserProfile } from "./hooks/use-user-profile.js";
+export { useFeatureRequest } from "./hooks/use-feature-request.js";
+export { useSimilarRequests, SIMILAR_MIN_CHARS, type SimilarRequestsState } from "./hooks/use-similar-requests.js";
 export { avatarInitial, profileView, isProfileMissing, type ProfileView, type ProfileComment } from "./profile-view.js";
 export { enStrings, type StringId } from "./i18n/en.js";
 export { frStrings } from "./i18n/fr.js";

@@ -105,6 +105,56 @@ describe("FeatureRequestList", () => {
     expect(screen.queryByRole("button", { name: "More comments" })).toBeNull();
   });
 
+  it("opens a request that is not on the loaded page by its id, and counts a vote on it", async () => {
+    const { client, api } = setup([
+      config(),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [item("1")], total: 1 } }),
+      on("GET", "/api/v1/feature-requests/far", { status: 200, body: item("far", { title: "Far away", voteCount: 7 }) }),
+      on("GET", "/api/v1/feature-requests/far/comments", { status: 200, body: { comments: [], total: 0, hasMore: false, nextCursor: null } }),
+      on("POST", "/api/v1/feature-requests/far/vote", { status: 200, body: { voted: true, voteCount: 8 } }),
+    ]);
+    const opened: (string | null)[] = [];
+    render(
+      <TidingsProvider client={client} locale="en">
+        <FeatureRequestList openRequestId="far" onOpenRequest={(i) => opened.push(i?.id ?? null)} />
+      </TidingsProvider>,
+    );
+    await screen.findByRole("heading", { name: "Far away" });
+    expect(api.calls.some((c) => c.url.pathname === "/api/v1/feature-requests/far")).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: /Vote for Far away/ }));
+    await waitFor(() => expect(screen.getByRole("button", { name: /Remove your vote for Far away/ }).textContent).toContain("8"));
+    fireEvent.click(screen.getByRole("button", { name: "← Back" }));
+    expect(opened).toEqual([null]);
+  });
+
+  it("lists similar requests in the compose sheet while the title is typed, and opens one", async () => {
+    const { client, api } = setup([
+      config(),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [item("1")], total: 1 } }),
+      (r) =>
+        r.method === "GET" && r.url.pathname === "/api/v1/feature-requests/similar"
+          ? { status: 200, body: { requests: r.url.searchParams.get("title") === "dark mo" ? [item("dm", { title: "Dark mode", voteCount: 42 })] : [] } }
+          : undefined,
+    ]);
+    const opened: (string | null)[] = [];
+    render(
+      <TidingsProvider client={client} locale="en">
+        <FeatureRequestList openRequestId={null} onOpenRequest={(i) => opened.push(i?.id ?? null)} />
+      </TidingsProvider>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Suggest a feature" }));
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "da" } });
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "dark mo" } });
+    const similar = await screen.findByRole("list", { name: "Already suggested? Vote for it instead:" });
+    expect(within(similar).getByText("42 votes")).toBeTruthy();
+    // Two characters are not looked up; nothing was proposed.
+    expect(api.calls.filter((c) => c.url.pathname === "/api/v1/feature-requests/similar").map((c) => c.url.searchParams.get("title"))).toEqual(["dark mo"]);
+    expect(api.calls.filter((c) => c.method === "POST")).toEqual([]);
+    fireEvent.click(within(similar).getByRole("button", { name: "Dark mode" }));
+    expect(opened).toEqual(["dm"]);
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
   it("shows the unavailable state when the featureRequests flag is off", async () => {
     const { client } = setup([config({ features: { featureRequests: false } })]);
     render(<TidingsProvider client={client}><FeatureRequestList /></TidingsProvider>);

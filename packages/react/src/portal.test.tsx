@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { FeedbackClient, memoryStorage } from "@tidings/client";
-import { cleanup, render, screen } from "@testing-library/react";
+import { FeedbackClient, memoryStorage, type PortalRoute } from "@tidings/client";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { TidingsPortal } from "./components/TidingsPortal.js";
-import { demoConfig, fakeFetch } from "@tidings/react-core/testing";
+import { demoConfig, fakeFetch, item } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
 
 afterEach(cleanup);
@@ -33,5 +33,37 @@ describe("TidingsPortal branding", () => {
     renderPortal({ ...demoConfig(), name: "Branded app", hideSiteBranding: true });
     await screen.findByRole("heading", { name: "Branded app" });
     expect(screen.queryByText("Powered by Tidings")).toBeNull();
+  });
+});
+
+describe("TidingsPortal screens", () => {
+  function renderAt(route: PortalRoute, onNavigate: (route: PortalRoute, title?: string) => void) {
+    const api = fakeFetch([
+      ({ url }) => (url.pathname === "/api/v1/public/config/app_test" ? { status: 200, body: demoConfig() } : undefined),
+      ({ url }) => (url.pathname === "/api/v1/feature-requests" ? { status: 200, body: { requests: [item("1", { title: "Dark mode" })], total: 1 } } : undefined),
+      ({ url }) => (url.pathname.startsWith("/api/v1/") ? { status: 200, body: { columns: [], comments: [], total: 0, entries: [], versions: [] } } : undefined),
+    ]);
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
+    const view = (r: PortalRoute) => (
+      <TidingsProvider client={client} locale="en">
+        <TidingsPortal showOverlay={false} route={r} onNavigate={onNavigate} />
+      </TidingsProvider>
+    );
+    const result = render(view(route));
+    return { rerender: (r: PortalRoute) => result.rerender(view(r)) };
+  }
+
+  it("shows the screen its route names and reports moves with the request's title for the address", async () => {
+    const moves: [PortalRoute, string | undefined][] = [];
+    const portal = renderAt({ screen: "requests" }, (route, title) => moves.push([route, title]));
+    fireEvent.click(await screen.findByRole("button", { name: "Dark mode" }));
+    expect(moves).toEqual([[{ screen: "request", id: "1" }, "Dark mode"]]);
+    // The caller decides: the detail shows once the route says so, the list again when it goes back.
+    portal.rerender({ screen: "request", id: "1" });
+    await screen.findByRole("heading", { name: "Dark mode", level: 2 });
+    portal.rerender({ screen: "requests" });
+    await screen.findByRole("searchbox", { name: "Search requests" });
+    fireEvent.click(screen.getByRole("tab", { name: "What's new" }));
+    expect(moves.at(-1)).toEqual([{ screen: "changelog" }, undefined]);
   });
 });

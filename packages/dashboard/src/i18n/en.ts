@@ -65,6 +65,7 @@ export const en = {
   "settings.allowAnonymousVote": "Anonymous visitors may vote",
   "settings.allowAnonymousFeedback": "Anonymous visitors may send feedback",
   "settings.allowAnonymousChangelog": "Anonymous visitors may read the changelog",
+  "settings.portalIndexable": "Search engines may index the public portal",
   "settings.platforms": "Platforms",
   "settings.maxAttachment": "Attachment limit (MB)",
   "settings.sdkFeatures": "SDK features",

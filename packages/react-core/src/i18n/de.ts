@@ -57,6 +57,7 @@ export const deStrings: UiCatalog = {
   "compose.done": "Danke! Dein Wunsch wurde gesendet.",
   "compose.donePending": "Danke! Dein Wunsch wird geprüft.",
   "compose.titleRequired": "Bitte gib einen Titel ein.",
+  "compose.similar": "Schon vorgeschlagen? Stimme lieber dafür:",
   "detail.comments": "Kommentare",
   "detail.noComments": "Noch keine Kommentare.",
   "detail.addComment": "Kommentar schreiben",

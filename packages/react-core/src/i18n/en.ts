@@ -57,6 +57,7 @@ export const enStrings = {
   "compose.done": "Thanks! Your request was submitted.",
   "compose.donePending": "Thanks! Your request is waiting for review.",
   "compose.titleRequired": "Please enter a title.",
+  "compose.similar": "Already suggested? Vote for it instead:",
   "detail.comments": "Comments",
   "detail.noComments": "No comments yet.",
   "detail.addComment": "Add a comment",

@@ -57,6 +57,7 @@ export const esStrings: UiCatalog = {
   "compose.done": "¡Gracias! Tu sugerencia se ha enviado.",
   "compose.donePending": "¡Gracias! Tu sugerencia está pendiente de revisión.",
   "compose.titleRequired": "Escribe un título.",
+  "compose.similar": "¿Ya lo propusieron? Vota por ello:",
   "detail.comments": "Comentarios",
   "detail.noComments": "Todavía no hay comentarios.",
   "detail.addComment": "Añadir un comentario",

@@ -57,6 +57,7 @@ export const frStrings: UiCatalog = {
   "compose.done": "Merci ! Votre suggestion a été envoyée.",
   "compose.donePending": "Merci ! Votre suggestion attend une validation.",
   "compose.titleRequired": "Veuillez saisir un titre.",
+  "compose.similar": "Déjà proposé ? Votez plutôt pour :",
   "detail.comments": "Commentaires",
   "detail.noComments": "Aucun commentaire pour l'instant.",
   "detail.addComment": "Ajouter un commentaire",

@@ -57,6 +57,7 @@ export const itStrings: UiCatalog = {
   "compose.done": "Grazie! La tua richiesta è stata inviata.",
   "compose.donePending": "Grazie! La tua richiesta è in attesa di revisione.",
   "compose.titleRequired": "Inserisci un titolo.",
+  "compose.similar": "Già proposto? Vota questo:",
   "detail.comments": "Commenti",
   "detail.noComments": "Ancora nessun commento.",
   "detail.addComment": "Aggiungi un commento",

@@ -57,6 +57,7 @@ export const jaStrings: UiCatalog = {
   "compose.done": "ありがとうございます。リクエストを送信しました。",
   "compose.donePending": "ありがとうございます。リクエストは審査待ちです。",
   "compose.titleRequired": "タイトルを入力してください。",
+  "compose.similar": "既に提案されていますか？こちらに投票できます：",
   "detail.comments": "コメント",
   "detail.noComments": "コメントはまだありません。",
   "detail.addComment": "コメントを追加",

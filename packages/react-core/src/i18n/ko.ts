@@ -57,6 +57,7 @@ export const koStrings: UiCatalog = {
   "compose.done": "감사합니다! 요청이 제출되었습니다.",
   "compose.donePending": "감사합니다! 요청이 검토를 기다리고 있습니다.",
   "compose.titleRequired": "제목을 입력해 주세요.",
+  "compose.similar": "이미 제안되었나요? 대신 투표하세요:",
   "detail.comments": "댓글",
   "detail.noComments": "아직 댓글이 없습니다.",
   "detail.addComment": "댓글 추가",

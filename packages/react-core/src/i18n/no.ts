@@ -57,6 +57,7 @@ export const noStrings: UiCatalog = {
   "compose.done": "Takk! Ønsket ditt er sendt inn.",
   "compose.donePending": "Takk! Ønsket ditt venter på gjennomgang.",
   "compose.titleRequired": "Skriv inn en tittel.",
+  "compose.similar": "Allerede foreslått? Stem på den i stedet:",
   "detail.comments": "Kommentarer",
   "detail.noComments": "Ingen kommentarer ennå.",
   "detail.addComment": "Legg til en kommentar",

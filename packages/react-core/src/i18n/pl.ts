@@ -57,6 +57,7 @@ export const plStrings: UiCatalog = {
   "compose.done": "Dziękujemy! Twoja propozycja została wysłana.",
   "compose.donePending": "Dziękujemy! Twoja propozycja czeka na sprawdzenie.",
   "compose.titleRequired": "Wpisz tytuł.",
+  "compose.similar": "Już zgłoszone? Zagłosuj na to:",
   "detail.comments": "Komentarze",
   "detail.noComments": "Nie ma jeszcze komentarzy.",
   "detail.addComment": "Dodaj komentarz",

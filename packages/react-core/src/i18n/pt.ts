@@ -57,6 +57,7 @@ export const ptStrings: UiCatalog = {
   "compose.done": "Obrigado! Seu pedido foi enviado.",
   "compose.donePending": "Obrigado! Seu pedido está aguardando revisão.",
   "compose.titleRequired": "Informe um título.",
+  "compose.similar": "Já foi sugerido? Vote nele:",
   "detail.comments": "Comentários",
   "detail.noComments": "Ainda não há comentários.",
   "detail.addComment": "Adicionar um comentário",

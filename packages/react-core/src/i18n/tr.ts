@@ -57,6 +57,7 @@ export const trStrings: UiCatalog = {
   "compose.done": "Teşekkürler! İsteğin gönderildi.",
   "compose.donePending": "Teşekkürler! İsteğin incelenmeyi bekliyor.",
   "compose.titleRequired": "Lütfen bir başlık girin.",
+  "compose.similar": "Zaten önerildi mi? Bunun yerine oy verin:",
   "detail.comments": "Yorumlar",
   "detail.noComments": "Henüz yorum yok.",
   "detail.addComment": "Yorum ekle",

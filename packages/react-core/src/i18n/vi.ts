@@ -57,6 +57,7 @@ export const viStrings: UiCatalog = {
   "compose.done": "Cảm ơn bạn! Đề xuất của bạn đã được gửi.",
   "compose.donePending": "Cảm ơn bạn! Đề xuất của bạn đang chờ duyệt.",
   "compose.titleRequired": "Vui lòng nhập tiêu đề.",
+  "compose.similar": "Đã có người đề xuất? Hãy bình chọn:",
   "detail.comments": "Bình luận",
   "detail.noComments": "Chưa có bình luận nào.",
   "detail.addComment": "Thêm bình luận",

@@ -57,6 +57,7 @@ export const zhHansStrings: UiCatalog = {
   "compose.done": "谢谢！您的建议已提交。",
   "compose.donePending": "谢谢！您的建议正在等待审核。",
   "compose.titleRequired": "请输入标题。",
+  "compose.similar": "已经有人提过？改为投票：",
   "detail.comments": "评论",
   "detail.noComments": "暂无评论。",
   "detail.addComment": "添加评论",

@@ -57,6 +57,7 @@ export const zhHantStrings: UiCatalog = {
   "compose.done": "謝謝！您的建議已送出。",
   "compose.donePending": "謝謝！您的建議正在等待審核。",
   "compose.titleRequired": "請輸入標題。",
+  "compose.similar": "已經有人提過？改為投票：",
   "detail.comments": "留言",
   "detail.noComments": "尚無留言。",
   "detail.addComment": "新增留言",

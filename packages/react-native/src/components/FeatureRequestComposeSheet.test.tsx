@@ -122,3 +122,32 @@ describe("FeatureRequestComposeSheet", () => {
     expect(closed).toBe(1);
   });
 });
+
+describe("FeatureRequestComposeSheet similar requests", () => {
+  test("lists the requests like the typed title before anything is sent, and opens one instead", async () => {
+    const { client, api, posts } = setup([
+      config(),
+      ({ method, url }) => (method === "GET" && url.pathname === "/api/v1/feature-requests" ? { status: 200, body: { requests: [item("1")], total: 1 } } : undefined),
+      ({ method, url }) =>
+        method === "GET" && url.pathname === "/api/v1/feature-requests/similar"
+          ? { status: 200, body: { requests: url.searchParams.get("title") === "dark mo" ? [item("dm", { title: "Dark mode", voteCount: 42 })] : [] } }
+          : undefined,
+    ]);
+    render(
+      <TidingsProvider client={client} locale="en">
+        <FeatureRequestsScreen />
+      </TidingsProvider>,
+    );
+    await screen.findByText("Request 1");
+    fireEvent.press(screen.getByRole("button", { name: "Suggest a feature" }));
+    fireEvent.changeText(screen.getByLabelText("Title"), "dark mo");
+    await screen.findByText("Already suggested? Vote for it instead:");
+    expect(screen.getByText("Dark mode · 42 votes")).toBeTruthy();
+    expect(api.calls.filter((c) => c.url.pathname === "/api/v1/feature-requests/similar").map((c) => c.url.searchParams.get("title"))).toEqual(["dark mo"]);
+    expect(posts()).toEqual([]);
+
+    fireEvent.press(screen.getByRole("button", { name: "Dark mode" }));
+    await waitFor(() => expect(screen.queryByLabelText("Title")).toBeNull());
+    expect(posts()).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
-import type { ProposeResult } from "@tidings/client";
-import { useProposeRequest, useTidings } from "@tidings/react-core";
+import type { FeatureRequestItem, ProposeResult } from "@tidings/client";
+import { useProposeRequest, useSimilarRequests, useTidings } from "@tidings/react-core";
 import { useState } from "react";
 import { Modal, Pressable, ScrollView, Text, TextInput, View, type TextInputProps } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
@@ -18,6 +18,11 @@ export interface FeatureRequestComposeSheetProps {
    * @default none
    */
   onSubmitted?: ((result: ProposeResult) => void) | undefined;
+  /**
+   * Opens one of the similar requests listed while the title is typed (the host closes the sheet);
+   * without it they are listed as plain text. @default none
+   */
+  onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
 }
 
 function Field(props: { label: string; error?: string | undefined } & Pick<TextInputProps, "value" | "onChangeText" | "multiline" | "maxLength" | "keyboardType" | "autoComplete" | "autoCapitalize" | "textContentType">) {
@@ -80,7 +85,9 @@ function SheetButton(props: { label: string; text?: string; primary?: boolean; d
  * The sheet to propose a feature request (title, details, optional email) through the shared
  * `useProposeRequest`: a localized error keeps the draft; success reports the result and closes; a
  * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
- * Shows the unavailable state while the `featureRequests` flag is off.
+ * Shows the unavailable state while the `featureRequests` flag is off. While the title is typed it
+ * lists the most similar existing requests (`useSimilarRequests`, paced), so the user can vote on
+ * one instead of proposing a duplicate.
  *
  * @example
  * ```tsx
@@ -95,6 +102,7 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
   const [details, setDetails] = useState("");
   const [email, setEmail] = useState("");
   const [invalid, setInvalid] = useState(false);
+  const similar = useSimilarRequests(title, { enabled: propose.enabled && propose.queued === null });
 
   const submit = async () => {
     if (title.trim() === "") {
@@ -130,6 +138,30 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
           ) : (
             <>
               <Field label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
+              {similar.items.length === 0 ? null : (
+                <View accessibilityLiveRegion="polite" style={{ gap: 6 }}>
+                  <Text style={{ color: palette.muted, fontSize: 14 }}>{t("compose.similar")}</Text>
+                  {similar.items.map((item) =>
+                    props.onOpenRequest === undefined ? (
+                      <Text key={item.id} style={{ color: palette.text, fontSize: 16 }}>
+                        {item.title} · {t("vote.votes", { count: item.voteCount })}
+                      </Text>
+                    ) : (
+                      <Pressable
+                        key={item.id}
+                        accessibilityRole="button"
+                        accessibilityLabel={item.title}
+                        onPress={() => props.onOpenRequest?.(item)}
+                        style={{ minHeight: MIN_TOUCH, justifyContent: "center" }}
+                      >
+                        <Text style={{ color: palette.primary, fontSize: 16 }}>
+                          {item.title} · {t("vote.votes", { count: item.voteCount })}
+                        </Text>
+                      </Pressable>
+                    ),
+                  )}
+                </View>
+              )}
               <Field label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
               <Field
                 label={t("compose.email")}

@@ -137,6 +137,8 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
   const [composing, setComposing] = useState(false);
   const [thanks, setThanks] = useState<string | undefined>(undefined);
   const [openId, setOpenId] = useState<string | null>(null);
+  // A similar request opened from the compose sheet may not be on the loaded page.
+  const [fromSheet, setFromSheet] = useState<FeatureRequestItem | null>(null);
   const [pulled, setPulled] = useState(false);
 
   const rateLimitNotice = t("requests.rateLimited");
@@ -156,7 +158,8 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
     );
   }
 
-  const open = openId === null ? undefined : list.items.find((i) => i.id === openId);
+  // A similar request opened from the compose sheet may not be on the loaded page.
+  const open = openId === null ? undefined : (list.items.find((i) => i.id === openId) ?? (fromSheet?.id === openId ? fromSheet : undefined));
   const onOpen = (item: FeatureRequestItem) => (props.onOpenRequest === undefined ? setOpenId(item.id) : props.onOpenRequest(item));
   const refresh = () => {
     setPulled(true);
@@ -282,6 +285,11 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
       {composing ? (
         <FeatureRequestComposeSheet
           onClose={() => setComposing(false)}
+          onOpenRequest={(item) => {
+            setComposing(false);
+            setFromSheet(item);
+            onOpen(item);
+          }}
           onSubmitted={(result) => {
             setThanks(result.pending ? t("compose.donePending") : t("compose.done"));
             list.refresh();

@@ -1,5 +1,6 @@
+import type { FeatureRequestItem } from "@tidings/client";
 import { useId, useState, type FormEvent } from "react";
-import { useTidings, useProposeRequest } from "@tidings/react-core";
+import { useTidings, useProposeRequest, useSimilarRequests } from "@tidings/react-core";
 import { Modal } from "./Modal.js";
 import { Unavailable } from "./States.js";
 
@@ -7,20 +8,28 @@ import { Unavailable } from "./States.js";
  * The sheet to propose a feature request (blocked while `featureRequests` is off). The draft stays
  * after a failure; after success it shows the thanks, telling when the request awaits review. A
  * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
+ * While the title is typed it lists the most similar existing requests (paced lookups), each
+ * opening that request through `onOpenRequest` so the visitor can vote instead of proposing a duplicate.
  *
  * @example
  * ```tsx
  * {open ? <ComposeSheet onClose={() => setOpen(false)} /> : null}
  * ```
  */
-export function ComposeSheet(props: { onClose: () => void; onSubmitted?: ((result: { featureRequestId: string; pending: boolean }) => void) | undefined }) {
+export function ComposeSheet(props: {
+  onClose: () => void;
+  onSubmitted?: ((result: { featureRequestId: string; pending: boolean }) => void) | undefined;
+  /** Opens an existing request from the similar ones; without it they are listed as plain text. */
+  onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
+}) {
   const { t } = useTidings();
   const propose = useProposeRequest();
   const [title, setTitle] = useState("");
+  const similar = useSimilarRequests(title, { enabled: propose.enabled && propose.result === null });
   const [details, setDetails] = useState("");
   const [email, setEmail] = useState("");
   const [invalid, setInvalid] = useState(false);
-  const ids = { title: useId(), details: useId(), email: useId(), error: useId() };
+  const ids = { title: useId(), details: useId(), email: useId(), error: useId(), similar: useId() };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -72,6 +81,27 @@ export function ComposeSheet(props: { onClose: () => void; onSubmitted?: ((resul
             <p id={ids.error} className="td-danger td-small">
               {t("compose.titleRequired")}
             </p>
+          ) : null}
+          {similar.items.length > 0 ? (
+            <div className="td-similar" aria-live="polite">
+              <p id={ids.similar} className="td-small td-muted">
+                {t("compose.similar")}
+              </p>
+              <ul className="td-list" aria-labelledby={ids.similar}>
+                {similar.items.map((item) => (
+                  <li key={item.id} className="td-similar-item">
+                    {props.onOpenRequest ? (
+                      <button type="button" className="td-link" onClick={() => props.onOpenRequest?.(item)}>
+                        {item.title}
+                      </button>
+                    ) : (
+                      <span>{item.title}</span>
+                    )}{" "}
+                    <span className="td-muted td-small">{t("vote.votes", { count: item.voteCount })}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : null}
           <label htmlFor={ids.details}>{t("compose.details")}</label>
           <textarea id={ids.details} className="td-input" rows={4} value={details} onChange={(e) => setDetails(e.target.value)} />

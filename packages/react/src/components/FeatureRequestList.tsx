@@ -1,6 +1,6 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
 import { useId, useState } from "react";
-import { useTidings, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, type ToggleVote } from "@tidings/react-core";
+import { useTidings, useFeatureRequest, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, type ToggleVote, useToggleVote } from "@tidings/react-core";
 import { ComposeSheet } from "./ComposeSheet.js";
 import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
@@ -48,6 +48,13 @@ export interface FeatureRequestListProps extends UseFeatureRequestsOptions {
   showDetail?: boolean | undefined;
   /** Makes comment authors in the detail open their profile (the portal shows the profile screen). */
   onOpenProfile?: ((userId: string, name?: string) => void) | undefined;
+  /**
+   * The request shown in the detail (e.g. from the address), or null for the list; without it the
+   * list keeps its own. A request not in the loaded page is read by id.
+   */
+  openRequestId?: string | null | undefined;
+  /** Called when the user opens a request (or goes back to the list with null). */
+  onOpenRequest?: ((item: FeatureRequestItem | null) => void) | undefined;
 }
 
 /**
@@ -64,7 +71,19 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   const list = useFeatureRequests(props);
   const versions = useVersions();
   const [composing, setComposing] = useState(false);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [ownOpenId, setOwnOpenId] = useState<string | null>(null);
+  const openId = props.openRequestId === undefined ? ownOpenId : props.openRequestId;
+  const setOpen = (item: FeatureRequestItem | null) => {
+    setOwnOpenId(item?.id ?? null);
+    props.onOpenRequest?.(item);
+  };
+  const listed = openId === null ? undefined : list.items.find((i) => i.id === openId);
+  // Opened at its address before the list has it: read by id, with the user's votes applied here.
+  const fetched = useFeatureRequest(openId !== null && listed === undefined && props.showDetail !== false ? openId : null);
+  const [fetchedPatch, setFetchedPatch] = useState<{ id: string; patch: Partial<FeatureRequestItem> } | null>(null);
+  const patchFetched = (id: string, patch: Partial<FeatureRequestItem>) =>
+    setFetchedPatch((current) => ({ id, patch: { ...(current?.id === id ? current.patch : {}), ...patch } }));
+  const fetchedVotes = useToggleVote(patchFetched);
   const searchId = useId();
   const versionId = useId();
   const sortId = useId();
@@ -76,11 +95,29 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
       </TidingsScreen>
     );
   }
-  const open = openId === null ? undefined : list.items.find((i) => i.id === openId);
-  if (open !== undefined && props.showDetail !== false) {
+  const fromId =
+    listed === undefined && fetched.data !== undefined && fetched.data.id === openId
+      ? { ...fetched.data, ...(fetchedPatch?.id === openId ? fetchedPatch.patch : {}) }
+      : undefined;
+  const open = listed ?? fromId;
+  if (openId !== null && props.showDetail !== false) {
+    if (open === undefined) {
+      return (
+        <TidingsScreen label={t("requests.title")}>
+          <button type="button" className="td-link" onClick={() => setOpen(null)}>
+            ← {t("common.back")}
+          </button>
+          {fetched.status === "error" ? <ErrorState message={errorMessage(fetched.error)} onRetry={fetched.reload} /> : <Loading />}
+        </TidingsScreen>
+      );
+    }
     return (
       <TidingsScreen label={open.title}>
-        <FeatureRequestDetail item={open} votes={list.votes} onBack={() => setOpenId(null)} onChange={(patch) => list.updateItem(open.id, patch)}
+        <FeatureRequestDetail
+          item={open}
+          votes={listed !== undefined ? list.votes : fetchedVotes}
+          onBack={() => setOpen(null)}
+          onChange={(patch) => (listed !== undefined ? list.updateItem(open.id, patch) : patchFetched(open.id, patch))}
           onOpenProfile={props.onOpenProfile}
         />
       </TidingsScreen>
@@ -153,7 +190,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
           </p>
           <ul className="td-list" aria-busy={list.status === "loading"}>
             {list.items.map((item) => (
-              <FeatureRequestRow key={item.id} item={item} votes={list.votes} onOpen={props.showDetail === false ? undefined : (i) => setOpenId(i.id)} />
+              <FeatureRequestRow key={item.id} item={item} votes={list.votes} onOpen={props.showDetail === false ? undefined : (i) => setOpen(i)} />
             ))}
           </ul>
           {list.hasMore ? (
@@ -166,6 +203,14 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
       {composing ? (
         <ComposeSheet
           onClose={() => setComposing(false)}
+          onOpenRequest={
+            props.showDetail === false
+              ? undefined
+              : (item) => {
+                  setComposing(false);
+                  setOpen(item);
+                }
+          }
           onSubmitted={() => {
             list.refresh();
           }}

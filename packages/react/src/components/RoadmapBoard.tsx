@@ -1,8 +1,19 @@
+import type { FeatureRequestItem } from "@tidings/client";
 import { useId, useState, type KeyboardEvent } from "react";
 import { useTidings, useRoadmap } from "@tidings/react-core";
 import { FeatureRequestRow } from "./FeatureRequestList.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";
+
+/** Props of {@link RoadmapBoard}. */
+export interface RoadmapBoardProps {
+  /** The slug of the column shown (e.g. from the address); without it the first column, then the one picked. */
+  column?: string | undefined;
+  /** Called with a column's slug when the user picks its tab. */
+  onColumnChange?: ((slug: string) => void) | undefined;
+  /** Makes request titles open the request. */
+  onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
+}
 
 /**
  * The roadmap: a tab per visible column, in position order, plus the automatic Other tab for
@@ -14,10 +25,10 @@ import { TidingsScreen } from "./TidingsScreen.js";
  * <RoadmapBoard />
  * ```
  */
-export function RoadmapBoard() {
+export function RoadmapBoard(props: RoadmapBoardProps = {}) {
   const { t } = useTidings();
   const roadmap = useRoadmap();
-  const [selected, setSelected] = useState<string | null>(null);
+  const [own, setOwn] = useState<string | null>(null);
   const base = useId();
 
   if (!roadmap.enabled) {
@@ -42,6 +53,13 @@ export function RoadmapBoard() {
     );
   }
   const groups = roadmap.groups;
+  // Controlled by a column slug (a portal address), else by the tab last picked.
+  const selected = props.column === undefined ? own : (groups.find((g) => g.column?.slug === props.column)?.id ?? null);
+  const setSelected = (id: string) => {
+    setOwn(id);
+    const slug = groups.find((g) => g.id === id)?.column?.slug;
+    if (slug !== undefined) props.onColumnChange?.(slug);
+  };
   const active = groups.find((g) => g.id === selected) ?? groups[0];
   const onKey = (event: KeyboardEvent, index: number) => {
     const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
@@ -84,7 +102,7 @@ export function RoadmapBoard() {
           ) : (
             <ul className="td-list">
               {active.requests.map((item) => (
-                <FeatureRequestRow key={item.id} item={item} votes={roadmap.votes} />
+                <FeatureRequestRow key={item.id} item={item} votes={roadmap.votes} onOpen={props.onOpenRequest} />
               ))}
             </ul>
           )}

@@ -1,5 +1,5 @@
-import { LOCALES, type Surface, type ThemeName } from "@tidings/client";
-import { useId, useState, type KeyboardEvent } from "react";
+import { LOCALES, type FeatureRequestItem, type PortalRoute, type Surface, type ThemeName } from "@tidings/client";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { THEMES, useTidings, type StringId } from "@tidings/react-core";
 import { ChangelogOverlay } from "./ChangelogOverlay.js";
 import { FeatureRequestList } from "./FeatureRequestList.js";
@@ -31,6 +31,15 @@ export interface TidingsPortalProps {
   initialTab?: PortalTab | undefined;
   /** Called when the user picks a section (e.g. to keep it in the URL). */
   onTabChange?: ((tab: PortalTab) => void) | undefined;
+  /**
+   * The screen shown, e.g. parsed from the address (`parsePortalPath`); with it the portal follows
+   * the caller, who updates it from `onNavigate`. Without it the portal keeps its own.
+   */
+  route?: PortalRoute | undefined;
+  /** Called when the user moves to another screen; `title` names a request for its address's slug. */
+  onNavigate?: ((route: PortalRoute, title?: string) => void) | undefined;
+  /** The Back links of a request and a profile; without it they show the list. */
+  onBack?: (() => void) | undefined;
   /** Shows a theme picker calling this. */
   onThemeChange?: ((theme: ThemeName) => void) | undefined;
   /** Shows a language picker calling this. */
@@ -46,6 +55,21 @@ export interface TidingsPortalProps {
   brandingHref?: string | undefined;
 }
 
+/** The section a screen belongs to; undefined for the home screen (the first enabled section). */
+function tabOf(route: PortalRoute): PortalTab | undefined {
+  switch (route.screen) {
+    case "home":
+    case "profile":
+      return undefined;
+    case "request":
+      return "requests";
+    case "release":
+      return "changelog";
+    default:
+      return route.screen;
+  }
+}
+
 /**
  * The whole public portal in one component: the app's branding, a tab per enabled surface
  * (roadmap, requests, what's new, feedback), theme and language pickers, and the changelog overlay.
@@ -58,16 +82,33 @@ export interface TidingsPortalProps {
 export function TidingsPortal(props: TidingsPortalProps) {
   const { t, config, configError, refreshConfig, isEnabled, theme, locale, errorMessage } = useTidings();
   const tabs = TABS.filter((tab) => isEnabled(tab.surface));
-  const [chosen, setChosen] = useState<PortalTab | undefined>(props.initialTab);
-  const [profile, setProfile] = useState<{ id: string; name?: string | undefined } | null>(null);
-  const profileId = profile?.id ?? null;
+  const [ownRoute, setOwnRoute] = useState<PortalRoute>(props.initialTab === undefined ? { screen: "home" } : { screen: props.initialTab });
+  const route = props.route ?? ownRoute;
+  // A profile keeps the section and request it was opened from, so Back returns to them
+  // (remembered from the screens shown, whoever changed them: a click or the browser's history).
+  const behind = useRef<{ tab: PortalTab | undefined; request: string | null }>({ tab: props.initialTab, request: null });
+  if (route.screen !== "profile") behind.current = { tab: tabOf(route), request: route.screen === "request" ? route.id : null };
+  const lastRequest = behind.current.request;
+  const [profileName, setProfileName] = useState<string | undefined>(undefined);
+  const chosen = route.screen === "profile" ? (behind.current.tab ?? "requests") : tabOf(route);
+  const profileId = route.screen === "profile" ? route.userId : null;
   const active = tabs.find((tab) => tab.id === chosen) ?? tabs[0];
   const base = useId();
+  const navigate = (next: PortalRoute, title?: string) => {
+    setOwnRoute(next);
+    props.onNavigate?.(next, title);
+  };
   const select = (tab: PortalTab) => {
-    setChosen(tab);
-    setProfile(null);
+    navigate({ screen: tab });
     props.onTabChange?.(tab);
   };
+  const openProfile = (id: string, name?: string) => {
+    setProfileName(name);
+    navigate({ screen: "profile", userId: id });
+  };
+  const back = () => (props.onBack ? props.onBack() : navigate({ screen: "requests" }));
+  const openRequest = (item: FeatureRequestItem | null) =>
+    item === null ? back() : navigate({ screen: "request", id: item.id }, item.title);
   const onKey = (event: KeyboardEvent, index: number) => {
     const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
     const next = tabs[(index + delta + tabs.length) % tabs.length];
@@ -133,20 +174,32 @@ export function TidingsPortal(props: TidingsPortalProps) {
       <main id={`${base}-panel`} role="tabpanel" aria-labelledby={active === undefined ? undefined : `${base}-${active.id}`} className="td-portal-main">
         {profileId !== null ? (
           <div className="td-detail">
-            <button type="button" className="td-link" onClick={() => setProfile(null)}>
+            <button type="button" className="td-link" onClick={back}>
               ← {t("common.back")}
             </button>
-            <UserProfile userId={profileId} fallbackName={profile?.name} />
+            <UserProfile userId={profileId} fallbackName={profileName} />
           </div>
         ) : null}
-        {profileId === null && active?.id === "roadmap" ? <RoadmapBoard /> : null}
+        {profileId === null && active?.id === "roadmap" ? (
+          <RoadmapBoard
+            column={route.screen === "roadmap" ? route.column : undefined}
+            onColumnChange={(column) => navigate({ screen: "roadmap", column })}
+            onOpenRequest={(item) => navigate({ screen: "request", id: item.id }, item.title)}
+          />
+        ) : null}
         {/* Hidden rather than unmounted while a profile is open, so Back returns to the same request. */}
         {active?.id === "requests" ? (
           <div hidden={profileId !== null}>
-            <FeatureRequestList onOpenProfile={(id, name) => setProfile({ id, name })} />
+            <FeatureRequestList
+              onOpenProfile={openProfile}
+              openRequestId={route.screen === "request" ? route.id : profileId !== null && lastRequest !== null ? lastRequest : null}
+              onOpenRequest={openRequest}
+            />
           </div>
         ) : null}
-        {profileId === null && active?.id === "changelog" ? <WhatsNew /> : null}
+        {profileId === null && active?.id === "changelog" ? (
+          <WhatsNew releaseId={route.screen === "release" ? route.id : undefined} />
+        ) : null}
         {profileId === null && active?.id === "feedback" ? <FeedbackComposer /> : null}
       </main>
       {config !== null && config.hideSiteBranding !== true ? (

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { useTidings, useChangelog } from "@tidings/react-core";
 import { ReleaseNotes } from "./ReleaseNotes.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
@@ -6,19 +6,25 @@ import { TidingsScreen } from "./TidingsScreen.js";
 
 /**
  * The what's-new screen: published releases with their rendered notes, older releases on demand,
- * and the email subscribe form. Unavailable while the `changelog` flag is off.
+ * and the email subscribe form. Unavailable while the `changelog` flag is off. `releaseId` (a
+ * release's address) scrolls that release into view once it is loaded.
  *
  * @example
  * ```tsx
  * <WhatsNew />
  * ```
  */
-export function WhatsNew(props: { showSubscribe?: boolean | undefined }) {
+export function WhatsNew(props: { showSubscribe?: boolean | undefined; releaseId?: string | undefined }) {
   const { t } = useTidings();
   const changelog = useChangelog();
   const [email, setEmail] = useState("");
   const [subscribed, setSubscribed] = useState(false);
   const emailId = useId();
+  const base = useId();
+  const shown = props.releaseId !== undefined && changelog.entries.some((e) => e.id === props.releaseId);
+  useEffect(() => {
+    if (shown) document.getElementById(`${base}-${props.releaseId}`)?.scrollIntoView({ block: "start" });
+  }, [base, shown, props.releaseId]);
 
   if (!changelog.enabled) {
     return (
@@ -71,7 +77,9 @@ export function WhatsNew(props: { showSubscribe?: boolean | undefined }) {
       ) : (
         <div className="td-releases">
           {changelog.entries.map((entry) => (
-            <ReleaseNotes key={entry.id} entry={entry} headingLevel={2} />
+            <div key={entry.id} id={`${base}-${entry.id}`} aria-current={entry.id === props.releaseId ? "true" : undefined}>
+              <ReleaseNotes entry={entry} headingLevel={2} />
+            </div>
           ))}
           {changelog.hasMore ? (
             <button type="button" className="td-button td-block" onClick={() => void changelog.loadMore()}>

@@ -1,6 +1,6 @@
 // Browser entry of the portal the server serves at /p/<APP_KEY> (bundled by scripts/build-assets.mjs).
-import { FeedbackClient, type StorageAdapter, type ThemeName } from "@tidings/client";
-import { StrictMode, useState } from "react";
+import { FeedbackClient, parsePortalPath, portalPath, type PortalRoute, type StorageAdapter, type ThemeName } from "@tidings/client";
+import { StrictMode, useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
 import { TidingsProvider } from "@tidings/react-core";
@@ -19,17 +19,62 @@ function browserStorage(): StorageAdapter | undefined {
   }
 }
 
-function PortalRoot(props: { client: FeedbackClient; embedded: boolean }) {
+/** Depth of our own history entries, so Back goes back when the previous entry is the portal's. */
+function depth(): number {
+  const state: unknown = window.history.state;
+  return typeof state === "object" && state !== null && typeof (state as { tidings?: unknown }).tidings === "number" ? (state as { tidings: number }).tidings : 0;
+}
+
+/** The screen of the current address (links of the old `#requests` form included). */
+function currentRoute(appKey: string): PortalRoute {
+  const base = `/p/${encodeURIComponent(appKey)}`;
+  const path = window.location.pathname;
+  const route = parsePortalPath(path.startsWith(base) ? path.slice(base.length) : "") ?? { screen: "home" };
+  const hash = window.location.hash.slice(1);
+  if (route.screen === "home" && TABS.includes(hash)) return { screen: hash as PortalTab };
+  return route;
+}
+
+function PortalRoot(props: { client: FeedbackClient; embedded: boolean; appKey: string; appName: string }) {
   const params = new URLSearchParams(window.location.search);
   const [theme, setTheme] = useState<ThemeName | undefined>(() => (params.get("theme") as ThemeName | null) ?? undefined);
   const [locale, setLocale] = useState(() => params.get("locale") ?? "auto");
-  const hash = window.location.hash.slice(1);
+  const [route, setRoute] = useState<PortalRoute>(() => currentRoute(props.appKey));
+
+  useEffect(() => {
+    // The address the server answered stays; an old `#tab` link becomes the tab's address.
+    const start = currentRoute(props.appKey);
+    const url = window.location.hash !== "" && start.screen !== "home" ? portalPath(props.appKey, start) + window.location.search : window.location.href;
+    window.history.replaceState({ ...(typeof window.history.state === "object" ? window.history.state : {}), tidings: depth() }, "", url);
+    const onPop = () => setRoute(currentRoute(props.appKey));
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, [props.appKey]);
+
+  const navigate = (next: PortalRoute, title?: string) => {
+    const url = portalPath(props.appKey, next, title) + window.location.search;
+    if (url !== window.location.pathname + window.location.search) window.history.pushState({ tidings: depth() + 1, title }, "", url);
+    setRoute(next);
+  };
+  const firstScreen = useRef(true);
+  useEffect(() => {
+    // The tab's title follows the screen after the first (whose title the server wrote): a
+    // request's own title, else the app's name.
+    if (firstScreen.current) {
+      firstScreen.current = false;
+      return;
+    }
+    const state: unknown = window.history.state;
+    const title = typeof state === "object" && state !== null && typeof (state as { title?: unknown }).title === "string" ? (state as { title: string }).title : undefined;
+    if (props.appName !== "" && (title !== undefined || route.screen !== "request")) document.title = title === undefined ? props.appName : `${title} · ${props.appName}`;
+  }, [route, props.appName]);
   return (
     <TidingsProvider client={props.client} theme={theme} locale={locale}>
       <TidingsPortal
         embedded={props.embedded}
-        initialTab={TABS.includes(hash) ? (hash as PortalTab) : undefined}
-        onTabChange={(tab) => history.replaceState(null, "", `#${tab}`)}
+        route={route}
+        onNavigate={navigate}
+        onBack={() => (depth() > 0 ? window.history.back() : navigate({ screen: "requests" }))}
         onThemeChange={setTheme}
         onLocaleChange={setLocale}
       />
@@ -44,7 +89,7 @@ if (mount !== null) {
   document.documentElement.dataset.ready = "false";
   createRoot(mount).render(
     <StrictMode>
-      <PortalRoot client={client} embedded={mount.dataset.embed === "1"} />
+      <PortalRoot client={client} embedded={mount.dataset.embed === "1"} appKey={appKey} appName={mount.dataset.appName ?? ""} />
     </StrictMode>,
   );
 }

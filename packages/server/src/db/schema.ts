@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 /**
  * Row types of every table, in the camelCase the CamelCasePlugin maps to snake_case columns.
  * Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text so that the same query
@@ -65,6 +67,8 @@ export interface AppsTable {
   allowAnonymousVote: Flag;
   allowAnonymousFeedback: Flag;
   allowAnonymousChangelog: Flag;
+  /** Search engines may index the portal (robots meta, sitemap.xml). Defaults to 0 in the column. */
+  portalIndexable: Generated<Flag>;
   allowedPlatforms: string;
   maxAttachmentBytes: number;
   moderationPolicy: string;

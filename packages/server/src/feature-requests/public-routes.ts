@@ -3,11 +3,15 @@ import {
   CommentListSchema,
   CommentSchema,
   ErrorBodySchema,
+  FeatureRequestItemQuerySchema,
+  FeatureRequestItemSchema,
   FeatureRequestListQuerySchema,
   FeatureRequestListSchema,
   PostCommentBodySchema,
   ProposeFeatureRequestBodySchema,
   ProposeFeatureRequestResultSchema,
+  SimilarFeatureRequestsQuerySchema,
+  SimilarFeatureRequestsSchema,
   textLength,
   VoteBodySchema,
   VoteResultSchema,
@@ -26,7 +30,9 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, findEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
 import { addComment, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
+import { findListedItem } from "./item.js";
 import { hasOwnPending, listFeatureRequests, personalisePage, type ListPage } from "./listing.js";
+import { similarRequests } from "./similar.js";
 import { applyVote, type VoteMode } from "./votes.js";
 
 /** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
@@ -138,6 +144,66 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       // Built from the shared page's items, which already have the schema's shape: serialised
       // like the shared page (JSON.stringify), measured cheaper here than the schema serialiser.
       return reply.type("application/json; charset=utf-8").send(JSON.stringify(await personalisePage(db, cached.page, viewer)) as never);
+    },
+  );
+
+  app.get(
+    "/api/v1/feature-requests/similar",
+    {
+      schema: {
+        tags,
+        summary: "Public requests similar to a title being typed",
+        description:
+          "For a compose sheet: requests holding every word of `title` (the last one as a prefix), or, when none does, those holding most of its longest words. Spends the `search` rate limit; pace calls while the user types.",
+        querystring: SimilarFeatureRequestsQuerySchema,
+        response: { 200: SimilarFeatureRequestsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforceRateLimit(ctx, request, "search", "Too many searches. Please try again shortly.");
+      const appKey = request.query.appKey ?? header(request, "x-app-key");
+      if (appKey === undefined) {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
+      }
+      const { app: appRow } = await requirePublicApp(ctx, appKey);
+      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      const countCache = { shared: ctx.cache, tags: [appTag(appRow.id), appRequestSetTag(appRow.id)] };
+      const requests = await similarRequests(db, ctx.db.dialect, ctx.clock, { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5 }, countCache);
+      const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
+      if (viewer === undefined) return { requests };
+      const page = await personalisePage(db, { requests, total: requests.length, hasMore: false, nextCursor: null }, viewer);
+      return { requests: page.requests };
+    },
+  );
+
+  app.get(
+    "/api/v1/feature-requests/:id",
+    {
+      schema: {
+        tags,
+        summary: "One feature request, in the listing's item shape",
+        description:
+          "Visible when the listing would show it: approved and not merged, or the caller's own request waiting for review. `hasVoted` is the caller's (`X-User-Token`); private apps and anonymous callers of apps without `allowAnonymousRoadmap` are refused as by the listing.",
+        params: IdParams,
+        querystring: FeatureRequestItemQuerySchema,
+        response: { 200: FeatureRequestItemSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(ctx, request, "public_read");
+      const row = await db.selectFrom("featureRequests").select(["id", "appId"]).where("id", "=", request.params.id).executeTakeFirst();
+      if (row === undefined) throw new ApiError("feature_request_not_found");
+      const appRow = await appOfRequest(ctx, row.appId);
+      const appKey = request.query.appKey ?? header(request, "x-app-key");
+      if (appKey !== undefined && appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
+      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
+      const item = await findListedItem(db, row.id, viewer?.id ?? null);
+      if (item === undefined) throw new ApiError("feature_request_not_found");
+      void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
+      return item;
     },
   );
 

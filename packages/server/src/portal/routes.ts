@@ -1,11 +1,22 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { portalPath } from "@tidings/client";
 import Type from "typebox";
 import { lookupPublicApp } from "../apps/public-app.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
-import { notFoundPage, portalPage } from "./html.js";
+import { buildFeed, FEEDS, type FeedName } from "./feeds.js";
+import { escapeHtml, notFoundPage, portalPage, type FeedLink } from "./html.js";
+import { loadScreen, portalSections } from "./screens.js";
+import { buildSitemap } from "./sitemap.js";
+
+/** How long feed readers and caches may keep a feed or sitemap. */
+const FEED_CACHE_SECONDS = 300;
+
+/** Section names of the server-rendered navigation (the app then renders them in the visitor's language). */
+const SECTION_NAMES = { roadmap: "Roadmap", requests: "Requests", changelog: "What's new", feedback: "Feedback" } as const;
 
 /** Path prefix of the portal's bundles. */
 export const PORTAL_ASSET_BASE = "/p/assets";
@@ -53,35 +64,118 @@ const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri '
 export function portalRoutes(app: App, ctx: Context): void {
   const assets = loadPortalAssets(findPortalAssetDir());
 
-  app.get(
-    "/p/:appKey",
-    {
-      schema: {
-        hide: true,
-        params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }),
-        querystring: Type.Object({ embed: Type.Optional(Type.String({ maxLength: 8 })) }, { additionalProperties: true }),
-      },
-    },
-    async (request, reply) => {
-      const embed = request.query.embed === "1";
-      const found = /^[A-Za-z0-9_-]{1,100}$/.test(request.params.appKey) ? await lookupPublicApp(ctx, request.params.appKey) : undefined;
-      void reply.header("Cache-Control", "no-cache").header("Referrer-Policy", "strict-origin-when-cross-origin");
-      if (found === undefined || found.app.allowPublic !== 1) {
-        return reply.code(404).header("Content-Security-Policy", NOT_FOUND_CSP).type("text/html; charset=utf-8").send(notFoundPage());
-      }
-      if (assets.get("portal.js") === undefined) {
-        return reply
-          .code(503)
-          .header("Content-Security-Policy", NOT_FOUND_CSP)
-          .type("text/html; charset=utf-8")
-          .send(notFoundPage("The portal is not built: run `npm run build`."));
-      }
+  /** The origin of absolute links (canonical URLs, feeds, sitemap): PUBLIC_URL, else the request's. */
+  const originOf = (request: FastifyRequest) => ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+
+  /** The app of a portal address: public ones only; anything else is the same 404. */
+  const portalApp = async (appKey: string) => {
+    const found = /^[A-Za-z0-9_-]{1,100}$/.test(appKey) ? await lookupPublicApp(ctx, appKey) : undefined;
+    return found === undefined || found.app.allowPublic !== 1 ? undefined : found.app;
+  };
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, appKey: string, rest: string, embed: boolean) => {
+    void reply.header("Cache-Control", "no-cache").header("Referrer-Policy", "strict-origin-when-cross-origin");
+    const notFound = (message?: string) =>
+      reply.code(404).header("Content-Security-Policy", NOT_FOUND_CSP).type("text/html; charset=utf-8").send(notFoundPage(message));
+    const appRow = await portalApp(appKey);
+    if (appRow === undefined) return notFound();
+    if (assets.get("portal.js") === undefined) {
       return reply
-        .header("Content-Security-Policy", pageCsp(embed, parseOrigins(found.app.allowedEmbedOrigins)))
+        .code(503)
+        .header("Content-Security-Policy", NOT_FOUND_CSP)
         .type("text/html; charset=utf-8")
-        .send(portalPage({ appKey: found.app.appKey, appName: found.app.name, embed, assetBase: PORTAL_ASSET_BASE }));
-    },
+        .send(notFoundPage("The portal is not built: run `npm run build`."));
+    }
+    await enforceRateLimit(ctx, request, "list");
+    const screen = await loadScreen(ctx, appRow, rest);
+    if (screen.kind === "missing") return notFound();
+    if (screen.kind === "redirect") {
+      const query = request.url.indexOf("?");
+      return reply.code(301).redirect(screen.path + (query === -1 ? "" : request.url.slice(query)));
+    }
+    const origin = originOf(request);
+    const feedHref = (name: FeedName) => `${origin}/p/${encodeURIComponent(appRow.appKey)}/${name}`;
+    const feeds: FeedLink[] = [
+      ...(appRow.allowAnonymousChangelog === 1
+        ? [
+            { type: "application/rss+xml" as const, title: `${appRow.name}: what's new (RSS)`, href: feedHref("changelog.rss") },
+            { type: "application/atom+xml" as const, title: `${appRow.name}: what's new (Atom)`, href: feedHref("changelog.atom") },
+          ]
+        : []),
+      ...(appRow.allowAnonymousRoadmap === 1
+        ? [
+            { type: "application/rss+xml" as const, title: `${appRow.name}: shipped (RSS)`, href: feedHref("shipped.rss") },
+            { type: "application/atom+xml" as const, title: `${appRow.name}: shipped (Atom)`, href: feedHref("shipped.atom") },
+          ]
+        : []),
+    ];
+    const nav = portalSections(appRow)
+      .map((section) => `<a href="${escapeHtml(portalPath(appRow.appKey, { screen: section }))}">${SECTION_NAMES[section]}</a>`)
+      .join(" ");
+    const indexable = appRow.portalIndexable === 1;
+    return reply
+      .header("Content-Security-Policy", pageCsp(embed, parseOrigins(appRow.allowedEmbedOrigins)))
+      .header("X-Robots-Tag", indexable && !embed ? "all" : "noindex")
+      .type("text/html; charset=utf-8")
+      .send(
+        portalPage({
+          appKey: appRow.appKey,
+          embed,
+          assetBase: PORTAL_ASSET_BASE,
+          meta: {
+            title: screen.title,
+            description: screen.description,
+            canonical: origin + screen.path,
+            ogType: screen.ogType,
+            siteName: appRow.name,
+            image: appRow.iconUrl?.startsWith("https://") ? appRow.iconUrl : null,
+            indexable,
+            feeds,
+          },
+          body: `<nav class="td-tabs">${nav}</nav>\n${screen.body}`,
+        }),
+      );
+  };
+
+  const pageSchema = {
+    hide: true,
+    querystring: Type.Object({ embed: Type.Optional(Type.String({ maxLength: 8 })) }, { additionalProperties: true }),
+  };
+  app.get("/p/:appKey", { schema: { ...pageSchema, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, (request, reply) =>
+    page(request, reply, request.params.appKey, "", request.query.embed === "1"),
   );
+  app.get(
+    "/p/:appKey/*",
+    { schema: { ...pageSchema, params: Type.Object({ appKey: Type.String({ maxLength: 200 }), "*": Type.String({ maxLength: 400 }) }) } },
+    (request, reply) => page(request, reply, request.params.appKey, `/${request.params["*"]}`, request.query.embed === "1"),
+  );
+
+  for (const name of Object.keys(FEEDS) as FeedName[]) {
+    app.get(`/p/:appKey/${name}`, { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
+      await enforceRateLimit(ctx, request, "list");
+      const appRow = await portalApp(request.params.appKey);
+      if (appRow === undefined) throw new ApiError("app_not_found");
+      const open = FEEDS[name].of === "changelog" ? appRow.allowAnonymousChangelog === 1 : appRow.allowAnonymousRoadmap === 1;
+      if (!open) throw new ApiError("authentication_required", { message: "This feed is not public" });
+      const xml = await buildFeed(ctx, appRow, name, originOf(request));
+      return reply
+        .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
+        .header("X-Robots-Tag", "noindex")
+        .type(FEEDS[name].format === "rss" ? "application/rss+xml; charset=utf-8" : "application/atom+xml; charset=utf-8")
+        .send(xml);
+    });
+  }
+
+  app.get("/p/:appKey/sitemap.xml", { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
+    await enforceRateLimit(ctx, request, "list");
+    const appRow = await portalApp(request.params.appKey);
+    // Only indexable apps have one: the others ask crawlers not to index them.
+    if (appRow === undefined || appRow.portalIndexable !== 1) throw new ApiError("app_not_found");
+    return reply
+      .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
+      .type("application/xml; charset=utf-8")
+      .send(await buildSitemap(ctx, appRow, originOf(request)));
+  });
 
   const serveAsset = (name: PortalAssetName, maxAge: number) => async (request: FastifyRequest, reply: FastifyReply) => {
     const asset = assets.get(name);
