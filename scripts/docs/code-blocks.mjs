@@ -3,7 +3,7 @@
 // would) and type-checked. A block marked ```ts skip-check is left out; keep those rare. A block
 // marked ```ts context is not checked on its own but is put before every later block of its file:
 // the imports and `declare const client: FeedbackClient;` a fragment assumes, usually inside an
-// HTML comment so readers see only the fragment.
+// HTML comment so readers see only the fragment; an empty context block ends it.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
