@@ -2,11 +2,13 @@ import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { transform } from "esbuild";
 import { userHash } from "@tidings/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRealServer, type RealServer } from "../client/real-server.js";
-import { guideBlock } from "./guide-sample.js";
+import { guideBlock, guideSample, withConstants } from "./guide-sample.js";
 
 /** The interpreters the other snippets need are not on every machine; Python is checked when present. */
 function hasPython(): boolean {
@@ -102,5 +104,41 @@ describe.skipIf(!run)("the Python signing snippet of docs/identifying-users.md",
     expect(JSON.parse(out)).toEqual({ status: 401, code: "invalid_signature" });
     const { users } = (await server.consoleCall("GET", `/workspaces/${app.wsId}/apps/${app.appId}/end-users?limit=200`)) as unknown as { users: EndUser[] };
     expect(users.filter((u) => u.plan === "pro" && u.isPaying === true && u.mrr === null)).toEqual([]);
+  });
+});
+
+describe("the Node signing snippet of docs/identifying-users.md", () => {
+  type Snippet = {
+    userHash(token: string): string;
+    reportPayment(token: string, attributes: { isPaying?: boolean | null; plan?: string | null; mrrCents?: number | null; currency?: string }): Promise<void>;
+  };
+  let snippet: Snippet;
+  let nodeServer: RealServer;
+  let nodeApp: Awaited<ReturnType<RealServer["createApp"]>>;
+
+  beforeAll(async () => {
+    nodeServer = await startRealServer();
+    nodeApp = await nodeServer.createApp("node-signing-guide");
+    const code = withConstants(guideSample("docs/identifying-users.md", "node-signing"), { TIDINGS_URL: nodeServer.baseUrl, APP_KEY: nodeApp.appKey });
+    const file = path.join(folder, "node-signing.mjs");
+    fs.writeFileSync(file, (await transform(code, { loader: "ts", format: "esm" })).code);
+    process.env.TIDINGS_SIGNING_SECRET = nodeApp.signingSecret;
+    snippet = (await import(pathToFileURL(file).href)) as Snippet;
+  }, 60_000);
+  afterAll(async () => {
+    delete process.env.TIDINGS_SIGNING_SECRET;
+    await nodeServer?.close();
+  });
+
+  it("computes the server's hash and signs attributes the server accepts and stores", async () => {
+    expect(snippet.userHash("node-user")).toBe(userHash(nodeApp.signingSecret, "node-user"));
+    await snippet.reportPayment("node-1", { isPaying: true, plan: "pro", mrrCents: 9950, currency: "USD" });
+    await snippet.reportPayment("node-2", { isPaying: false, plan: null, mrrCents: null });
+    await snippet.reportPayment("node-3", { mrrCents: 120000 });
+    const { users } = (await nodeServer.consoleCall("GET", `/workspaces/${nodeApp.wsId}/apps/${nodeApp.appId}/end-users?limit=200`)) as unknown as { users: EndUser[] };
+    expect(users).toHaveLength(3);
+    expect(users).toContainEqual(expect.objectContaining({ isPaying: true, plan: "pro", mrr: 99.5, currency: "USD" }));
+    expect(users).toContainEqual(expect.objectContaining({ isPaying: false, plan: null, mrr: null }));
+    expect(users).toContainEqual(expect.objectContaining({ mrr: 1200 }));
   });
 });
