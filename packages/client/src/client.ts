@@ -165,6 +165,7 @@ export interface FeedbackDraft {
   verificationToken?: string | undefined;
 }
 
+/** A comment or reply to post; `parentId` makes it a reply in that thread. */
 export interface CommentDraft {
   body: string;
   parentId?: string | undefined;

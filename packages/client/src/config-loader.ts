@@ -14,6 +14,7 @@ export interface ConfigState {
   theme: ThemeName;
 }
 
+/** Options of {@link ConfigLoader}. */
 export interface ConfigLoaderOptions {
   /** Delay before the one retry of the initial load, in ms. @default 2000 */
   retryDelayMs?: number | undefined;
@@ -62,6 +63,7 @@ export class ConfigLoader {
     return this.current;
   }
 
+  /** Calls `listener` on every state change; returns the function that unsubscribes. */
   subscribe(listener: (state: ConfigState) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);

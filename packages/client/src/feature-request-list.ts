@@ -105,6 +105,7 @@ export class FeatureRequestListController {
     this.pacer.subscribe(() => this.set({ rateLimited: this.pacer.rateLimited }));
   }
 
+  /** The current state (what `subscribe` listeners receive). */
   getState(): FeatureRequestListState {
     return this.state;
   }
@@ -135,11 +136,13 @@ export class FeatureRequestListController {
     this.generation += 1;
   }
 
+  /** Sets the search text; searches are debounced and paced to the server's rate limit. */
   setQuery(query: string): void {
     this.set({ query });
     if (this.active) this.pacer.update(query, this.state.versionId);
   }
 
+  /** Filters by a version (undefined: every version) and lists again. */
   setVersionId(versionId: string | undefined): void {
     this.set({ versionId });
     if (this.active) this.pacer.update(this.state.query, versionId);

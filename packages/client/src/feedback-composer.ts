@@ -140,6 +140,7 @@ export class FeedbackComposerController {
     this.state = this.derive({ draft: emptyDraft(), status: "idle", error: undefined, result: null, queued: null });
   }
 
+  /** The current state (what `subscribe` listeners receive). */
   getState(): FeedbackComposerState {
     return this.state;
   }
@@ -162,14 +163,17 @@ export class FeedbackComposerController {
     this.set({});
   }
 
+  /** Sets the draft's title. */
   setTitle(title: string): void {
     this.editDraft({ title });
   }
 
+  /** Sets the draft's details. */
   setDetails(details: string): void {
     this.editDraft({ details });
   }
 
+  /** Picks the platform sent (undefined: the default); one outside the app's allowlist falls back to the first allowed. */
   setPlatform(platform: Platform | undefined): void {
     this.editDraft({ platform });
   }
@@ -217,6 +221,7 @@ export class FeedbackComposerController {
     return id;
   }
 
+  /** Removes an attachment from the draft; it is not sent with the submission. */
   removeAttachment(id: string): void {
     this.editDraft({ attachments: this.state.draft.attachments.filter((a) => a.id !== id) });
   }

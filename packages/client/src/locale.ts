@@ -1,5 +1,6 @@
 /** The built-in locales (rule 13). */
 export const LOCALES = ["en", "fr", "es", "de", "it", "pt", "ja", "zh-Hant", "ko", "pl", "no", "tr", "vi", "zh-Hans"] as const;
+/** A locale the SDK and UI packages have catalogs for. */
 export type Locale = (typeof LOCALES)[number];
 
 /** `auto` (device language, else English) or a locale tag. */

@@ -141,6 +141,7 @@ export class Outbox {
     void this.loaded.then(() => this.schedule());
   }
 
+  /** Stops sending queued entries as they fall due; they stay stored until the next `start()`. */
   stop(): void {
     this.started = false;
     this.clearTimer();

@@ -1,6 +1,7 @@
 /** Platforms a submission may report (`universal` when nothing more precise is known). */
 export type Platform = "ios" | "macos" | "android" | "universal" | "web";
 
+/** Every platform a submission may name (wire-contract §7.1), in the order pickers show them. */
 export const PLATFORMS: readonly Platform[] = ["ios", "macos", "android", "universal", "web"];
 
 interface NavigatorLike {

@@ -24,10 +24,12 @@ export class SeenChangelogStore {
     this.storage = storage;
   }
 
+  /** Whether the release (version label or entry id) was already shown. */
   async hasSeen(releaseKey: string): Promise<boolean> {
     return (await this.read()).includes(releaseKey);
   }
 
+  /** Records the release as shown; the last 50 are kept. */
   async markSeen(releaseKey: string): Promise<void> {
     await this.serial(async () => {
       const keys = (await this.read()).filter((k) => k !== releaseKey);
@@ -36,6 +38,7 @@ export class SeenChangelogStore {
     });
   }
 
+  /** Forgets every seen release, so the overlay shows again. */
   async clear(): Promise<void> {
     await this.serial(async () => {
       if (this.storage.removeItem) await this.storage.removeItem(this.key);

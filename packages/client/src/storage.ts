@@ -3,8 +3,11 @@
  * SecureStore (values stay under ~2 KB), MMKV, `localStorage`… Sync or async.
  */
 export interface StorageAdapter {
+  /** The stored value, or null/undefined when there is none. */
   getItem(key: string): string | null | undefined | Promise<string | null | undefined>;
+  /** Stores a value under a key. */
   setItem(key: string, value: string): void | Promise<void>;
+  /** Deletes a key; optional. */
   removeItem?(key: string): void | Promise<void>;
 }
 

@@ -5,7 +5,9 @@
 export interface Timers {
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Runs `callback` after `ms` milliseconds; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancels a timer `setTimeout` returned. */
   clearTimeout(handle: unknown): void;
 }
 

@@ -129,6 +129,7 @@ export interface Comment {
   createdAt: string;
 }
 
+/** One page of a request's comments, oldest first; pass `nextCursor` back for the next one. */
 export interface CommentPage {
   comments: Comment[];
   total: number;
@@ -146,23 +147,27 @@ export interface ChangelogEntry {
   linkedRequests?: { id: string; title: string }[];
 }
 
+/** One page of published releases, newest first; pass `nextCursor` back for the next one. */
 export interface ChangelogPage {
   entries: ChangelogEntry[];
   hasMore: boolean;
   nextCursor: string | null;
 }
 
+/** The answer to a feature-request proposal. */
 export interface ProposeResult {
   featureRequestId: string;
   /** True while the request waits for moderation. */
   pending: boolean;
 }
 
+/** A request's vote state for the caller after a vote or unvote. */
 export interface VoteResult {
   voted: boolean;
   voteCount: number;
 }
 
+/** The answer to a feedback submission: its id, plus whatever else the server sends. */
 export interface FeedbackResult {
   submissionId: string;
   [field: string]: unknown;

@@ -25,31 +25,50 @@ export type StorageConfig =
 
 /** Validated server configuration. Build it with {@link loadConfig} or by hand in tests. */
 export interface Config {
-  /** TCP port. @default 8787 */
+  /** TCP port (`0` picks a free one). @default 8787 */
   port: number;
   /** Interface to bind. @default "0.0.0.0" */
   host: string;
-  /** Folder for the SQLite file and uploads. @default "./data" */
+  /**
+   * Folder for the SQLite file, uploaded attachments (`DATA_DIR/uploads`, written on first upload)
+   * and, without `SMTP_URL`, the mail outbox (`DATA_DIR/outbox`). @default "./data"
+   */
   dataDir: string;
   /** `sqlite:<file>` (default: DATA_DIR/tidings.db) or a `postgres://` URL. */
   databaseUrl: string;
-  /** Public origin used in links and the startup banner, without a trailing slash. */
+  /**
+   * Public origin used in links and the start-up banner, without a trailing slash. When it is
+   * `https://…`, answers carry HSTS. @default null
+   */
   publicUrl: string | null;
-  /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. @default false */
+  /**
+   * Whether to take the client IP (rate limits, logs) from `X-Forwarded-For`: `true`, a hop count,
+   * or comma-separated proxy addresses/CIDRs (Fastify `trustProxy`). Leave `false` unless a proxy
+   * you run sits in front. @default false
+   */
   trustProxy: boolean | number | string[];
-  /** Pino level. @default "info" */
+  /** `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines (pino) with the request id. @default "info" */
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-  /** Seed a demo workspace (app key `app_demo`) into an empty database. @default true */
+  /** Seed a demo workspace (app key `app_demo`) into an empty database; `0` turns it off. @default true */
   demo: boolean;
-  /** Bootstrap owner token accepted by the console API. @default null */
+  /** Bootstrap owner token (at least 24 characters) accepted by the console API as `Authorization: Bearer …`, for first setup and automation. @default null */
   adminToken: string | null;
-  /** The code first-run setup asks for; null derives one from a secret in the database (shared by every instance). @default null */
+  /**
+   * The one-time code the dashboard's first-run setup asks for (12-128 letters, digits, `-`, `_`);
+   * it stops working once the owner account exists. Unset, one is derived from a secret kept in the
+   * database (shared by every instance) and printed in the start-up banner and log; a code you set
+   * is never printed. @default null
+   */
   setupCode: string | null;
   /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits and the public cache's invalidations through; null keeps both in memory. @default null */
   redisUrl: string | null;
   /** Per-IP rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`). @default DEFAULT_RATE_LIMITS */
   rateLimits: RateLimitRules;
-  /** `NODE_ENV=production`: intake then requires human verification (built-in altcha) unless an app is exempt. @default false */
+  /**
+   * `NODE_ENV=production`: intake (`POST /feedback`, `POST /feature-requests`) then requires human
+   * verification; an app without a provider is verified with the built-in altcha unless the console
+   * marks it exempt. @default false
+   */
   production: boolean;
   /** Cloudflare Turnstile siteverify URL. @default "https://challenges.cloudflare.com/turnstile/v0/siteverify" */
   turnstileVerifyUrl: string;
@@ -57,7 +76,7 @@ export interface Config {
   hcaptchaVerifyUrl: string;
   /** Google reCAPTCHA siteverify URL. @default "https://www.google.com/recaptcha/api/siteverify" */
   recaptchaVerifyUrl: string;
-  /** How long a verification vendor may take before the token is refused. @default 5000 */
+  /** How long a verification vendor may take (100-60000 ms); a slower or failed answer refuses the submission. @default 5000 */
   verificationTimeoutMs: number;
   /** Built-in altcha: PBKDF2 iterations per attempt. @default 2000 */
   altchaCost: number;
@@ -68,9 +87,13 @@ export interface Config {
    * Web Crypto (React Native on Hermes); never above `altchaMaxCounter`. @default 2000
    */
   altchaJsMaxCounter: number;
-  /** `smtp://` or `smtps://` URL mail is sent through; null writes `.eml` files to `DATA_DIR/outbox` instead. @default null */
+  /**
+   * `smtp://[user:pass@]host:port` or `smtps://…`: where mail (subscription confirmations, release
+   * notes, ship notifications) is sent. Unset, every mail is written as an `.eml` file under
+   * `DATA_DIR/outbox` and its links are logged. @default null
+   */
   smtpUrl: string | null;
-  /** The From of every mail. @default "Tidings <no-reply@localhost>" */
+  /** The From of every mail: an address or `Name <address>`. @default "Tidings <no-reply@localhost>" */
   mailFrom: string;
   /**
    * What this instance does: `web` serves HTTP and runs no background work, `worker` runs the
@@ -81,7 +104,7 @@ export interface Config {
   /**
    * How long a claimed background job is reserved (`TIDINGS_JOB_LEASE_SECONDS`, 2-86400): an
    * instance that dies mid-job holds that one job this long before another takes it over. SMTP
-   * timeouts are kept inside it. @default 300_000
+   * timeouts are kept inside it. @default 300_000 (300 seconds)
    */
   jobLeaseMs: number;
   /**

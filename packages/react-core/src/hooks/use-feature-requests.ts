@@ -45,7 +45,7 @@ export interface FeatureRequestsState {
 }
 
 /**
- * The feature-request listing of the provider's client: a {@link FeatureRequestListController} (one
+ * The feature-request listing of the provider's client: a `FeatureRequestListController` of `@tidings/client` (one
  * per client; search paced by the SDK's SearchPacer — rule 12: 250 ms debounce, 2.5 s between
  * searches, no refetch of the same query, 60 s cooldown after a 429 with results kept — a version
  * filter, sort and load more) fed the provider's user token, its errors localized, with optimistic

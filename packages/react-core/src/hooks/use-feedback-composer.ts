@@ -51,7 +51,7 @@ export interface FeedbackComposerState {
 }
 
 /**
- * The feedback composer of the provider's client: a {@link FeedbackComposerController} (one per
+ * The feedback composer of the provider's client: a `FeedbackComposerController` of `@tidings/client` (one per
  * client) fed the provider's config, user token and outbox, its errors localized.
  *
  * @example

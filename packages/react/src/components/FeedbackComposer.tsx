@@ -14,6 +14,7 @@ export interface FeedbackComposerProps {
   pickAttachment?: (() => unknown) | undefined;
   /** Platform candidate before the allowlist check (rule 4). @default the client's default */
   defaultPlatform?: Platform | undefined;
+  /** Called with the submission id once the server accepted the feedback. */
   onSubmitted?: ((submissionId: string) => void) | undefined;
 }
 

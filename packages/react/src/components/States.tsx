@@ -25,6 +25,7 @@ export function ErrorState(props: { message: string; onRetry?: (() => void) | un
   );
 }
 
+/** The localized loading indicator screens show while their data arrives. */
 export function Loading() {
   const { t } = useTidings();
   return (

@@ -1,0 +1,144 @@
+import { execFile, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { transform } from "esbuild";
+import { userHash } from "@tidings/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRealServer, type RealServer } from "../client/real-server.js";
+import { guideBlock, guideSample, withConstants } from "./guide-sample.js";
+
+/** The interpreters the other snippets need are not on every machine; Python is checked when present. */
+function hasPython(): boolean {
+  try {
+    execFileSync("python3", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    if (process.env.CI === "true") throw new Error("CI=true but python3 is missing: the Python signing snippet of docs/identifying-users.md is not checked");
+    console.warn("[signing snippets] skipped: no python3");
+    return false;
+  }
+}
+
+const run = hasPython();
+let server: RealServer;
+let app: Awaited<ReturnType<RealServer["createApp"]>>;
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-signing-"));
+
+beforeAll(async () => {
+  if (!run) return;
+  server = await startRealServer();
+  app = await server.createApp("signing-guide");
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/**
+ * Runs the guide's Python block with the test server's URL, app key and secret, then `driver`.
+ * Asynchronously: the server answering the snippet runs in this process.
+ */
+async function python(driver: string, secret = app.signingSecret): Promise<string> {
+  const snippet = guideBlock("docs/identifying-users.md", "python")
+    .replace(/^TIDINGS_URL = ".*"$/m, `TIDINGS_URL = ${JSON.stringify(server.baseUrl)}`)
+    .replace(/^APP_KEY = ".*"$/m, `APP_KEY = ${JSON.stringify(app.appKey)}`)
+    .replace(/^SIGNING_SECRET = ".*"(.*)$/m, `SIGNING_SECRET = ${JSON.stringify(secret)}$1`);
+  const file = path.join(folder, "driver.py");
+  fs.writeFileSync(file, `${snippet}\n\n${driver}\n`);
+  const { stdout } = await promisify(execFile)("python3", [file], { encoding: "utf8", timeout: 20_000 });
+  return stdout.trim();
+}
+
+type EndUser = { isPaying: boolean | null; plan: string | null; mrr: number | null; currency: string };
+
+describe.skipIf(!run)("the Python signing snippet of docs/identifying-users.md", () => {
+  it("computes the X-User-Hash the server computes, for ASCII and non-ASCII tokens", async () => {
+    const tokens = ["user-42", "a", "ÿ-not-ascii-but-utf8-🙂", "x".repeat(256)];
+    const out = await python(`import json\nprint(json.dumps([user_hash(t) for t in ${JSON.stringify(tokens)}]))`);
+    expect(JSON.parse(out)).toEqual(tokens.map((t) => userHash(app.signingSecret, t)));
+  });
+
+  it("signs every shape of value so that the real server accepts and stores it", async () => {
+    const cases = [
+      { token: "py-1", call: `is_paying=True, plan="pro", mrr_cents=4900, currency="EUR"`, want: { isPaying: true, plan: "pro", mrr: 49, currency: "EUR" } },
+      { token: "py-2", call: `is_paying=True, plan="team", mrr_cents=1999`, want: { isPaying: true, plan: "team", mrr: 19.99 } },
+      { token: "py-3", call: `mrr_cents=9950`, want: { mrr: 99.5 } },
+      { token: "py-4", call: `mrr_cents=120000, plan="enterprise"`, want: { mrr: 1200, plan: "enterprise" } },
+      { token: "py-5", call: `is_paying=False, plan=None, mrr_cents=0`, want: { isPaying: false, plan: null, mrr: 0 } },
+      { token: "py-6", call: `is_paying=True, mrr_cents=None`, want: { isPaying: true, mrr: null } },
+      { token: "py-7", call: `plan="Großkunde ✓", mrr_cents=1`, want: { plan: "Großkunde ✓", mrr: 0.01 } },
+    ];
+    const driver = ["import json", "answers = []", ...cases.map((c) => `answers.append(report_payment(${JSON.stringify(c.token)}, ${c.call}))`), "print(json.dumps(answers))"].join("\n");
+    const answers = JSON.parse(await python(driver)) as { ok: boolean }[];
+    expect(answers.map((a) => a.ok)).toEqual(cases.map(() => true));
+    const { users } = (await server.consoleCall("GET", `/workspaces/${app.wsId}/apps/${app.appId}/end-users?limit=200`)) as unknown as { users: EndUser[] };
+    expect(users).toHaveLength(cases.length);
+    for (const c of cases) expect(users).toContainEqual(expect.objectContaining(c.want));
+  });
+
+  it("makes a request identified with its hash, and is refused with another secret's", async () => {
+    const hashes = JSON.parse(await python(`import json\nprint(json.dumps([user_hash("py-user"), user_hash("py-user", "tsk_not_the_secret_of_this_app_0000000000")]))`)) as string[];
+    const list = (hash: string) =>
+      fetch(`${server.baseUrl}/api/v1/feature-requests?appKey=${app.appKey}`, { headers: { "x-user-token": "py-user", "x-user-hash": hash } });
+    expect((await list(hashes[0]!)).status).toBe(200);
+    const refused = await list(hashes[1]!);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: "invalid_user_hash" });
+  });
+
+  it("is refused with 401 invalid_signature, nothing stored, when signed with another secret", async () => {
+    const wrong = JSON.stringify("tsk_not_the_secret_of_this_app_0000000000");
+    const out = await python(
+      [
+        "import json, urllib.error",
+        `_sign = sign_attributes\nsign_attributes = lambda *a, **k: _sign(*a, secret=${wrong}, **k)`,
+        "try:",
+        '    report_payment("py-wrong", is_paying=True, plan="pro")',
+        "except urllib.error.HTTPError as error:",
+        "    print(json.dumps({'status': error.code, 'code': json.load(error).get('code')}))",
+      ].join("\n"),
+    );
+    expect(JSON.parse(out)).toEqual({ status: 401, code: "invalid_signature" });
+    const { users } = (await server.consoleCall("GET", `/workspaces/${app.wsId}/apps/${app.appId}/end-users?limit=200`)) as unknown as { users: EndUser[] };
+    expect(users.filter((u) => u.plan === "pro" && u.isPaying === true && u.mrr === null)).toEqual([]);
+  });
+});
+
+describe("the Node signing snippet of docs/identifying-users.md", () => {
+  type Snippet = {
+    userHash(token: string): string;
+    reportPayment(token: string, attributes: { isPaying?: boolean | null; plan?: string | null; mrrCents?: number | null; currency?: string }): Promise<void>;
+  };
+  let snippet: Snippet;
+  let nodeServer: RealServer;
+  let nodeApp: Awaited<ReturnType<RealServer["createApp"]>>;
+
+  beforeAll(async () => {
+    nodeServer = await startRealServer();
+    nodeApp = await nodeServer.createApp("node-signing-guide");
+    const code = withConstants(guideSample("docs/identifying-users.md", "node-signing"), { TIDINGS_URL: nodeServer.baseUrl, APP_KEY: nodeApp.appKey });
+    const file = path.join(folder, "node-signing.mjs");
+    fs.writeFileSync(file, (await transform(code, { loader: "ts", format: "esm" })).code);
+    process.env.TIDINGS_SIGNING_SECRET = nodeApp.signingSecret;
+    snippet = (await import(pathToFileURL(file).href)) as Snippet;
+  }, 60_000);
+  afterAll(async () => {
+    delete process.env.TIDINGS_SIGNING_SECRET;
+    await nodeServer?.close();
+  });
+
+  it("computes the server's hash and signs attributes the server accepts and stores", async () => {
+    expect(snippet.userHash("node-user")).toBe(userHash(nodeApp.signingSecret, "node-user"));
+    await snippet.reportPayment("node-1", { isPaying: true, plan: "pro", mrrCents: 9950, currency: "USD" });
+    await snippet.reportPayment("node-2", { isPaying: false, plan: null, mrrCents: null });
+    await snippet.reportPayment("node-3", { mrrCents: 120000 });
+    const { users } = (await nodeServer.consoleCall("GET", `/workspaces/${nodeApp.wsId}/apps/${nodeApp.appId}/end-users?limit=200`)) as unknown as { users: EndUser[] };
+    expect(users).toHaveLength(3);
+    expect(users).toContainEqual(expect.objectContaining({ isPaying: true, plan: "pro", mrr: 99.5, currency: "USD" }));
+    expect(users).toContainEqual(expect.objectContaining({ isPaying: false, plan: null, mrr: null }));
+    expect(users).toContainEqual(expect.objectContaining({ mrr: 1200 }));
+  });
+});
