@@ -9,12 +9,14 @@ export interface ReceivedHook {
   body: string;
 }
 
-/** What the receiver answers a request with. */
-export interface ReceiverReply {
-  status: number;
-  body?: string;
-  headers?: Record<string, string>;
-}
+/** What the receiver answers a request with, or `hang`: never answer. */
+export type ReceiverReply =
+  | {
+      status: number;
+      body?: string;
+      headers?: Record<string, string>;
+    }
+  | "hang";
 
 /**
  * A real HTTP server on loopback standing in for a webhook receiver (a customer's endpoint, Slack
@@ -38,6 +40,7 @@ export async function startWebhookReceiver(initial: (hook: ReceivedHook, index: 
       const hook = { method: req.method ?? "", path: req.url ?? "/", headers, body: Buffer.concat(chunks).toString("utf8") };
       received.push(hook);
       const answer = reply(hook, received.length - 1);
+      if (answer === "hang") return;
       res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
       res.end(answer.body ?? "");
     });
