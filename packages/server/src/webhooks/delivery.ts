@@ -77,7 +77,7 @@ async function disableFailing(trx: Kysely<Database>, ctx: Context, endpointId: s
     .where("m.role", "=", "owner")
     .orderBy("u.id")
     .execute();
-  const settings = `${publicBase(ctx.config)}/admin/${endpoint.workspaceId}/${endpoint.appId}/webhooks`;
+  const settings = `${publicBase(ctx.config)}/admin/w/${endpoint.workspaceId}/a/${endpoint.appId}/webhooks`;
   const host = new URL(publicBase(ctx.config)).hostname;
   const jobs = owners.map((owner) => ({
     kind: "mail",
