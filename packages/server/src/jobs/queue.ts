@@ -182,7 +182,8 @@ export async function failJob(db: Kysely<Database>, clock: Clock, job: JobRow, e
     .set({
       status: spent ? "failed" : "pending",
       lockedUntil: null,
-      lastError: truncateText(dropLoneSurrogates(error), 1000),
+      // PostgreSQL text holds no NUL: an error quoting a peer's answer may carry one.
+      lastError: truncateText(dropLoneSurrogates(error.replace(/\0/g, "")), 1000),
       nextAttemptAt: new Date(now.getTime() + delayMs).toISOString(),
       updatedAt: now.toISOString(),
     })

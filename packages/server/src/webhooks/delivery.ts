@@ -1,4 +1,4 @@
-import type { WebhookFormat } from "@tidings/protocol";
+import { dropLoneSurrogates, type WebhookFormat } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { Webhook } from "standardwebhooks";
 import { isoNow } from "../clock.js";
@@ -44,7 +44,8 @@ async function recordAttempt(trx: Kysely<Database>, deliveryId: string, attempt:
       outcome: result.outcome,
       statusCode: result.statusCode,
       latencyMs: result.latencyMs,
-      excerpt: result.excerpt.replace(/\0/g, ""),
+      // PostgreSQL text holds no NUL, and a cut may have split a surrogate pair.
+      excerpt: dropLoneSurrogates(result.excerpt.replace(/\0/g, "")),
     })
     .execute();
 }

@@ -144,6 +144,25 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
     }
   });
 
+  it("sends request.created for a moderated proposal only once it is approved, and nothing for its private life before", async () => {
+    await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { moderationPolicy: "all" });
+    const endpoint = await addEndpoint({ url: `${receiver.url}/moderated`, events: ["request.created", "request.status_changed", "comment.created"] });
+    const proposed = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "alice" }, payload: { appKey: acme.appKey, title: "Offline mode" } });
+    expect(proposed.json().pending).toBe(true);
+    const id = proposed.json().featureRequestId as string;
+    // The team replies and moves it while it is still pending: receivers hear nothing of it yet.
+    await acme.console.post(`/workspaces/${acme.wsId}/feature-requests/${id}/comments`, { body: "Looking" });
+    await acme.console.put(`/workspaces/${acme.wsId}/feature-requests/${id}`, { columnSlug: "planned" });
+    await tick();
+    const mine = () => receiver.received.filter((r) => r.path === "/moderated").map((r) => JSON.parse(r.body) as { type: string; data: { request: { title: string } } });
+    expect(mine()).toEqual([]);
+    expect((await acme.console.post(`/workspaces/${acme.wsId}/feature-requests/${id}/approve`)).status).toBe(200);
+    await tick();
+    expect(mine().map((e) => [e.type, e.data.request.title])).toEqual([["request.created", "Offline mode"]]);
+    expect(await deliveries(endpoint.id)).toHaveLength(1);
+    await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { moderationPolicy: "none" });
+  });
+
   it("retries a receiver that fails twice with backoff and delivers on the third attempt, logging each", async () => {
     const flaky = await startWebhookReceiver((_hook, i) => (i < 2 ? { status: 503, body: "busy, try later" } : { status: 200, body: "thanks" }));
     try {
@@ -312,6 +331,20 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
     expect(() => verify(endpoint.secret, hook, t.clock)).toThrow();
     expect((await acme.console.delete(`${hooks()}/${endpoint.id}`)).status).toBe(200);
     expect((await acme.console.get(`${hooks()}/${endpoint.id}`)).body.code).toBe("webhook_not_found");
+  });
+
+  it("logs an answer with NUL bytes and astral characters cut at the excerpt's end", async () => {
+    const odd = await startWebhookReceiver(() => ({ status: 500, body: `\u0000${"😀".repeat(600)}` }));
+    try {
+      const endpoint = await addEndpoint({ url: odd.url, events: ["vote.added"] });
+      await acme.console.post(`${hooks()}/${endpoint.id}/test`);
+      await tick();
+      const [attempt] = (await deliveries(endpoint.id))[0]!.attempts;
+      expect(attempt).toMatchObject({ outcome: "http_error", statusCode: 500 });
+      expect(attempt!.excerpt).toBe("😀".repeat(511));
+    } finally {
+      await odd.close();
+    }
   });
 
   it("lists the webhook routes in the OpenAPI document", async () => {
