@@ -260,6 +260,9 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
       "http://[fd00:ec2::254]/",
       "http://[::ffff:10.0.0.5]/",
       "http://0.0.0.0/",
+      // 10.0.0.1 spelt as one decimal number and in hex: URLs normalise both.
+      "http://167772161/",
+      "http://0xa.0.0.1/",
       "ftp://example.com/hook",
       "javascript:alert(1)",
       "not a url",
