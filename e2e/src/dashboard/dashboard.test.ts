@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
@@ -38,7 +39,15 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-dashboard-e2e-"));
     inbox = await startInbox();
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0", SMTP_URL: inbox.url, MAIL_FROM: "Acme <news@acme.example>" });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+      TIDINGS_DEMO: "0",
+      SMTP_URL: inbox.url,
+      MAIL_FROM: "Acme <news@acme.example>",
+      // The webhook receiver of the test listens on loopback.
+      TIDINGS_WEBHOOK_ALLOW: "127.0.0.1/32",
+    });
     const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false, jobIntervalMs: 0 });
     // The job runner decorates the app (its type augmentation is internal to the server package).
     const jobs = (app as unknown as { jobs: { tick(): Promise<unknown> } }).jobs;
@@ -474,6 +483,60 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     expect(usage.submissions).toBeGreaterThan(0);
     expect(await page.getByTestId("usage").textContent()).toContain(usage.quota === null ? `${usage.submissions} (no quota)` : `${usage.submissions} of ${usage.quota}`);
     expect(await page.getByRole("progressbar", { name: "Submission quota used" }).count()).toBe(usage.quota === null ? 0 : 1);
+  });
+
+  it("adds a webhook endpoint, sends a test event to a real receiver and shows it in the delivery log", async () => {
+    const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end("got it");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const { port } = receiver.address() as { port: number };
+    try {
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      await page.getByText("No webhook endpoints yet.").waitFor();
+      await page.getByLabel("Endpoint URL").fill("hooks.example.com");
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await page.getByText("Enter a URL starting with http:// or https://.").waitFor();
+      // The server refuses an internal address and the form shows why.
+      await page.getByLabel("Endpoint URL").fill("http://169.254.169.254/latest");
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await page.getByText(/private, loopback, link-local or reserved/).first().waitFor();
+
+      await page.getByLabel("Endpoint URL").fill(`http://127.0.0.1:${port}/in`);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      expect((await page.getByTestId("webhook-secret").textContent()) ?? "").toMatch(/^whsec_/);
+      const row = page.getByTestId("webhook-row").filter({ hasText: `127.0.0.1:${port}/in` });
+      await row.getByText("3 events · Enabled").waitFor();
+      await row.getByRole("button", { name: "Send test event" }).click();
+      await page.getByText("Test event queued").waitFor();
+      await tickJobs();
+      expect(received).toHaveLength(1);
+      expect(JSON.parse(received[0]!.body)).toMatchObject({ type: "webhook.test", app: { key: state.appKey } });
+      expect(received[0]!.headers["webhook-signature"]).toMatch(/^v1,/);
+
+      await row.getByRole("button", { name: "Delivery log" }).click();
+      const delivery = page.getByTestId("delivery-row").first();
+      await delivery.getByText("webhook.test · Delivered").waitFor();
+      await delivery.getByTestId("delivery-attempt").getByText(/Delivered 200/).waitFor();
+      await delivery.getByRole("button", { name: "Redeliver" }).click();
+      await page.getByText("Delivery queued again.").waitFor();
+      await tickJobs();
+      expect(received).toHaveLength(2);
+      expect(received[1]!.headers["webhook-id"]).toBe(received[0]!.headers["webhook-id"]);
+      await shot(page, "webhooks");
+
+      await row.getByRole("button", { name: `Delete http://127.0.0.1:${port}/in` }).click();
+      await page.getByText("No webhook endpoints yet.").waitFor();
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it("creates an API token shown once, and revokes it", async () => {

@@ -63,6 +63,8 @@ export const KNOWN_ERROR_CODES = [
   "stale_signature",
   "invalid_signature",
   "changelog_entry_not_found",
+  "webhook_not_found",
+  "webhook_delivery_not_found",
   "invalid_confirmation_token",
   "invalid_unsubscribe_token",
   "post_required",

@@ -16,6 +16,7 @@ import { RequestDetail } from "./pages/RequestDetail.js";
 import { Requests } from "./pages/Requests.js";
 import { Roadmap } from "./pages/Roadmap.js";
 import { Subscribers } from "./pages/Subscribers.js";
+import { Webhooks } from "./pages/Webhooks.js";
 import { Tokens } from "./pages/Tokens.js";
 import { Usage } from "./pages/Usage.js";
 import { Versions } from "./pages/Versions.js";
@@ -63,6 +64,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
       page = <RequestDetail key={route.itemId} wsId={wsId} appId={route.appId} requestId={route.itemId} canDelete={manager} />;
     } else if (route.appId !== undefined && route.section === "versions") page = <Versions key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "subscribers") page = <Subscribers key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "webhooks") page = <Webhooks key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "usage") page = <Usage wsId={wsId} />;
     else if (route.section === "tokens") page = <Tokens />;
@@ -126,6 +128,11 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         <NavLink href={appSection("users")} current={route.section === "users"}>
           {t("nav.endUsers")}
         </NavLink>
+        {manager ? (
+          <NavLink href={appSection("webhooks")} current={route.section === "webhooks"}>
+            {t("nav.webhooks")}
+          </NavLink>
+        ) : null}
         <NavLink href={`/admin/w/${wsId}/feedback`} current={route.section === "feedback"}>
           {t("nav.feedback")}
         </NavLink>

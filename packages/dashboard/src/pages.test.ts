@@ -5,6 +5,7 @@ import { formatMoney } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
 import { validateVersion } from "./pages/Versions.js";
+import { validateWebhook } from "./pages/Webhooks.js";
 import { parseRoute } from "./router.js";
 
 const noFilters = { status: "all", q: "", platform: "", priority: "", assignee: "", from: "", to: "" };
@@ -34,6 +35,12 @@ describe("dashboard page helpers", () => {
     expect(validateVersion("", "")).toEqual({ label: ["Required."] });
     expect(validateVersion("v".repeat(61), "x".repeat(2001))).toEqual({ label: ["Use at most 60 characters."], description: ["Use at most 2000 characters."] });
     expect(validateVersion("2.0", "")).toEqual({});
+  });
+
+  it("asks for an http(s) webhook URL and at least one event before sending", () => {
+    expect(validateWebhook("hooks.example.com", ["vote.added"])).toEqual({ url: ["Enter a URL starting with http:// or https://."] });
+    expect(validateWebhook("ftp://hooks.example.com", [])).toEqual({ url: ["Enter a URL starting with http:// or https://."], events: ["Choose at least one event."] });
+    expect(validateWebhook(" https://hooks.example.com/in ", ["vote.added"])).toEqual({});
   });
 
   it("counts lengths in characters as the server does, an emoji being one", () => {

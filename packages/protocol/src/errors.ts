@@ -383,6 +383,18 @@ export const ErrorCodes = {
     meaning: "The release does not exist in this workspace.",
     fix: "List the workspace's changelog first.",
   },
+  webhook_not_found: {
+    status: 404,
+    message: "Webhook endpoint not found",
+    meaning: "The webhook endpoint does not exist in this app.",
+    fix: "List the app's webhook endpoints first.",
+  },
+  webhook_delivery_not_found: {
+    status: 404,
+    message: "Webhook delivery not found",
+    meaning: "The delivery does not exist for this webhook endpoint.",
+    fix: "List the endpoint's deliveries first.",
+  },
   invalid_confirmation_token: {
     status: 400,
     message: "Invalid or expired confirmation token",

@@ -10,3 +10,4 @@ export * from "./users.js";
 export * from "./changelog.js";
 export * from "./console-auth.js";
 export * from "./text.js";
+export * from "./webhooks.js";

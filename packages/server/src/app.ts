@@ -50,6 +50,8 @@ import { changelogConsoleRoutes } from "./changelog/console-routes.js";
 import { changelogPublicRoutes } from "./changelog/public-routes.js";
 import { subscriberConsoleRoutes } from "./changelog/subscriber-console-routes.js";
 import { endUserConsoleRoutes } from "./users/console-routes.js";
+import { webhookConsoleRoutes } from "./webhooks/console-routes.js";
+import type { DeliveryOutcome } from "./webhooks/delivery.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
 
@@ -68,6 +70,8 @@ export interface BuildOptions {
   storage?: ObjectStorage;
   /** Sends mail instead of the one `config.smtpUrl` selects; the caller keeps ownership. */
   mailer?: Mailer;
+  /** Sees the outcome of every webhook delivery attempt (a metrics counter of deliveries by outcome). @default none */
+  onWebhookDelivery?: (outcome: DeliveryOutcome) => void;
   /** How often background jobs run (scheduled releases, mail); `0` leaves it to `app.jobs.tick()`. @default 5000 */
   jobIntervalMs?: number;
   /** Folder of the built admin dashboard served at `/admin/`. @default packages/dashboard/dist/public */
@@ -176,7 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Scheduled releases and queued mail; the runner stops (finishing its tick) before the database closes.
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, leaseMs: config.jobLeaseMs }, app.log);
-  const jobs = changelogJobRunner(ctx, app.log, mailer);
+  const jobs = changelogJobRunner(ctx, app.log, mailer, options.onWebhookDelivery === undefined ? {} : { onDelivery: options.onWebhookDelivery });
   app.decorate("jobs", jobs);
   // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).
   jobs.step(idempotencySweep());
@@ -278,6 +282,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       changelogConsoleRoutes(typed, ctx, jobs);
       subscriberConsoleRoutes(typed, ctx);
       endUserConsoleRoutes(typed, ctx);
+      webhookConsoleRoutes(typed, ctx, jobs);
     },
     { prefix: "/api/v1/console" },
   );

@@ -195,4 +195,18 @@ describe("loadConfig", () => {
       expect(() => loadConfig({ TIDINGS_JOB_LEASE_SECONDS: bad })).toThrow(/^TIDINGS_JOB_LEASE_SECONDS: expected an integer 2-86400/);
     }
   });
+
+  it("lets webhooks reach only public addresses unless TIDINGS_WEBHOOK_ALLOW names hosts or ranges", () => {
+    expect(loadConfig({}).webhookAllow).toEqual({ hosts: new Set(), ranges: [] });
+    const allow = loadConfig({ TIDINGS_WEBHOOK_ALLOW: "127.0.0.0/8, hooks.internal" }).webhookAllow;
+    expect([...allow.hosts]).toEqual(["hooks.internal"]);
+    expect(allow.ranges.map(([range, bits]) => `${range.toString()}/${bits}`)).toEqual(["127.0.0.0/8"]);
+    expect(() => loadConfig({ TIDINGS_WEBHOOK_ALLOW: "10.0.0.0/40" })).toThrow(/^TIDINGS_WEBHOOK_ALLOW: "10.0.0.0\/40" is not a CIDR range/);
+  });
+
+  it("disables a webhook endpoint after 5 failed deliveries in a row unless TIDINGS_WEBHOOK_DISABLE_AFTER says otherwise", () => {
+    expect(loadConfig({}).webhookDisableAfter).toBe(5);
+    expect(loadConfig({ TIDINGS_WEBHOOK_DISABLE_AFTER: "20" }).webhookDisableAfter).toBe(20);
+    expect(() => loadConfig({ TIDINGS_WEBHOOK_DISABLE_AFTER: "0" })).toThrow(/^TIDINGS_WEBHOOK_DISABLE_AFTER/);
+  });
 });

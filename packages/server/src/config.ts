@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizePrefix } from "./storage/object-storage.js";
+import { NO_WEBHOOK_ALLOW, parseWebhookAllow, type WebhookAllowList } from "./webhooks/address-guard.js";
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_BUCKETS, rateLimitVariable, type RateLimitRules } from "./rate-limit/buckets.js";
 
 /** Where uploads are kept: a folder on local disk, or a bucket of an S3-compatible service. */
@@ -113,6 +114,19 @@ export interface Config {
    * `file:///folder` in that folder. @default { kind: "disk", dir: null } (DATA_DIR/uploads)
    */
   storage: StorageConfig;
+  /**
+   * `TIDINGS_WEBHOOK_ALLOW`: host names, addresses and CIDR ranges (comma-separated) webhooks may
+   * reach although they are not public (loopback, private networks). Everything else must
+   * resolve to a public address, checked at save time and on every connection and redirect.
+   * @default none
+   */
+  webhookAllow: WebhookAllowList;
+  /**
+   * `TIDINGS_WEBHOOK_DISABLE_AFTER` (1-1000): deliveries in a row that fail every attempt (about
+   * a day of retries each) before an endpoint is disabled and the workspace owners are mailed.
+   * @default 5
+   */
+  webhookDisableAfter: number;
 }
 
 /** What one instance does; see {@link Config.role}. */
@@ -305,6 +319,16 @@ function parseRateLimits(env: Env): RateLimitRules {
   return rules;
 }
 
+function parseWebhookAllowEnv(env: Env): WebhookAllowList {
+  const raw = env.TIDINGS_WEBHOOK_ALLOW?.trim() ?? "";
+  if (raw === "") return NO_WEBHOOK_ALLOW;
+  try {
+    return parseWebhookAllow(raw);
+  } catch (error) {
+    throw new ConfigError("TIDINGS_WEBHOOK_ALLOW", (error as Error).message);
+  }
+}
+
 /**
  * Reads and validates the configuration from environment variables.
  *
@@ -354,5 +378,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: parseRole(env),
     jobLeaseMs: parseInteger(env, "TIDINGS_JOB_LEASE_SECONDS", 300, 2, 86_400) * 1000,
     storage: parseStorage(env),
+    webhookAllow: parseWebhookAllowEnv(env),
+    webhookDisableAfter: parseInteger(env, "TIDINGS_WEBHOOK_DISABLE_AFTER", 5, 1, 1000),
   };
 }

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../context.js";
 import { JobRunner } from "../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
+import { webhookJobHandler, type DeliveryHooks } from "../webhooks/delivery.js";
+import { WEBHOOK_JOB } from "../webhooks/events.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./publishing.js";
 
 declare module "fastify" {
@@ -13,7 +15,8 @@ declare module "fastify" {
 
 /**
  * The runner with the changelog's work: publish scheduled releases, turn ship-notify votes into
- * confirmations and shipped requests into mails, then send queued mail.
+ * confirmations and shipped requests into mails, then send queued mail and webhook deliveries
+ * (`webhookHooks.onDelivery` sees the outcome of every delivery attempt).
  *
  * @example
  * ```ts
@@ -21,10 +24,11 @@ declare module "fastify" {
  * runner.start(5_000);
  * ```
  */
-export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer): JobRunner {
+export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer, webhookHooks: DeliveryHooks = {}): JobRunner {
   const runner = new JobRunner(ctx, log);
   runner.step(publishDueEntries);
   runner.step(shipNotificationStep);
   runner.handle("mail", mailJobHandler(ctx, mailer));
+  runner.handle(WEBHOOK_JOB, webhookJobHandler(ctx, webhookHooks));
   return runner;
 }

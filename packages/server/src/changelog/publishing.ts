@@ -3,6 +3,7 @@ import { isoNow } from "../clock.js";
 import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs } from "../jobs/queue.js";
+import { queueWebhookEvent } from "../webhooks/events.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -17,7 +18,7 @@ async function mailAppOf(db: Kysely<Database>, appId: string): Promise<MailApp> 
 /**
  * Publishes an entry in the caller's transaction. The first publication also queues one mail per
  * confirmed subscriber (jobs keyed by entry and subscriber, so a restart or a re-publish never
- * mails anyone twice) and stamps `notifiedAt`.
+ * mails anyone twice), queues its `changelog.published` webhooks and stamps `notifiedAt`.
  */
 export async function publishEntry(trx: Kysely<Database>, ctx: Context, entry: EntryRow): Promise<void> {
   const now = isoNow(ctx.clock);
@@ -28,6 +29,16 @@ export async function publishEntry(trx: Kysely<Database>, ctx: Context, entry: E
     .where("id", "=", entry.id)
     .execute();
   if (!notify) return;
+  await queueWebhookEvent(trx, ctx.clock, entry.appId, "changelog.published", async () => {
+    const linked = await trx
+      .selectFrom("changelogEntryRequests as l")
+      .innerJoin("featureRequests as fr", "fr.id", "l.featureRequestId")
+      .select(["fr.id", "fr.title"])
+      .where("l.entryId", "=", entry.id)
+      .orderBy("l.position")
+      .execute();
+    return { entry: { id: entry.id, title: entry.title, versionLabel: entry.versionLabel, body: entry.body, publishedAt: now, linkedRequests: linked } };
+  });
   const app = await mailAppOf(trx, entry.appId);
   const subscribers = await trx
     .selectFrom("emailSubscriptions")

@@ -8,6 +8,7 @@ import { enqueueJobs, type NewJob } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import { mailLinkSecret, readLinkToken, signLinkToken } from "../mail/link-tokens.js";
 import type { MailMessage } from "../mail/mailer.js";
+import { queueWebhookEvent } from "../webhooks/events.js";
 
 /** A confirmation mail is not sent again for the same address within this long. */
 export const CONFIRM_COOLDOWN_MS = 15 * 60_000;
@@ -170,6 +171,10 @@ export async function confirmSubscription(ctx: Context, appId: string, kind: Sub
       .where("confirmNonce", "=", nonce)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
+    await queueWebhookEvent(trx, ctx.clock, appId, "subscriber.confirmed", async () => {
+      const sub = await trx.selectFrom("emailSubscriptions").select(["id", "kind", "email", "featureRequestId", "confirmedAt"]).where("id", "=", payload.s).executeTakeFirstOrThrow();
+      return { subscriber: { id: sub.id, kind: sub.kind, email: sub.email, requestId: sub.featureRequestId === "" ? null : sub.featureRequestId, confirmedAt: sub.confirmedAt } };
+    });
     await alongside?.(trx);
     return true;
   });

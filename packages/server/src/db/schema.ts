@@ -433,6 +433,52 @@ export interface ImportSourcesTable {
   createdAt: string;
 }
 
+/** An outbound webhook endpoint of an app. */
+export interface WebhookEndpointsTable {
+  id: string;
+  appId: string;
+  url: string;
+  format: string;
+  /** JSON array of event types. */
+  events: string;
+  enabled: Flag;
+  description: string;
+  secret: string;
+  consecutiveFailures: number;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One event for one endpoint. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpointId: string;
+  appId: string;
+  eventId: string;
+  eventType: string;
+  /** JSON: the event as recorded in the write's transaction. */
+  event: string;
+  status: "pending" | "delivered" | "failed" | "cancelled";
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One HTTP attempt of a delivery. */
+export interface WebhookAttemptsTable {
+  id: string;
+  deliveryId: string;
+  attempt: number;
+  at: string;
+  outcome: "success" | "http_error" | "network_error" | "timeout" | "refused";
+  statusCode: number | null;
+  latencyMs: number;
+  excerpt: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   workspaces: WorkspacesTable;
@@ -463,4 +509,7 @@ export interface Database {
   jobs: JobsTable;
   idempotencyKeys: IdempotencyKeysTable;
   importSources: ImportSourcesTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  webhookAttempts: WebhookAttemptsTable;
 }

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
+import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 import { newId } from "../ids.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
@@ -140,5 +141,13 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
       updatedAt: now,
     })
     .execute();
-  return toComment(await commentQuery(trx).where("cm.id", "=", id).executeTakeFirstOrThrow());
+  const comment = toComment(await commentQuery(trx).where("cm.id", "=", id).executeTakeFirstOrThrow());
+  const { appId } = await trx.selectFrom("featureRequests").select("appId").where("id", "=", input.featureRequestId).executeTakeFirstOrThrow();
+  await queueWebhookEvent(trx, clock, appId, "comment.created", async () => {
+    const request = await requestSnapshot(trx, input.featureRequestId);
+    if (request === undefined) return undefined;
+    const { id, body, authorName, parentId, isTeam, createdAt } = comment;
+    return { request, comment: { id, body, authorName, parentId, isTeam, createdAt } };
+  });
+  return comment;
 }

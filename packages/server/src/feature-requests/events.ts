@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../ids.js";
+import { queueRequestWebhook } from "../webhooks/events.js";
 
 /** What happened to a feature request; the changelog notifies voters from `shipped`. */
 export type FeatureRequestEventType =
@@ -15,7 +16,7 @@ export type FeatureRequestEventType =
   | "edited"
   | "deleted";
 
-/** Records an event inside the caller's transaction. */
+/** Records an event inside the caller's transaction, with the webhook deliveries it causes. */
 export async function recordEvent(
   trx: Kysely<Database>,
   clock: Clock,
@@ -33,4 +34,5 @@ export async function recordEvent(
       createdAt: isoNow(clock),
     })
     .execute();
+  await queueRequestWebhook(trx, clock, { ...event, data: event.data ?? {} });
 }

@@ -5,6 +5,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
+import { queueRequestWebhook } from "../webhooks/events.js";
 import { indexPrefix, prefixWords, searchText } from "./search-text.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
@@ -112,7 +113,7 @@ export function importedRequest(appId: string, title: string, description: strin
   return { appId, title, description, approved, requesterEndUserId: null, requesterName: null, requesterEmail: null, createdByAdmin: false, actor: null };
 }
 
-/** Creates a request (in the review column unless told otherwise), indexes it, logs `created`. */
+/** Creates a request (in the review column unless told otherwise), indexes it, logs `created` and queues its webhook. */
 export async function createFeatureRequest(
   trx: Kysely<Database>,
   clock: Clock,
@@ -120,6 +121,8 @@ export async function createFeatureRequest(
   input: NewFeatureRequest,
 ): Promise<FeatureRequestRow> {
   const [row] = await createFeatureRequests(trx, clock, dialect, input.appId, [input]);
+  // One request at a time is a person's (imports go through createFeatureRequests alone and send no webhooks).
+  await queueRequestWebhook(trx, clock, { featureRequestId: row!.id, appId: input.appId, type: "created", actor: input.actor, data: {} });
   return row!;
 }
 

@@ -6,6 +6,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { ensureEndUser } from "../users/identity.js";
+import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
 export type VoteMode = "toggle" | "remove";
@@ -21,7 +22,8 @@ export type VoteMode = "toggle" | "remove";
  * after another. 404 `feature_request_not_found` (nothing written) when the request is not, or
  * no longer, a public request of `appId`. Few statements: this is the hottest write path.
  * `alongside` runs last in the same transaction (the caller's record of the write, such as its
- * idempotency key).
+ * idempotency key). Webhook deliveries of the vote are queued in the same transaction (one
+ * indexed read when the app has no endpoint).
  */
 export async function applyVote(
   db: Db,
@@ -49,6 +51,12 @@ export async function applyVote(
     // app's and public: callers may have found it through a cache. If not, the unit rolls back.
     const counted = await moveCount.first(trx, { id: input.featureRequestId, appId: input.appId, by: added ? 1 : removed ? -1 : 0 });
     if (counted === undefined) throw new ApiError("feature_request_not_found");
+    if (added || removed) {
+      await queueWebhookEvent(trx, clock, input.appId, added ? "vote.added" : "vote.removed", async () => {
+        const request = await requestSnapshot(trx, input.featureRequestId);
+        return request === undefined ? undefined : { request, voter: { endUserId } };
+      });
+    }
     await alongside?.(trx);
     return { voted: added, voteCount: Number(counted.voteCount) };
   });

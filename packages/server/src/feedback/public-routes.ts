@@ -14,6 +14,7 @@ import { uploaderHash } from "../uploads/uploads.js";
 import { ensureEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
 import { attachmentRefs, attachUploads, resolveAttachments } from "./attachments.js";
 import { sanitizeMetadata } from "./metadata.js";
+import { queueWebhookEvent } from "../webhooks/events.js";
 
 const errors = {
   400: ErrorBodySchema,
@@ -128,6 +129,9 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
           })
           .execute();
         await attachUploads(trx, id, uploads.map((u) => u.id), now);
+        await queueWebhookEvent(trx, ctx.clock, appRow.id, "feedback.submitted", async () => ({
+          feedback: { id, title, description, platform, reporterName, reporterEmail, appVersion: body.appVersion?.trim() || null, attachmentCount: uploads.length, createdAt: now },
+        }));
         await pass.commit(trx);
         await recordIdempotentWrite(trx, request);
       });

@@ -154,8 +154,27 @@ export async function completeJob(db: Kysely<Database>, clock: Clock, job: JobRo
     .execute();
 }
 
-/** Records a failure: retried after {@link retryDelayMs}, or `failed` once attempts are spent. */
-export async function failJob(db: Kysely<Database>, clock: Clock, job: JobRow, error: string): Promise<void> {
+/**
+ * Thrown by a handler that sets its own retry schedule: the job is retried after `delayMs`
+ * instead of {@link retryDelayMs} (or marked failed once its attempts are spent).
+ *
+ * @example
+ * ```ts
+ * throw new RetryLater("receiver answered 503", 300_000);
+ * ```
+ */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+    this.name = "RetryLater";
+  }
+}
+
+/** Records a failure: retried after `delayMs` ({@link retryDelayMs} by default), or `failed` once attempts are spent. */
+export async function failJob(db: Kysely<Database>, clock: Clock, job: JobRow, error: string, delayMs = retryDelayMs(job.attempts)): Promise<void> {
   const now = clock.now();
   const spent = job.attempts >= job.maxAttempts;
   await db
@@ -163,8 +182,9 @@ export async function failJob(db: Kysely<Database>, clock: Clock, job: JobRow, e
     .set({
       status: spent ? "failed" : "pending",
       lockedUntil: null,
-      lastError: truncateText(dropLoneSurrogates(error), 1000),
-      nextAttemptAt: new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString(),
+      // PostgreSQL text holds no NUL: an error quoting a peer's answer may carry one.
+      lastError: truncateText(dropLoneSurrogates(error.replace(/\0/g, "")), 1000),
+      nextAttemptAt: new Date(now.getTime() + delayMs).toISOString(),
       updatedAt: now.toISOString(),
     })
     .where("id", "=", job.id)

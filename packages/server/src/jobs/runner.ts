@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../context.js";
-import { claimJob, completeJob, dueJobs, failJob, type JobRow } from "./queue.js";
+import { claimJob, completeJob, dueJobs, failJob, RetryLater, type JobRow } from "./queue.js";
 
-/** Runs one job; throwing schedules a retry. */
+/** Runs one job; throwing schedules a retry (after the delay of a {@link RetryLater}). */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
 
 /** Work done at the start of every tick, before due jobs run (publishing scheduled releases, …). */
@@ -135,7 +135,7 @@ export class JobRunner {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, "job failed");
-      await failJob(db, this.ctx.clock, job, message);
+      await failJob(db, this.ctx.clock, job, message, ...(error instanceof RetryLater ? [error.delayMs] : []));
     }
   }
 }

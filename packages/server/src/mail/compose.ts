@@ -14,7 +14,7 @@ export function oneLine(text: string): string {
 }
 
 /**
- * A mail with the RFC 8058 one-click unsubscribe headers every mail we send carries.
+ * A mail with the RFC 8058 one-click unsubscribe headers every mail to a list carries.
  *
  * @example
  * ```ts
@@ -29,31 +29,32 @@ export function composeMail(input: {
   htmlBlock?: string;
   textBlock?: string;
   action?: { label: string; url: string };
-  unsubscribeUrl: string;
+  /** Absent only for mail about the reader's own account or service (no list to leave). */
+  unsubscribeUrl?: string;
   messageId: string;
 }): MailMessage {
   const text = [
     ...input.paragraphs,
     ...(input.textBlock === undefined ? [] : [input.textBlock]),
     ...(input.action === undefined ? [] : [`${input.action.label}: ${input.action.url}`]),
-    `Unsubscribe: ${input.unsubscribeUrl}`,
+    ...(input.unsubscribeUrl === undefined ? [] : [`Unsubscribe: ${input.unsubscribeUrl}`]),
   ].join("\n\n");
   const html = [
     ...input.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
     input.htmlBlock ?? "",
     input.action === undefined ? "" : `<p><a href="${escapeHtml(input.action.url)}">${escapeHtml(input.action.label)}</a></p>`,
-    `<p style="font-size:12px;color:#666"><a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a></p>`,
+    input.unsubscribeUrl === undefined ? "" : `<p style="font-size:12px;color:#666"><a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a></p>`,
   ].join("\n");
   return {
     to: input.to,
     subject: oneLine(input.subject),
     text,
     html,
-    headers: {
-      "List-Unsubscribe": `<${input.unsubscribeUrl}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
+    headers:
+      input.unsubscribeUrl === undefined
+        ? {}
+        : { "List-Unsubscribe": `<${input.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
     messageId: `<${input.messageId}>`,
-    links: [...(input.action === undefined ? [] : [input.action.url]), input.unsubscribeUrl],
+    links: [...(input.action === undefined ? [] : [input.action.url]), ...(input.unsubscribeUrl === undefined ? [] : [input.unsubscribeUrl])],
   };
 }

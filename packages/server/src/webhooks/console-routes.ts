@@ -1,0 +1,207 @@
+import {
+  CreateWebhookBodySchema,
+  IdParam,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+  WebhookPatchSchema,
+  WebhookWithSecretSchema,
+} from "@tidings/protocol";
+import type { FastifyRequest } from "fastify";
+import Type from "typebox";
+import { findAppInWorkspace } from "../apps/apps.js";
+import { AppParams } from "../apps/console-routes.js";
+import { workspaceAccess } from "../console/auth.js";
+import { requireCapability } from "../console/capabilities.js";
+import type { Context } from "../context.js";
+import type { App } from "../http/types.js";
+import type { JobRunner } from "../jobs/runner.js";
+import {
+  acceptableUrl,
+  createEndpoint,
+  findEndpoint,
+  listDeliveries,
+  listEndpoints,
+  redeliver,
+  rotateEndpointSecret,
+  sendTestEvent,
+  toWebhookEndpoint,
+  updateEndpoint,
+} from "./endpoints.js";
+
+const tags = ["console: webhooks"];
+const EndpointParams = Type.Object({ wsId: IdParam("ws"), appId: IdParam("app"), webhookId: IdParam("whk") });
+const DeliveryParams = Type.Object({ wsId: IdParam("ws"), appId: IdParam("app"), webhookId: IdParam("whk"), deliveryId: IdParam("whd") });
+const DeliveryQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) });
+
+/**
+ * Outbound webhook endpoints of an app, their delivery log, test events and redelivery. Every
+ * route needs `app.configure` (owner, admin): an endpoint URL (a Slack or Discord webhook URL
+ * above all) is itself a credential.
+ */
+export function webhookConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): void {
+  const db = ctx.db.kysely;
+  const base = "/workspaces/:wsId/apps/:appId/webhooks";
+
+  const manage = async (request: FastifyRequest, wsId: string, appId: string) => {
+    const { role } = await workspaceAccess(ctx, request, wsId);
+    requireCapability(role, "app.configure");
+    await findAppInWorkspace(db, wsId, appId);
+  };
+
+  app.get(
+    base,
+    { schema: { tags, summary: "An app's webhook endpoints (without their secrets)", params: AppParams, response: { 200: Type.Object({ webhooks: Type.Array(WebhookEndpointSchema) }) } } },
+    async (request) => {
+      await manage(request, request.params.wsId, request.params.appId);
+      return { webhooks: (await listEndpoints(db, request.params.appId)).map(toWebhookEndpoint) };
+    },
+  );
+
+  app.post(
+    base,
+    {
+      schema: {
+        tags,
+        summary: "Add an endpoint; the answer is the only time its signing secret is shown",
+        description: "The URL must be http(s) and resolve to a public address (or one `TIDINGS_WEBHOOK_ALLOW` names).",
+        params: AppParams,
+        body: CreateWebhookBodySchema,
+        response: { 201: WebhookWithSecretSchema },
+      },
+    },
+    async (request, reply) => {
+      const { wsId, appId } = request.params;
+      await manage(request, wsId, appId);
+      const url = await acceptableUrl(request.body.url, ctx.config.webhookAllow);
+      const { row, secret } = await db.transaction().execute((trx) => createEndpoint(trx, ctx.clock, appId, { ...request.body, url }));
+      return reply.code(201).send({ ...toWebhookEndpoint(row), secret });
+    },
+  );
+
+  app.get(base + "/:webhookId", { schema: { tags, params: EndpointParams, response: { 200: WebhookEndpointSchema } } }, async (request) => {
+    const { wsId, appId, webhookId } = request.params;
+    await manage(request, wsId, appId);
+    return toWebhookEndpoint(await findEndpoint(db, appId, webhookId));
+  });
+
+  app.put(
+    base + "/:webhookId",
+    {
+      schema: {
+        tags,
+        summary: "Change an endpoint's URL, events, format or description, or enable/disable it",
+        description: "Enabling an endpoint the server disabled clears its run of failures.",
+        params: EndpointParams,
+        body: WebhookPatchSchema,
+        response: { 200: WebhookEndpointSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, appId, webhookId } = request.params;
+      await manage(request, wsId, appId);
+      const { url: rawUrl, ...rest } = request.body;
+      const url = rawUrl === undefined ? undefined : await acceptableUrl(rawUrl, ctx.config.webhookAllow);
+      const row = await db.transaction().execute(async (trx) => {
+        const current = await findEndpoint(trx, appId, webhookId);
+        return updateEndpoint(trx, ctx.clock, current, { ...rest, ...(url === undefined ? {} : { url }) });
+      });
+      return toWebhookEndpoint(row);
+    },
+  );
+
+  app.delete(
+    base + "/:webhookId",
+    { schema: { tags, summary: "Delete an endpoint with its delivery log", params: EndpointParams, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
+    async (request) => {
+      const { wsId, appId, webhookId } = request.params;
+      await manage(request, wsId, appId);
+      await db.transaction().execute(async (trx) => {
+        await findEndpoint(trx, appId, webhookId);
+        await trx.deleteFrom("webhookEndpoints").where("id", "=", webhookId).execute();
+      });
+      return { success: true };
+    },
+  );
+
+  app.post(
+    base + "/:webhookId/secret",
+    {
+      schema: {
+        tags,
+        summary: "Rotate the signing secret: the new one is shown once, the old one stops signing at once",
+        params: EndpointParams,
+        response: { 200: WebhookWithSecretSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, appId, webhookId } = request.params;
+      await manage(request, wsId, appId);
+      const row = await db.transaction().execute(async (trx) => rotateEndpointSecret(trx, ctx.clock, await findEndpoint(trx, appId, webhookId)));
+      return { ...toWebhookEndpoint(row), secret: row.secret };
+    },
+  );
+
+  app.post(
+    base + "/:webhookId/test",
+    {
+      schema: {
+        tags,
+        summary: "Send a `webhook.test` event to the endpoint (it shows in the delivery log)",
+        params: EndpointParams,
+        response: { 202: Type.Object({ deliveryId: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      const { wsId, appId, webhookId } = request.params;
+      await manage(request, wsId, appId);
+      const deliveryId = await db.transaction().execute(async (trx) => sendTestEvent(trx, ctx.clock, await findEndpoint(trx, appId, webhookId)));
+      jobs.kick();
+      return reply.code(202).send({ deliveryId });
+    },
+  );
+
+  app.get(
+    base + "/:webhookId/deliveries",
+    {
+      schema: {
+        tags,
+        summary: "The endpoint's delivery log, newest first, each delivery with every attempt",
+        description: "`limit` 1–100 (default 50).",
+        params: EndpointParams,
+        querystring: DeliveryQuery,
+        response: { 200: WebhookDeliveryListSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, appId, webhookId } = request.params;
+      await manage(request, wsId, appId);
+      await findEndpoint(db, appId, webhookId);
+      return { deliveries: await listDeliveries(db, webhookId, request.query.limit ?? 50) };
+    },
+  );
+
+  app.post(
+    base + "/:webhookId/deliveries/:deliveryId/redeliver",
+    {
+      schema: {
+        tags,
+        summary: "Send a delivery again: same event and webhook-id, a fresh run of retries",
+        description: "A delivery still pending is left to its run.",
+        params: DeliveryParams,
+        response: { 202: WebhookDeliverySchema },
+      },
+    },
+    async (request, reply) => {
+      const { wsId, appId, webhookId, deliveryId } = request.params;
+      await manage(request, wsId, appId);
+      await db.transaction().execute(async (trx) => {
+        await findEndpoint(trx, appId, webhookId);
+        await redeliver(trx, ctx.clock, webhookId, deliveryId);
+      });
+      jobs.kick();
+      const [delivery] = await listDeliveries(db, webhookId, 1, deliveryId);
+      return reply.code(202).send(delivery!);
+    },
+  );
+}
