@@ -121,9 +121,23 @@ export async function migrateToLatest(db: Db, options: OpenOptions = {}): Promis
     provider: { getMigrations: () => Promise.resolve(migrations) },
     ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error === undefined) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    if (attempt < 10 && isOtherSchemaDropped(error, options.schema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator reads the table list of every schema in the database; a schema that another
+ * client drops during that read fails it with `3F000` naming that schema. Each migration runs in its
+ * own transaction, so reading again is safe.
+ */
+function isOtherSchemaDropped(error: unknown, ownSchema: string | undefined): boolean {
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "3F000") return false;
+  const message = error instanceof Error ? error.message : "";
+  return ownSchema === undefined ? !message.includes('"public"') : !message.includes(`"${ownSchema}"`);
 }
 
 /** Answers true when the database accepts a trivial query. */
