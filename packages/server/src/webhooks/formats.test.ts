@@ -88,7 +88,7 @@ describe("Slack incoming-webhook bodies", () => {
     const mrkdwn = body.blocks.filter((b) => b.text?.type === "mrkdwn").map((b) => b.text!.text);
     expect(mrkdwn.join("\n")).not.toMatch(/<!channel>|<https:\/\/evil/);
     expect(mrkdwn.join("\n")).toContain("&lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; co");
-    expect(mrkdwn.join("\n")).toContain("<https://feedback.example.com/p/app_key#requests|Open in Tidings>");
+    expect(mrkdwn.join("\n")).toContain("<https://feedback.example.com/p/app_key/requests/fr_1-channel-https-evil-example-click-co|Open in Tidings>");
     expect(body.text).toBe("New comment on &lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; co");
   });
 
@@ -143,7 +143,7 @@ describe("Discord execute-webhook bodies", () => {
     const body = JSON.parse(renderBody("discord", eventOf("request.status_changed", "Dark mode"), links)) as { embeds: DiscordEmbed[] };
     expect(body.embeds[0]).toMatchObject({
       title: "Dark mode moved to Dark mode",
-      url: "https://feedback.example.com/p/app_key#requests",
+      url: "https://feedback.example.com/p/app_key/requests/fr_1-dark-mode",
       fields: [
         { name: "From", value: "Dark mode", inline: true },
         { name: "Status", value: "Dark mode", inline: true },
@@ -167,6 +167,16 @@ describe("standard bodies", () => {
     const event = eventOf("request.created", "Dark mode");
     const body = JSON.parse(renderBody("standard", event, links)) as WebhookEvent & { data: { request: { url: string } } };
     expect(body).toMatchObject({ type: "request.created", version: 1, id: "whe_1", app: { key: "app_key" } });
-    expect(body.data.request.url).toBe("https://feedback.example.com/p/app_key#requests");
+    expect(body.data.request.url).toBe("https://feedback.example.com/p/app_key/requests/fr_1-dark-mode");
+  });
+
+  it("link a merge to both requests' pages, a release to its page and a deleted request to the list", () => {
+    const merged = JSON.parse(renderBody("standard", eventOf("request.merged", "Dark mode"), links)) as { data: { request: { url: string }; into: { url: string } } };
+    expect(merged.data.request.url).toBe("https://feedback.example.com/p/app_key/requests/fr_1-dark-mode");
+    expect(merged.data.into.url).toBe("https://feedback.example.com/p/app_key/requests/fr_2-dark-mode");
+    const released = JSON.parse(renderBody("standard", eventOf("changelog.published", "Spring"), links)) as { data: { entry: { url: string } } };
+    expect(released.data.entry.url).toBe("https://feedback.example.com/p/app_key/changelog/cl_1-spring");
+    const deleted = JSON.parse(renderBody("standard", eventOf("request.deleted", "Gone"), links)) as { data: { request: { url: string } } };
+    expect(deleted.data.request.url).toBe("https://feedback.example.com/p/app_key/requests");
   });
 });

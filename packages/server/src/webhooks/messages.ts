@@ -1,3 +1,4 @@
+import { portalPath, type PortalRoute } from "@tidings/client";
 import type { RequestSnapshot, WebhookEvent } from "./events.js";
 
 /** A readable message about an event, before Slack or Discord markup. */
@@ -17,24 +18,36 @@ export interface EventLinks {
   base: string;
 }
 
-/** The portal page of the app, opened on `tab`. */
-export function portalUrl(links: EventLinks, appKey: string, tab: "requests" | "changelog" | "feedback" | "roadmap"): string {
-  return `${links.base}/p/${encodeURIComponent(appKey)}#${tab}`;
+/** The absolute address of a portal screen of the app (a request or release with its slug). */
+export function portalUrl(links: EventLinks, appKey: string, route: PortalRoute, title?: string): string {
+  return `${links.base}${portalPath(appKey, route, title)}`;
+}
+
+function requestUrl(links: EventLinks, appKey: string, request: { id: string; title: string }): string {
+  return portalUrl(links, appKey, { screen: "request", id: request.id }, request.title);
+}
+
+function releaseUrl(links: EventLinks, appKey: string, entry: { id?: unknown; title: string }): string {
+  return typeof entry.id === "string"
+    ? portalUrl(links, appKey, { screen: "release", id: entry.id }, entry.title)
+    : portalUrl(links, appKey, { screen: "changelog" });
 }
 
 /**
  * The event as the `standard` format sends it: the recorded envelope with links (`url`) added to
- * the request, the merge target and the release it names.
+ * the request, the merge target and the release it names. A deleted request has no page any more:
+ * its link is the app's request list.
  */
 export function withLinks(event: WebhookEvent, links: EventLinks): WebhookEvent {
-  const requests = portalUrl(links, event.app.key, "requests");
   const data: Record<string, unknown> = { ...event.data };
   for (const key of ["request", "into"]) {
-    const value = data[key];
-    if (value !== null && typeof value === "object") data[key] = { ...value, url: requests };
+    const value = data[key] as RequestSnapshot | null | undefined;
+    if (value === null || typeof value !== "object") continue;
+    const url = event.type === "request.deleted" && key === "request" ? portalUrl(links, event.app.key, { screen: "requests" }) : requestUrl(links, event.app.key, value);
+    data[key] = { ...value, url };
   }
-  const entry = data.entry;
-  if (entry !== null && typeof entry === "object") data.entry = { ...entry, url: portalUrl(links, event.app.key, "changelog") };
+  const entry = data.entry as Entry | null | undefined;
+  if (entry !== null && typeof entry === "object") data.entry = { ...entry, url: releaseUrl(links, event.app.key, entry) };
   return { ...event, data };
 }
 
@@ -46,6 +59,7 @@ function requestFields(request: RequestSnapshot): EventMessage["fields"] {
 }
 
 interface Entry {
+  id?: string;
   title: string;
   versionLabel: string | null;
   body: string;
@@ -77,9 +91,9 @@ interface Subscriber {
  */
 export function describeEvent(event: WebhookEvent, links: EventLinks): EventMessage {
   const footer = event.app.name;
-  const requestsUrl = portalUrl(links, event.app.key, "requests");
   const data = event.data;
   const request = data.request as RequestSnapshot | undefined;
+  const requestsUrl = request === undefined ? portalUrl(links, event.app.key, { screen: "requests" }) : requestUrl(links, event.app.key, request);
   switch (event.type) {
     case "request.created":
       return { title: `New request: ${request!.title}`, url: requestsUrl, body: request!.description, fields: requestFields(request!), footer };
@@ -96,10 +110,10 @@ export function describeEvent(event: WebhookEvent, links: EventLinks): EventMess
     }
     case "request.merged": {
       const into = data.into as RequestSnapshot;
-      return { title: `${request!.title} merged into ${into.title}`, url: requestsUrl, body: "", fields: requestFields(into), footer };
+      return { title: `${request!.title} merged into ${into.title}`, url: requestUrl(links, event.app.key, into), body: "", fields: requestFields(into), footer };
     }
     case "request.deleted":
-      return { title: `Request deleted: ${request!.title}`, url: requestsUrl, body: "", fields: requestFields(request!), footer };
+      return { title: `Request deleted: ${request!.title}`, url: portalUrl(links, event.app.key, { screen: "requests" }), body: "", fields: requestFields(request!), footer };
     case "comment.created": {
       const comment = data.comment as Comment;
       const author = comment.isTeam ? `${comment.authorName ?? "Team"} (team)` : (comment.authorName ?? "Anonymous");
@@ -131,7 +145,7 @@ export function describeEvent(event: WebhookEvent, links: EventLinks): EventMess
       const entry = data.entry as Entry;
       return {
         title: `Released: ${entry.title}${entry.versionLabel === null ? "" : ` (${entry.versionLabel})`}`,
-        url: portalUrl(links, event.app.key, "changelog"),
+        url: releaseUrl(links, event.app.key, entry),
         body: entry.body,
         fields: [],
         footer,
@@ -141,7 +155,7 @@ export function describeEvent(event: WebhookEvent, links: EventLinks): EventMess
       const subscriber = data.subscriber as Subscriber;
       return {
         title: `New ${subscriber.kind === "changelog" ? "release notes" : "ship notification"} subscriber`,
-        url: portalUrl(links, event.app.key, "changelog"),
+        url: portalUrl(links, event.app.key, { screen: "changelog" }),
         body: "",
         fields: [{ name: "Email", value: subscriber.email }],
         footer,

@@ -116,7 +116,7 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
       expect(() => verify(endpoint.secret, { ...sample, body: sample.body.replace("Dark", "Dork") }, t.clock)).toThrow();
 
       const payload = (type: string) => JSON.parse(receiver.ofType(type)[0]!.body) as { data: Record<string, Record<string, unknown>> };
-      expect(payload("vote.added").data.request).toMatchObject({ id: dark, title: "Dark mode", voteCount: 1, url: `https://tidings.example/p/${acme.appKey}#requests` });
+      expect(payload("vote.added").data.request).toMatchObject({ id: dark, title: "Dark mode", voteCount: 1, url: `https://tidings.example/p/${acme.appKey}/requests/${dark}-dark-mode` });
       expect(payload("vote.removed").data.request).toMatchObject({ voteCount: 0 });
       expect(payload("request.status_changed").data).toMatchObject({ request: { status: { name: "Planned" } }, previousStatus: { kind: "pending_review" } });
       expect(payload("request.merged").data).toMatchObject({ request: { id: duplicate, mergedIntoId: dark }, into: { id: dark } });
@@ -135,7 +135,7 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
       ]);
       const [moved] = discord.received.map((r) => JSON.parse(r.body) as { embeds: { title: string; url: string; fields: { name: string; value: string }[] }[] });
       expect(discord.received).toHaveLength(1);
-      expect(moved!.embeds[0]).toMatchObject({ title: "Dark mode moved to Planned", url: `https://tidings.example/p/${acme.appKey}#requests` });
+      expect(moved!.embeds[0]).toMatchObject({ title: "Dark mode moved to Planned", url: `https://tidings.example/p/${acme.appKey}/requests/${dark}-dark-mode` });
       expect(moved!.embeds[0]!.fields).toContainEqual({ name: "Votes", value: "0", inline: true });
     } finally {
       await slack.close();
