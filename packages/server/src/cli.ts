@@ -5,6 +5,8 @@ import { findAppByKey } from "./apps/apps.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";
+import { backupCommand, restoreCommand } from "./portability/backup-command.js";
+import { exportCommand } from "./portability/export-command.js";
 import { storageCommand } from "./storage/storage-command.js";
 
 const USAGE = `Usage: tidings <command>
@@ -13,6 +15,9 @@ Commands:
   serve     Run migrations and start the HTTP server (default)
   migrate   Run pending database migrations and exit
   storage   Copy local uploads into an S3 bucket (tidings storage migrate --help)
+  export    Write an app or workspace as an archive, or its requests as CSV (tidings export --help)
+  backup    Snapshot the database and the uploads while the server runs (tidings backup --help)
+  restore   Restore a backup folder (tidings restore --help)
 
 Configuration comes from environment variables; see the README.`;
 
@@ -65,8 +70,16 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (command === "storage") {
-    process.exitCode = await storageCommand(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+  const io = { env: process.env, stdout: process.stdout, stderr: process.stderr };
+  const subcommands: Record<string, (args: string[], commandIo: typeof io) => Promise<number>> = {
+    storage: storageCommand,
+    export: exportCommand,
+    backup: backupCommand,
+    restore: restoreCommand,
+  };
+  const subcommand = Object.hasOwn(subcommands, command) ? subcommands[command] : undefined;
+  if (subcommand !== undefined) {
+    process.exitCode = await subcommand(argv.slice(1), io);
     return;
   }
   let config: Config;

@@ -75,7 +75,8 @@ export async function findEndUser(db: Kysely<Database>, appId: string, token: st
   return endUserByToken.first(db, { appId, hash: tokenHash(token) });
 }
 
-function tokenHash(token: string): string {
+/** The stored form of an end-user token (SHA-256, hex). */
+export function tokenHash(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
