@@ -71,6 +71,83 @@ export const OMITTED_COLUMNS: Partial<Record<ArchiveTable, readonly string[]>> =
   uploads: ["sessionId"],
 };
 
+/** A column that points at another archived row, and how strictly. */
+export interface Reference {
+  column: string;
+  table: ArchiveTable;
+  /**
+   * `row`: an earlier row of the archive (or null when `nullable`); `later`: a row of the same
+   * table that may come after it (checked at the table's end); `loose`: an archived row, or an id
+   * that is nowhere on this server (events and subscriptions outlive deleted requests).
+   */
+  kind: "row" | "later" | "loose";
+  nullable?: boolean;
+}
+
+/** Every reference an imported row must keep inside the archive, so an archive reaches no other app. */
+export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
+  apps: [{ column: "workspaceId", table: "workspaces", kind: "row" }],
+  boardColumns: [{ column: "appId", table: "apps", kind: "row" }],
+  appVersions: [{ column: "appId", table: "apps", kind: "row" }],
+  endUsers: [{ column: "appId", table: "apps", kind: "row" }],
+  featureRequests: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "columnId", table: "boardColumns", kind: "row", nullable: true },
+    { column: "versionId", table: "appVersions", kind: "row", nullable: true },
+    { column: "requesterEndUserId", table: "endUsers", kind: "row", nullable: true },
+    { column: "mergedIntoId", table: "featureRequests", kind: "later", nullable: true },
+  ],
+  featureRequestVotes: [
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+    { column: "endUserId", table: "endUsers", kind: "row" },
+  ],
+  featureRequestComments: [
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+    { column: "endUserId", table: "endUsers", kind: "row", nullable: true },
+    { column: "parentId", table: "featureRequestComments", kind: "later", nullable: true },
+  ],
+  featureRequestEvents: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "featureRequestId", table: "featureRequests", kind: "loose" },
+  ],
+  changelogEntries: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "versionId", table: "appVersions", kind: "row", nullable: true },
+  ],
+  changelogEntryRequests: [
+    { column: "entryId", table: "changelogEntries", kind: "row" },
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+  ],
+  emailSubscriptions: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "featureRequestId", table: "featureRequests", kind: "loose" },
+  ],
+  submissions: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "workspaceId", table: "workspaces", kind: "row" },
+    { column: "endUserId", table: "endUsers", kind: "row", nullable: true },
+  ],
+  uploads: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "submissionId", table: "submissions", kind: "row", nullable: true },
+  ],
+};
+
+/** The column naming a row's owner: a row already on the server must have the same one. */
+export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
+  apps: "workspaceId",
+  boardColumns: "appId",
+  appVersions: "appId",
+  endUsers: "appId",
+  featureRequests: "appId",
+  featureRequestComments: "featureRequestId",
+  featureRequestEvents: "appId",
+  changelogEntries: "appId",
+  emailSubscriptions: "appId",
+  submissions: "appId",
+  uploads: "appId",
+};
+
 /** Raw bytes per `file` line (base64 makes a line about 4/3 of it). */
 export const FILE_PART_BYTES = 192 * 1024;
 

@@ -141,6 +141,18 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       expect(((await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([extra])).catch((e: unknown) => e)) as Error).message).toMatch(
         /unknown column "signingSecret" in apps/,
       );
+      // Rows may point only at rows of the archive: not at another app or user on this server.
+      const lines2 = archive.split("\n");
+      const at = lines2.findIndex((l) => l.includes('"table":"boardColumns"'));
+      lines2[at] = lines2[at]!.replace(/"appId":"[^"]+"/, '"appId":"app_someoneelse"');
+      const foreign = (await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([lines2.join("\n")])).catch((e: unknown) => e)) as ArchiveError;
+      expect(foreign.message).toBe(`line ${at + 1}: boardColumns.appId points at app_someoneelse, which is not in the archive`);
+      const lines3 = archive.split("\n");
+      const vote = lines3.findIndex((l) => l.includes('"table":"featureRequestVotes"'));
+      lines3[vote] = lines3[vote]!.replace(/"endUserId":"[^"]+"/, '"endUserId":"eu_x"');
+      expect(((await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([lines3.join("\n")])).catch((e: unknown) => e)) as Error).message).toMatch(
+        /featureRequestVotes.endUserId points at eu_x/,
+      );
       const cut = archive.slice(0, archive.lastIndexOf('{"type":"end"'));
       expect(((await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([cut])).catch((e: unknown) => e)) as Error).message).toMatch(/cut short/);
     } finally {

@@ -7,13 +7,18 @@ import { newSigningSecret } from "../apps/apps.js";
 import type { Db } from "../db/database.js";
 import { reindex } from "../feature-requests/feature-requests.js";
 import { STORAGE_KEY_SHAPE, type ObjectStorage } from "../storage/object-storage.js";
-import { ARCHIVE_TABLES, ARCHIVE_VERSION, OMITTED_COLUMNS, TABLE_KEYS, loose, type ArchiveTable } from "./archive-format.js";
+import { ARCHIVE_TABLES, ARCHIVE_VERSION, OMITTED_COLUMNS, OWNER_COLUMN, REFERENCES, TABLE_KEYS, loose, type ArchiveTable } from "./archive-format.js";
 
 export interface ImportArchiveOptions {
   /** Called after every row with the rows read so far (the total is not known while streaming). */
   onProgress?: (done: number, total?: number) => void;
   /** Rows written per transaction. @default 500 */
   batchSize?: number;
+  /**
+   * Puts the archive's apps into this existing workspace (the dashboard's import) instead of
+   * the workspace the archive carries, which is then not imported.
+   */
+  workspaceId?: string;
 }
 
 /** What an import wrote: rows added and rows already there (by id), per table, and files stored. */
@@ -134,6 +139,31 @@ export async function importArchive(
   let incoming: Incoming | undefined;
   let tableIndex = 0;
   const consoleUsers = new Map<string, boolean>();
+  const into = options.workspaceId;
+  /** Ids of the archive's rows per table: what its other rows may point at. */
+  const ids = new Map<ArchiveTable, Set<string>>(ARCHIVE_TABLES.map((t) => [t, new Set<string>()]));
+  if (into !== undefined) ids.get("workspaces")!.add(into);
+  /** References to rows of the same table that may come later, checked at the table's end. */
+  let forward: { id: string; line: number; what: string }[] = [];
+  const absent = new Set<string>();
+
+  const checkReferences = async (table: ArchiveTable, row: Row, line: number) => {
+    for (const ref of REFERENCES[table] ?? []) {
+      const value = row[ref.column];
+      if (value === null && ref.nullable === true) continue;
+      const what = `${table}.${ref.column}`;
+      if (typeof value !== "string") throw new ArchiveError(`${what} must be an id`, line);
+      if (ids.get(ref.table)!.has(value)) continue;
+      if (ref.kind === "later") forward.push({ id: value, line, what });
+      else if (ref.kind === "loose" && (value === "" || absent.has(value))) continue;
+      else if (ref.kind === "loose" && (await db.kysely.selectFrom("featureRequests").select("id").where("id", "=", value).executeTakeFirst()) === undefined) absent.add(value);
+      else throw new ArchiveError(`${what} points at ${value}, which is not in the archive`, line);
+    }
+  };
+  const checkForward = (table: ArchiveTable) => {
+    for (const ref of forward) if (!ids.get(table)!.has(ref.id)) throw new ArchiveError(`${ref.what} points at ${ref.id}, which is not in the archive`, ref.line);
+    forward = [];
+  };
 
   const consoleUserExists = async (id: unknown): Promise<boolean> => {
     if (typeof id !== "string") return false;
@@ -183,7 +213,16 @@ export async function importArchive(
             if (added.length > 0) {
               inserted[table] = (inserted[table] ?? 0) + 1;
               if (table === "featureRequests") await reindex(trx, db.dialect, String(row.id));
-            } else existing[table] = (existing[table] ?? 0) + 1;
+            } else {
+              existing[table] = (existing[table] ?? 0) + 1;
+              const owner = OWNER_COLUMN[table];
+              if (owner !== undefined) {
+                const there = await t.selectFrom(table).select(owner).where("id", "=", row.id).executeTakeFirst();
+                if (there !== undefined && there[owner] !== row[owner]) {
+                  throw new ArchiveError(`${table} ${String(row.id)} already exists here and belongs elsewhere`, line, true);
+                }
+              }
+            }
           } catch (error) {
             if (error instanceof ArchiveError) throw error;
             throw new ArchiveError(`the database refused this ${table} row: ${error instanceof Error ? error.message : String(error)}`, line);
@@ -259,6 +298,7 @@ export async function importArchive(
       }
       if (incoming !== undefined) throw new ArchiveError(`the file of upload ${String(incoming.upload.row.id)} is cut short`, lineNo);
       if (value.type === "end") {
+        checkForward(ARCHIVE_TABLES[tableIndex]!);
         await flush();
         const counts = (value.counts ?? {}) as Record<string, unknown>;
         for (const table of ARCHIVE_TABLES) {
@@ -273,9 +313,19 @@ export async function importArchive(
       if (index < 0) throw new ArchiveError(`unknown table ${JSON.stringify(value.table)}`, lineNo);
       if (index < tableIndex) throw new ArchiveError(`${table} rows must come before ${ARCHIVE_TABLES[tableIndex]} rows`, lineNo);
       // Rows of a table go in only after every row they may reference is in.
-      if (index > tableIndex) await flush();
+      if (index > tableIndex) {
+        checkForward(ARCHIVE_TABLES[tableIndex]!);
+        await flush();
+      }
       tableIndex = index;
       const row = prepare(table, value.row, columns.get(table) ?? new Set(), lineNo);
+      if (into !== undefined && (table === "apps" || table === "submissions")) row.workspaceId = into;
+      await checkReferences(table, row, lineNo);
+      if (TABLE_KEYS[table].length === 1) ids.get(table)!.add(String(row.id));
+      if (table === "workspaces" && into !== undefined) {
+        seen[table] = (seen[table] ?? 0) + 1;
+        continue;
+      }
       seen[table] = (seen[table] ?? 0) + 1;
       done += 1;
       options.onProgress?.(done);
