@@ -153,6 +153,30 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       expect(((await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([lines3.join("\n")])).catch((e: unknown) => e)) as Error).message).toMatch(
         /featureRequestVotes.endUserId points at eu_x/,
       );
+      // Values a database would take (SQLite takes anything) but the server cannot read back.
+      const editFirst = (table: string, edit: (row: Record<string, unknown>) => void) =>
+        archive
+          .split("\n")
+          .map((l) => {
+            if (!l.includes(`"table":"${table}"`)) return l;
+            const parsed = JSON.parse(l) as { row: Record<string, unknown> };
+            edit(parsed.row);
+            table = "done";
+            return JSON.stringify(parsed);
+          })
+          .join("\n");
+      const problems: [string, (row: Record<string, unknown>) => void, string][] = [
+        ["featureRequests", (r) => (r.voteCount = "many"), "featureRequests.voteCount must be a whole number"],
+        ["featureRequests", (r) => (r.createdAt = "yesterday"), "featureRequests.createdAt must be an ISO-8601 UTC time"],
+        ["featureRequestComments", (r) => (r.isHidden = 2), "featureRequestComments.isHidden must be 0 or 1"],
+        ["submissions", (r) => (r.metadata = "{oops"), "submissions.metadata must hold JSON"],
+        ["apps", (r) => (r.allowedPlatforms = "{}"), "apps.allowedPlatforms must hold a JSON array"],
+        ["endUsers", (r) => (r.publicId = { nested: true }), "endUsers.publicId must be a string, a number or null"],
+      ];
+      for (const [table, edit, message] of problems) {
+        const error = (await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([editFirst(table, edit)])).catch((e: unknown) => e)) as Error;
+        expect(error.message, message).toContain(message);
+      }
       const cut = archive.slice(0, archive.lastIndexOf('{"type":"end"'));
       expect(((await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([cut])).catch((e: unknown) => e)) as Error).message).toMatch(/cut short/);
     } finally {

@@ -47,11 +47,18 @@ function snakeToCamel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** What a column may hold. */
+interface ColumnShape {
+  integer: boolean;
+}
+
 /** The camelCase columns of every archived table as the target database has them. */
-async function tableColumns(db: Db): Promise<Map<string, Set<string>>> {
+async function tableColumns(db: Db): Promise<Map<string, Map<string, ColumnShape>>> {
   const tables = await db.kysely.withoutPlugins().introspection.getTables();
-  const columns = new Map<string, Set<string>>();
-  for (const table of tables) columns.set(snakeToCamel(table.name), new Set(table.columns.map((c) => snakeToCamel(c.name))));
+  const columns = new Map<string, Map<string, ColumnShape>>();
+  for (const table of tables) {
+    columns.set(snakeToCamel(table.name), new Map(table.columns.map((c) => [snakeToCamel(c.name), { integer: /^(int|integer|bigint|smallint)/i.test(c.dataType) }])));
+  }
   return columns;
 }
 
@@ -59,13 +66,52 @@ function isScalar(value: unknown): value is string | number | null {
   return value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
 
+/** Text columns holding JSON, and whether an array or an object. */
+const JSON_COLUMNS: Record<string, "array" | "object"> = {
+  "apps.allowedEmbedOrigins": "array",
+  "apps.allowedPlatforms": "array",
+  "apps.sdk": "object",
+  "featureRequestEvents.data": "object",
+  "submissions.metadata": "object",
+};
+
+/** Flags stored as 0/1 (SQLite would take any number, and a 2 is neither). */
+const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|createdByAdmin$|released$)/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/** Why `value` cannot go into `table.column`, or undefined when it can. */
+function valueProblem(table: string, column: string, shape: ColumnShape, value: string | number | null): string | undefined {
+  if (value === null) return undefined;
+  if (shape.integer) {
+    if (typeof value !== "number" || !Number.isSafeInteger(value)) return "must be a whole number";
+    if (FLAG_COLUMNS.test(column) && value !== 0 && value !== 1) return "must be 0 or 1";
+    return undefined;
+  }
+  if (typeof value !== "string") return "must be a string";
+  if (/At$/.test(column) && !TIMESTAMP.test(value)) return "must be an ISO-8601 UTC time";
+  const json = JSON_COLUMNS[`${table}.${column}`];
+  if (json !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return "must hold JSON";
+    }
+    if (json === "array" ? !Array.isArray(parsed) : typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return `must hold a JSON ${json}`;
+  }
+  return undefined;
+}
+
 /** Gets one row ready for insertion: known columns only, scalar values, derived columns filled. */
-function prepare(table: ArchiveTable, row: unknown, known: Set<string>, lineNo: number): Row {
+function prepare(table: ArchiveTable, row: unknown, known: Map<string, ColumnShape>, lineNo: number): Row {
   if (typeof row !== "object" || row === null || Array.isArray(row)) throw new ArchiveError("a row must be a JSON object", lineNo);
   const out: Row = {};
   for (const [column, value] of Object.entries(row)) {
-    if (!known.has(column) || (OMITTED_COLUMNS[table] ?? []).includes(column)) throw new ArchiveError(`unknown column "${column}" in ${table}`, lineNo);
+    const shape = known.get(column);
+    if (shape === undefined || (OMITTED_COLUMNS[table] ?? []).includes(column)) throw new ArchiveError(`unknown column "${column}" in ${table}`, lineNo);
     if (!isScalar(value)) throw new ArchiveError(`${table}.${column} must be a string, a number or null`, lineNo);
+    const problem = valueProblem(table, column, shape, value);
+    if (problem !== undefined) throw new ArchiveError(`${table}.${column} ${problem}`, lineNo);
     out[column] = value;
   }
   for (const key of TABLE_KEYS[table]) {
@@ -318,7 +364,7 @@ export async function importArchive(
         await flush();
       }
       tableIndex = index;
-      const row = prepare(table, value.row, columns.get(table) ?? new Set(), lineNo);
+      const row = prepare(table, value.row, columns.get(table) ?? new Map(), lineNo);
       if (into !== undefined && (table === "apps" || table === "submissions")) row.workspaceId = into;
       await checkReferences(table, row, lineNo);
       if (TABLE_KEYS[table].length === 1) ids.get(table)!.add(String(row.id));
