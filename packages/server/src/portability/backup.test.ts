@@ -8,6 +8,8 @@ import { loadConfig } from "../config.js";
 import { startServer, type RunningServer } from "../serve.js";
 import type { CommandIo } from "../storage/storage-command.js";
 import { GENEROUS_RATE_LIMITS } from "../testing/test-app.js";
+import { testDialects } from "../testing/test-database.js";
+import { createUploadTestApp, multipartBody, png } from "../uploads/test-kit.js";
 import { tokenHash } from "../users/identity.js";
 import { backupCommand, restoreCommand } from "./backup-command.js";
 
@@ -28,13 +30,15 @@ function tempDir(): string {
   dirs.push(dir);
   return dir;
 }
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe("tidings backup and restore (SQLite)", () => {
   let server: RunningServer | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("takes a snapshot while votes pour in that restores intact, with every vote acknowledged before it began", async () => {
@@ -142,5 +146,31 @@ describe("tidings backup and restore (SQLite)", () => {
     const damaged = captured({ DATA_DIR: target, LOG_LEVEL: "silent" });
     expect(await restoreCommand([out], damaged.io)).not.toBe(0);
     expect(fs.existsSync(path.join(target, "tidings.db"))).toBe(false);
+  });
+});
+
+describe.skipIf(!testDialects().includes("postgres"))("tidings backup and restore (PostgreSQL)", () => {
+  it("backs up and restores the uploads the database lists, and says the database is pg_dump's job", async () => {
+    const t = await createUploadTestApp("postgres");
+    const elsewhere = tempDir();
+    try {
+      const body = multipartBody([{ name: "appKey", value: "app_demo" }, { name: "file", filename: "s.png", contentType: "image/png", data: png(900) }]);
+      const res = await t.app.inject({ method: "POST", url: "/api/v1/uploads/images", payload: body.payload, headers: body.headers });
+      expect(res.statusCode).toBe(200);
+      const url = `${t.database.url}?options=${encodeURIComponent(`-c search_path=${t.database.schema}`)}`;
+      const out = path.join(tempDir(), "files");
+      const run = captured({ DATA_DIR: t.dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" });
+      expect(await backupCommand(["--out", out], run.io), run.err()).toBe(0);
+      expect(run.out()).toMatch(/Database not included \(PostgreSQL: use pg_dump\); 1 upload\(s\) written/);
+      expect(fs.existsSync(path.join(out, "tidings.db"))).toBe(false);
+
+      const restored = captured({ DATA_DIR: elsewhere, DATABASE_URL: url, LOG_LEVEL: "silent" });
+      expect(await restoreCommand([out, "--json"], restored.io), restored.err()).toBe(0);
+      expect(JSON.parse(restored.out())).toMatchObject({ database: "postgres", uploads: 1 });
+      const [key] = await t.storedFiles();
+      expect(fs.readFileSync(path.join(elsewhere, "uploads", key!))).toEqual(fs.readFileSync(path.join(t.dataDir, "uploads", key!)));
+    } finally {
+      await t.close();
+    }
   });
 });
