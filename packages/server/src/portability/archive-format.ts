@@ -77,8 +77,9 @@ export interface Reference {
   table: ArchiveTable;
   /**
    * `row`: an earlier row of the archive (or null when `nullable`); `later`: a row of the same
-   * table that may come after it (checked at the table's end); `loose`: an archived row, or an id
-   * that is nowhere on this server (events and subscriptions outlive deleted requests).
+   * table that may come after it, checked at the table's end; `loose`: an archived row. `later`
+   * and `loose` may also name an id that is nowhere on this server: a reply outlives its deleted
+   * parent, events and subscriptions outlive a deleted request.
    */
   kind: "row" | "later" | "loose";
   nullable?: boolean;

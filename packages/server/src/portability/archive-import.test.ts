@@ -67,6 +67,13 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       publishNow: true,
     });
     expect(release.status).toBe(201);
+    // A reply whose parent was deleted keeps naming it: the archive carries that as it is.
+    const team = consoleClient(source.app, source.admin.authorization);
+    const parent = await team.post(`/workspaces/${app.workspaceId}/feature-requests/${requests[0]!.id}/comments`, { body: "Which platforms?" });
+    expect(parent.status).toBe(201);
+    const reply = await team.post(`/workspaces/${app.workspaceId}/feature-requests/${requests[0]!.id}/comments`, { body: "All of them.", parentId: parent.body.id });
+    expect(reply.status).toBe(201);
+    expect((await team.delete(`/workspaces/${app.workspaceId}/comments/${parent.body.id}`)).status).toBe(200);
     const at = source.clock.now().toISOString();
     await db
       .insertInto("emailSubscriptions")

@@ -193,6 +193,14 @@ export async function importArchive(
   let forward: { id: string; line: number; what: string }[] = [];
   const absent = new Set<string>();
 
+  /** Whether `id` is a row of `table` anywhere on this server (a reference to it would reach outside the archive). */
+  const onServer = async (table: ArchiveTable, id: string) => {
+    if (absent.has(`${table} ${id}`)) return false;
+    const found = (await loose(db.kysely).selectFrom(table).select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+    if (!found) absent.add(`${table} ${id}`);
+    return found;
+  };
+
   const checkReferences = async (table: ArchiveTable, row: Row, line: number) => {
     for (const ref of REFERENCES[table] ?? []) {
       const value = row[ref.column];
@@ -201,13 +209,14 @@ export async function importArchive(
       if (typeof value !== "string") throw new ArchiveError(`${what} must be an id`, line);
       if (ids.get(ref.table)!.has(value)) continue;
       if (ref.kind === "later") forward.push({ id: value, line, what });
-      else if (ref.kind === "loose" && (value === "" || absent.has(value))) continue;
-      else if (ref.kind === "loose" && (await db.kysely.selectFrom("featureRequests").select("id").where("id", "=", value).executeTakeFirst()) === undefined) absent.add(value);
+      else if (ref.kind === "loose" && (value === "" || !(await onServer(ref.table, value)))) continue;
       else throw new ArchiveError(`${what} points at ${value}, which is not in the archive`, line);
     }
   };
-  const checkForward = (table: ArchiveTable) => {
-    for (const ref of forward) if (!ids.get(table)!.has(ref.id)) throw new ArchiveError(`${ref.what} points at ${ref.id}, which is not in the archive`, ref.line);
+  const checkForward = async (table: ArchiveTable) => {
+    for (const ref of forward) {
+      if (!ids.get(table)!.has(ref.id) && (await onServer(table, ref.id))) throw new ArchiveError(`${ref.what} points at ${ref.id}, which is not in the archive`, ref.line);
+    }
     forward = [];
   };
 
@@ -344,7 +353,7 @@ export async function importArchive(
       }
       if (incoming !== undefined) throw new ArchiveError(`the file of upload ${String(incoming.upload.row.id)} is cut short`, lineNo);
       if (value.type === "end") {
-        checkForward(ARCHIVE_TABLES[tableIndex]!);
+        await checkForward(ARCHIVE_TABLES[tableIndex]!);
         await flush();
         const counts = (value.counts ?? {}) as Record<string, unknown>;
         for (const table of ARCHIVE_TABLES) {
@@ -360,7 +369,7 @@ export async function importArchive(
       if (index < tableIndex) throw new ArchiveError(`${table} rows must come before ${ARCHIVE_TABLES[tableIndex]} rows`, lineNo);
       // Rows of a table go in only after every row they may reference is in.
       if (index > tableIndex) {
-        checkForward(ARCHIVE_TABLES[tableIndex]!);
+        await checkForward(ARCHIVE_TABLES[tableIndex]!);
         await flush();
       }
       tableIndex = index;
