@@ -11,6 +11,7 @@ import { attachmentDisposition } from "../uploads/content-disposition.js";
 import { ArchiveError, importArchive } from "./archive-import.js";
 import { exportArchive } from "./export.js";
 import { exportRequestsCsv } from "./requests-csv.js";
+import { withSnapshot } from "./snapshot.js";
 
 const tags = ["console"];
 /** The media type of a Tidings archive (JSON Lines). */
@@ -62,7 +63,13 @@ export function portabilityConsoleRoutes(app: App, ctx: Context): void {
         .header("content-type", csv ? "text/csv; charset=utf-8" : `${ARCHIVE_MEDIA_TYPE}; charset=utf-8`)
         .header("content-disposition", attachmentDisposition(name))
         .header("cache-control", "no-store")
-        .send(stream(csv ? exportRequestsCsv(db, { appKey: row.appKey }) : exportArchive(db, ctx.storage, { scope: { appKey: row.appKey }, clock: ctx.clock })));
+        .send(
+          stream(
+            withSnapshot(ctx.db, (snapshot) =>
+              csv ? exportRequestsCsv(snapshot, { appKey: row.appKey }) : exportArchive(snapshot, ctx.storage, { scope: { appKey: row.appKey }, clock: ctx.clock }),
+            ),
+          ),
+        );
     },
   );
 
@@ -76,7 +83,7 @@ export function portabilityConsoleRoutes(app: App, ctx: Context): void {
         .header("content-type", `${ARCHIVE_MEDIA_TYPE}; charset=utf-8`)
         .header("content-disposition", attachmentDisposition(`${workspace.slug}-archive-${day(ctx)}.jsonl`))
         .header("cache-control", "no-store")
-        .send(stream(exportArchive(db, ctx.storage, { scope: { workspaceSlug: workspace.slug }, clock: ctx.clock })));
+        .send(stream(withSnapshot(ctx.db, (snapshot) => exportArchive(snapshot, ctx.storage, { scope: { workspaceSlug: workspace.slug }, clock: ctx.clock }))));
     },
   );
 

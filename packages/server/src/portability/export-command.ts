@@ -10,6 +10,7 @@ import type { CommandIo } from "../storage/storage-command.js";
 import { ExportScopeNotFound, exportArchive, type ExportScope } from "./export.js";
 import { lineProgress } from "./line-progress.js";
 import { exportRequestsCsv } from "./requests-csv.js";
+import { withSnapshot } from "./snapshot.js";
 
 export const EXPORT_USAGE = `Usage: tidings export (--app <appKey> | --workspace <slug>) --out <file> [--format jsonl|csv] [--json]
 
@@ -98,7 +99,9 @@ export async function exportCommand(args: string[], io: CommandIo): Promise<numb
     progress(done, total);
   };
   try {
-    const lines = format === "csv" ? exportRequestsCsv(db.kysely, { appKey: options.app! }, onProgress) : exportArchive(db.kysely, storage, { scope, onProgress });
+    const lines = withSnapshot(db, (snapshot) =>
+      format === "csv" ? exportRequestsCsv(snapshot, { appKey: options.app! }, onProgress) : exportArchive(snapshot, storage, { scope, onProgress }),
+    );
     if (toStdout) {
       await pipeline(Readable.from(lines), io.stdout, { end: false });
     } else {
