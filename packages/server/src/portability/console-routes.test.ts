@@ -94,3 +94,23 @@ describe.each(testDialects())("console export and import on %s", (dialect) => {
     }
   });
 });
+
+describe("console import over a real connection", () => {
+  it("answers a large refused upload with 400 once the body is read, instead of leaving the browser sending", async () => {
+    const t = await createUploadTestApp("sqlite", { demo: false });
+    try {
+      const ws = await consoleClient(t.app, t.admin.authorization).post("/workspaces", { name: "Drain", slug: "drain-test" });
+      await t.app.listen({ port: 0, host: "127.0.0.1" });
+      const address = t.app.server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${address.port}/api/v1/console/workspaces/${ws.body.workspace.id}/import`, {
+        method: "POST",
+        headers: { authorization: t.admin.authorization, "content-type": "application/x-ndjson" },
+        body: `not json\n${"x".repeat(8_000_000)}\n`,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "invalid_archive", details: { line: 1 } });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -106,6 +106,9 @@ export function portabilityConsoleRoutes(app: App, ctx: Context): void {
       try {
         return await importArchive(ctx.db, ctx.storage, request.body, { workspaceId: request.params.wsId });
       } catch (error) {
+        // Read the rest of the upload before answering: a browser still sending the body would
+        // see the connection close instead of the answer.
+        if (!request.body.destroyed) for await (const _chunk of request.body) void _chunk;
         if (!(error instanceof ArchiveError)) throw error;
         throw new ApiError(error.conflict ? "archive_conflict" : "invalid_archive", { message: error.message, details: { line: error.line } });
       } finally {
