@@ -48,6 +48,11 @@ export function sqliteFile(databaseUrl: string): string | undefined {
   return path.resolve(file);
 }
 
+/** Makes a rename or a new entry in `dir` durable (the directory's own fsync). */
+function fsyncDir(dir: string): void {
+  fsyncFile(dir);
+}
+
 function fsyncFile(file: string): void {
   const fd = fs.openSync(file, "r");
   try {
@@ -150,6 +155,7 @@ export async function backup(databaseUrl: string, storage: ObjectStorage, outDir
   };
   fs.writeFileSync(path.join(out, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   fsyncFile(path.join(out, MANIFEST));
+  fsyncDir(out);
   return manifest;
 }
 
@@ -223,6 +229,7 @@ export async function restore(dir: string, databaseUrl: string, storage: ObjectS
     // A WAL left by the old database would be replayed into the restored one.
     for (const suffix of ["-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true });
     fs.renameSync(partial, file);
+    fsyncDir(path.dirname(file));
   }
   const keys = backedUpKeys(path.join(root, "uploads"));
   options.onProgress?.(0, keys.length);
