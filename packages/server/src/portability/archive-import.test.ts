@@ -204,4 +204,20 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       await fresh.close();
     }
   });
+
+  it("carries an attachment whose file is gone from storage as a row without bytes", async () => {
+    const upload = await source.app.ctx.db.kysely.selectFrom("uploads").selectAll().executeTakeFirstOrThrow();
+    await source.app.ctx.storage.delete(upload.storageKey);
+    const lost = await exported(source);
+    expect(lost).not.toContain('"type":"file"');
+    const fresh = await createUploadTestApp(dialect, { demo: false });
+    try {
+      const summary = await importArchive(fresh.app.ctx.db, fresh.app.ctx.storage, Readable.from([lost]));
+      expect(summary.files).toBe(0);
+      expect(summary.inserted.uploads).toBe(1);
+      expect(await fresh.app.ctx.storage.get(upload.storageKey)).toBeUndefined();
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -54,10 +54,23 @@ interface ColumnShape {
 
 /** The camelCase columns of every archived table as the target database has them. */
 async function tableColumns(db: Db): Promise<Map<string, Map<string, ColumnShape>>> {
-  const tables = await db.kysely.withoutPlugins().introspection.getTables();
   const columns = new Map<string, Map<string, ColumnShape>>();
-  for (const table of tables) {
-    columns.set(snakeToCamel(table.name), new Map(table.columns.map((c) => [snakeToCamel(c.name), { integer: /^(int|integer|bigint|smallint)/i.test(c.dataType) }])));
+  const add = (table: string, column: string, type: string) => {
+    const known = columns.get(table) ?? new Map<string, ColumnShape>();
+    known.set(snakeToCamel(column), { integer: /^(int|integer|bigint|smallint)/i.test(type) });
+    columns.set(table, known);
+  };
+  const snake = (table: string) => table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  if (db.dialect === "postgres") {
+    // Only this schema: other schemas' tables are none of the import's business.
+    const { rows } = await sql<{ tableName: string; columnName: string; dataType: string }>`select table_name, column_name, data_type
+      from information_schema.columns where table_schema = current_schema()`.execute(db.kysely);
+    for (const row of rows) add(snakeToCamel(row.tableName), row.columnName, row.dataType);
+    return columns;
+  }
+  for (const table of ARCHIVE_TABLES) {
+    const { rows } = await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${snake(table)})`.execute(db.kysely);
+    for (const row of rows) add(table, row.name, row.type);
   }
   return columns;
 }
@@ -255,38 +268,40 @@ export async function importArchive(
       if (pending.table === "submissions" && !(await consoleUserExists(pending.row.assignedTo))) pending.row.assignedTo = null;
     }
     await db.sharedTransaction(async (trx) => {
-        const t = loose(trx);
-        for (const { table, row, line } of rows) {
-          const keys = TABLE_KEYS[table];
-          try {
-            const added = await t
-              .insertInto(table)
-              .values(row)
-              .onConflict((oc) => oc.columns(keys as string[]).doNothing())
-              .returning(keys[0]!)
-              .execute();
-            if (added.length > 0) {
-              inserted[table] = (inserted[table] ?? 0) + 1;
-              if (table === "featureRequests") await reindex(trx, db.dialect, String(row.id));
-            } else {
-              existing[table] = (existing[table] ?? 0) + 1;
-              const owner = OWNER_COLUMN[table];
-              if (owner !== undefined) {
-                const there = await t.selectFrom(table).select(owner).where("id", "=", row.id).executeTakeFirst();
-                if (there !== undefined && there[owner] !== row[owner]) {
-                  throw new ArchiveError(`${table} ${String(row.id)} already exists here and belongs elsewhere`, line, true);
-                }
+      const t = loose(trx);
+      for (const { table, row, line } of rows) {
+        const keys = TABLE_KEYS[table];
+        try {
+          const added = await t
+            .insertInto(table)
+            .values(row)
+            .onConflict((oc) => oc.columns(keys as string[]).doNothing())
+            .returning(keys[0]!)
+            .execute();
+          if (added.length > 0) {
+            inserted[table] = (inserted[table] ?? 0) + 1;
+            if (table === "featureRequests") await reindex(trx, db.dialect, String(row.id));
+          } else {
+            existing[table] = (existing[table] ?? 0) + 1;
+            const owner = OWNER_COLUMN[table];
+            if (owner !== undefined) {
+              const there = await t.selectFrom(table).select(owner).where("id", "=", row.id).executeTakeFirst();
+              if (there !== undefined && there[owner] !== row[owner]) {
+                throw new ArchiveError(`${table} ${String(row.id)} already exists here and belongs elsewhere`, line, true);
               }
             }
-          } catch (error) {
-            if (error instanceof ArchiveError) throw error;
-            throw new ArchiveError(`the database refused this ${table} row: ${error instanceof Error ? error.message : String(error)}`, line);
           }
+        } catch (error) {
+          if (error instanceof ArchiveError) throw error;
+          throw new ArchiveError(`the database refused this ${table} row: ${error instanceof Error ? error.message : String(error)}`, line);
         }
+      }
     });
   };
 
+  /** Records an upload once its bytes are stored; one with no file lines had none to export. */
   const finishFile = async (file: Incoming) => {
+    if (file.next === 0) file.skip = true;
     if (file.stream !== undefined) {
       file.stream.end();
       await file.stored;
@@ -351,7 +366,12 @@ export async function importArchive(
         }
         continue;
       }
-      if (incoming !== undefined) throw new ArchiveError(`the file of upload ${String(incoming.upload.row.id)} is cut short`, lineNo);
+      if (incoming !== undefined) {
+        if (incoming.next > 0) throw new ArchiveError(`the file of upload ${String(incoming.upload.row.id)} is cut short`, lineNo);
+        const bytesless = incoming;
+        incoming = undefined;
+        await finishFile(bytesless);
+      }
       if (value.type === "end") {
         await checkForward(ARCHIVE_TABLES[tableIndex]!);
         await flush();
@@ -393,7 +413,7 @@ export async function importArchive(
       batch.push(pending);
       if (batch.length >= batchSize) await flush();
     }
-    if (incoming !== undefined) throw new ArchiveError(`the file of upload ${String(incoming.upload.row.id)} is cut short`, lineNo);
+    if (incoming !== undefined) throw new ArchiveError(`the upload ${String(incoming.upload.row.id)} is cut short`, lineNo);
     if (scope === undefined) throw new ArchiveError("the archive is empty", 0);
     if (!ended) {
       await flush();
