@@ -9,6 +9,7 @@ import { AcceptInvite, Setup, SignIn } from "./pages/Auth.js";
 import { Apps } from "./pages/Apps.js";
 import { AppSettings } from "./pages/AppSettings.js";
 import { Changelog } from "./pages/Changelog.js";
+import { DataTransfer } from "./pages/DataTransfer.js";
 import { EndUsers } from "./pages/EndUsers.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Members } from "./pages/Members.js";
@@ -67,6 +68,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.appId !== undefined && route.section === "webhooks") page = <Webhooks key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "usage") page = <Usage wsId={wsId} />;
+    else if (route.section === "data") page = <DataTransfer wsId={wsId} canConfigure={manager} />;
     else if (route.section === "tokens") page = <Tokens />;
     else if (route.appId !== undefined && route.section === "requests") page = <Requests key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "changelog") page = <Changelog key={route.appId} wsId={wsId} appId={route.appId} />;
@@ -141,6 +143,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         </NavLink>
         <NavLink href={`/admin/w/${wsId}/usage`} current={route.section === "usage"}>
           {t("nav.usage")}
+        </NavLink>
+        <NavLink href={`/admin/w/${wsId}/data`} current={route.section === "data"}>
+          {t("nav.data")}
         </NavLink>
         <NavLink href={`/admin/w/${wsId}/tokens`} current={route.section === "tokens"}>
           {t("nav.tokens")}

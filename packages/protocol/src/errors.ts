@@ -206,6 +206,19 @@ export const ErrorCodes = {
     meaning: "The membership does not exist in this workspace.",
     fix: "List the workspace's members first.",
   },
+  invalid_archive: {
+    status: 400,
+    message: "The archive cannot be imported",
+    meaning:
+      "The uploaded file is not a Tidings archive this server reads: a line that is not JSON, an unknown table or column, a row pointing outside the archive, an attachment that does not match its row, or a file cut short. `details.line` names the line; rows of earlier lines may have been imported.",
+    fix: "Export the archive again with `tidings export` or the dashboard, and upload the whole file; importing it again is safe.",
+  },
+  archive_conflict: {
+    status: 409,
+    message: "The archive conflicts with data on this server",
+    meaning: "The archive's app key, workspace slug or a row id already belongs to another app or workspace here.",
+    fix: "Import into an empty server, or delete the app that holds the key first.",
+  },
   slug_taken: {
     status: 409,
     message: "That slug is already in use",

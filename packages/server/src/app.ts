@@ -11,6 +11,7 @@ import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { authenticate } from "./console/auth.js";
 import { consoleRoutes } from "./console/routes.js";
+import { portabilityConsoleRoutes } from "./portability/console-routes.js";
 import { dashboardRoutes, defaultDashboardDir } from "./console/dashboard-static.js";
 import { invitationRoutes } from "./console/invitation-routes.js";
 import { consoleSessionRoutes } from "./console/session-routes.js";
@@ -283,6 +284,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       subscriberConsoleRoutes(typed, ctx);
       endUserConsoleRoutes(typed, ctx);
       webhookConsoleRoutes(typed, ctx, jobs);
+      portabilityConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },
   );

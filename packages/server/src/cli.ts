@@ -6,6 +6,8 @@ import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";
 import { importCommand } from "./portability/import-command.js";
+import { backupCommand, restoreCommand } from "./portability/backup-command.js";
+import { exportCommand } from "./portability/export-command.js";
 import { storageCommand } from "./storage/storage-command.js";
 
 const USAGE = `Usage: tidings <command>
@@ -15,6 +17,9 @@ Commands:
   migrate   Run pending database migrations and exit
   storage   Copy local uploads into an S3 bucket (tidings storage migrate --help)
   import    Import requests, votes and comments from CSV, Canny or Fider (tidings import --help)
+  export    Write an app or workspace as an archive, or its requests as CSV (tidings export --help)
+  backup    Snapshot the database and the uploads while the server runs (tidings backup --help)
+  restore   Restore a backup folder (tidings restore --help)
 
 Configuration comes from environment variables; see the README.`;
 
@@ -79,17 +84,22 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (command === "storage") {
-    process.exitCode = await storageCommand(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+  const io = { env: process.env, stdout: process.stdout, stderr: process.stderr };
+  const subcommands: Record<string, (args: string[], commandIo: typeof io) => Promise<number>> = {
+    storage: storageCommand,
+    import: importCommand,
+    export: exportCommand,
+    backup: backupCommand,
+    restore: restoreCommand,
+  };
+  const subcommand = Object.hasOwn(subcommands, command) ? subcommands[command] : undefined;
+  if (subcommand !== undefined) {
+    process.exitCode = await subcommand(argv.slice(1), io);
     return;
   }
   const commandUsage = COMMAND_USAGE[command];
   if (commandUsage !== undefined && (argv.includes("--help") || argv.includes("-h"))) {
     process.stdout.write(`${commandUsage}\n`);
-    return;
-  }
-  if (command === "import") {
-    process.exitCode = await importCommand(argv.slice(1), { env: process.env, stdout: process.stdout, stderr: process.stderr });
     return;
   }
   let config: Config;

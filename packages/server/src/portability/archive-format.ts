@@ -1,0 +1,164 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+
+/** The archive format version written in the header line; an importer refuses newer ones. */
+export const ARCHIVE_VERSION = 1;
+
+/** The first line of every archive. */
+export interface ArchiveHeader {
+  type: "tidings-archive";
+  version: number;
+  exportedAt: string;
+  scope: { kind: "app"; appKey: string } | { kind: "workspace"; slug: string };
+}
+
+/** A row of one table, keyed by its camelCase column names. */
+export type ArchiveRow = Record<string, unknown>;
+
+/** One line of the archive after the header. */
+export type ArchiveLine =
+  | { type: "row"; table: ArchiveTable; row: ArchiveRow }
+  | { type: "file"; uploadId: string; part: number; data: string; last: boolean }
+  | { type: "end"; counts: Record<string, number> };
+
+/** The tables an archive carries, in an order where every row comes after the rows it references. */
+export const ARCHIVE_TABLES = [
+  "workspaces",
+  "apps",
+  "boardColumns",
+  "appVersions",
+  "endUsers",
+  "featureRequests",
+  "featureRequestVotes",
+  "featureRequestComments",
+  "featureRequestEvents",
+  "changelogEntries",
+  "changelogEntryRequests",
+  "emailSubscriptions",
+  "submissions",
+  "uploads",
+] as const satisfies readonly (keyof Database)[];
+
+export type ArchiveTable = (typeof ARCHIVE_TABLES)[number];
+
+/** The columns that make a row unique (keyset pagination on export, conflict target on import). */
+export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
+  workspaces: ["id"],
+  apps: ["id"],
+  boardColumns: ["id"],
+  appVersions: ["id"],
+  endUsers: ["id"],
+  featureRequests: ["id"],
+  featureRequestVotes: ["featureRequestId", "endUserId"],
+  featureRequestComments: ["id"],
+  featureRequestEvents: ["id"],
+  changelogEntries: ["id"],
+  changelogEntryRequests: ["entryId", "featureRequestId"],
+  emailSubscriptions: ["id"],
+  submissions: ["id"],
+  uploads: ["id"],
+};
+
+/**
+ * Columns left out of the archive: secrets (an archive is a file people mail around; the import
+ * issues a new signing secret and the verification secret is entered again) and copies the
+ * importer derives again (search text).
+ */
+export const OMITTED_COLUMNS: Partial<Record<ArchiveTable, readonly string[]>> = {
+  apps: ["signingSecret", "verificationSecret"],
+  featureRequests: ["searchTitle", "searchBody", "searchExtra"],
+  submissions: ["searchText"],
+  uploads: ["sessionId"],
+};
+
+/** A column that points at another archived row, and how strictly. */
+export interface Reference {
+  column: string;
+  table: ArchiveTable;
+  /**
+   * `row`: an earlier row of the archive (or null when `nullable`); `later`: a row of the same
+   * table that may come after it, checked at the table's end; `loose`: an archived row. `later`
+   * and `loose` may also name an id that is nowhere on this server: a reply outlives its deleted
+   * parent, events and subscriptions outlive a deleted request.
+   */
+  kind: "row" | "later" | "loose";
+  nullable?: boolean;
+}
+
+/** Every reference an imported row must keep inside the archive, so an archive reaches no other app. */
+export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
+  apps: [{ column: "workspaceId", table: "workspaces", kind: "row" }],
+  boardColumns: [{ column: "appId", table: "apps", kind: "row" }],
+  appVersions: [{ column: "appId", table: "apps", kind: "row" }],
+  endUsers: [{ column: "appId", table: "apps", kind: "row" }],
+  featureRequests: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "columnId", table: "boardColumns", kind: "row", nullable: true },
+    { column: "versionId", table: "appVersions", kind: "row", nullable: true },
+    { column: "requesterEndUserId", table: "endUsers", kind: "row", nullable: true },
+    { column: "mergedIntoId", table: "featureRequests", kind: "later", nullable: true },
+  ],
+  featureRequestVotes: [
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+    { column: "endUserId", table: "endUsers", kind: "row" },
+  ],
+  featureRequestComments: [
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+    { column: "endUserId", table: "endUsers", kind: "row", nullable: true },
+    { column: "parentId", table: "featureRequestComments", kind: "later", nullable: true },
+  ],
+  featureRequestEvents: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "featureRequestId", table: "featureRequests", kind: "loose" },
+  ],
+  changelogEntries: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "versionId", table: "appVersions", kind: "row", nullable: true },
+  ],
+  changelogEntryRequests: [
+    { column: "entryId", table: "changelogEntries", kind: "row" },
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+  ],
+  emailSubscriptions: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "featureRequestId", table: "featureRequests", kind: "loose" },
+  ],
+  submissions: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "workspaceId", table: "workspaces", kind: "row" },
+    { column: "endUserId", table: "endUsers", kind: "row", nullable: true },
+  ],
+  uploads: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "submissionId", table: "submissions", kind: "row", nullable: true },
+  ],
+};
+
+/** The column naming a row's owner: a row already on the server must have the same one. */
+export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
+  apps: "workspaceId",
+  boardColumns: "appId",
+  appVersions: "appId",
+  endUsers: "appId",
+  featureRequests: "appId",
+  featureRequestComments: "featureRequestId",
+  featureRequestEvents: "appId",
+  changelogEntries: "appId",
+  emailSubscriptions: "appId",
+  submissions: "appId",
+  uploads: "appId",
+};
+
+/** Raw bytes per `file` line (base64 makes a line about 4/3 of it). */
+export const FILE_PART_BYTES = 192 * 1024;
+
+/**
+ * Kysely over the archived tables with their names as plain strings, for code that walks every
+ * table the same way. The CamelCasePlugin still maps the names.
+ */
+export type LooseDb = Kysely<Record<string, Record<string, unknown>>>;
+
+/** The same handle, typed for table-generic code. */
+export function loose(db: Kysely<Database>): LooseDb {
+  return db as unknown as LooseDb;
+}

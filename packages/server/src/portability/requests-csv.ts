@@ -1,0 +1,94 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { ExportScopeNotFound } from "./export.js";
+
+/** The columns of the requests CSV, in order. */
+export const REQUESTS_CSV_COLUMNS = [
+  "id",
+  "title",
+  "description",
+  "status",
+  "votes",
+  "comments",
+  "author_name",
+  "author_email",
+  "version",
+  "moderation",
+  "merged_into",
+  "created_at",
+  "updated_at",
+] as const;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A text that a
+ * spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`, so
+ * opening the export in Excel or Sheets never executes what a user typed into a title.
+ */
+export function csvField(value: string | number | null): string {
+  if (value === null) return "";
+  if (typeof value === "number") return String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * The feature requests of an app as CSV (a header row, then one row per request, oldest first,
+ * CRLF line ends): title, Markdown description, column name as status, vote and comment counts,
+ * author, version and dates. Reads page by page.
+ *
+ * @example
+ * ```ts
+ * await pipeline(Readable.from(exportRequestsCsv(db.kysely, { appKey })), fs.createWriteStream("requests.csv"));
+ * ```
+ */
+export async function* exportRequestsCsv(
+  db: Kysely<Database>,
+  scope: { appKey: string },
+  onProgress?: (done: number, total?: number) => void,
+  pageSize = 500,
+): AsyncGenerator<string> {
+  const app = await db.selectFrom("apps").select("id").where("appKey", "=", scope.appKey).executeTakeFirst();
+  if (app === undefined) throw new ExportScopeNotFound(scope);
+  const total = Number((await db.selectFrom("featureRequests").select((eb) => eb.fn.countAll<number | string>().as("n")).where("appId", "=", app.id).executeTakeFirst())?.n ?? 0);
+  yield `${REQUESTS_CSV_COLUMNS.join(",")}\r\n`;
+  let after: { createdAt: string; id: string } | undefined;
+  let done = 0;
+  onProgress?.(0, total);
+  for (;;) {
+    const last = after;
+    const page = await db
+      .selectFrom("featureRequests as fr")
+      .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+      .leftJoin("appVersions as v", "v.id", "fr.versionId")
+      .select([
+        "fr.id",
+        "fr.title",
+        "fr.description",
+        "c.name as status",
+        "fr.voteCount",
+        "fr.commentCount",
+        "fr.requesterName",
+        "fr.requesterEmail",
+        "v.label as version",
+        "fr.moderation",
+        "fr.mergedIntoId",
+        "fr.createdAt",
+        "fr.updatedAt",
+      ])
+      .where("fr.appId", "=", app.id)
+      .$if(last !== undefined, (q) =>
+        q.where((eb) => eb.or([eb("fr.createdAt", ">", last!.createdAt), eb.and([eb("fr.createdAt", "=", last!.createdAt), eb("fr.id", ">", last!.id)])])),
+      )
+      .orderBy("fr.createdAt")
+      .orderBy("fr.id")
+      .limit(pageSize)
+      .execute();
+    for (const r of page) {
+      const fields = [r.id, r.title, r.description, r.status, r.voteCount, r.commentCount, r.requesterName, r.requesterEmail, r.version, r.moderation, r.mergedIntoId, r.createdAt, r.updatedAt];
+      yield `${fields.map(csvField).join(",")}\r\n`;
+      onProgress?.(++done, Math.max(total, done));
+    }
+    if (page.length < pageSize) return;
+    after = page[page.length - 1];
+  }
+}
