@@ -90,6 +90,10 @@ export interface Config {
    * `file:///folder` in that folder. @default { kind: "disk", dir: null } (DATA_DIR/uploads)
    */
   storage: StorageConfig;
+  /** `METRICS_ENABLED`: serve Prometheus metrics at `GET /metrics` and collect them (docs/metrics.md). @default false */
+  metricsEnabled: boolean;
+  /** `METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>` (at least 16 characters). @default null */
+  metricsToken: string | null;
 }
 
 /** What one instance does; see {@link Config.role}. */
@@ -305,6 +309,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("TIDINGS_SETUP_CODE", "expected 12-128 letters, digits, '-' or '_' (it travels in the setup link)");
   }
   const host = env.HOST?.trim() || "0.0.0.0";
+  const metricsToken = env.METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError("METRICS_TOKEN", "must be at least 16 characters long");
+  }
   return {
     port: parsePort(env),
     host,
@@ -331,5 +339,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: parseRole(env),
     jobLeaseMs: parseInteger(env, "TIDINGS_JOB_LEASE_SECONDS", 300, 2, 86_400) * 1000,
     storage: parseStorage(env),
+    metricsEnabled: parseBool(env, "METRICS_ENABLED", false),
+    metricsToken,
   };
 }
