@@ -138,15 +138,16 @@ describe.each(testDialects())("GET /metrics on %s", (dialect) => {
   });
 });
 
-describe("GET /metrics when METRICS_ENABLED is off", () => {
-  it("is not served, and answers without a token when METRICS_TOKEN is unset", async () => {
+describe("GET /metrics and its settings", () => {
+  it("is not served, and with METRICS_ENABLED=1 answers without a token when METRICS_TOKEN is unset, on a worker too", async () => {
     const off = await createTestApp("sqlite");
     try {
       expect((await off.app.inject({ url: "/metrics" })).statusCode).toBe(404);
     } finally {
       await off.close();
     }
-    const open = await createTestApp("sqlite", { metricsEnabled: true });
+    // A worker serves it too: it is the instance sending the mail and running the jobs.
+    const open = await createTestApp("sqlite", { metricsEnabled: true, role: "worker" });
     try {
       const res = await open.app.inject({ url: "/metrics" });
       expect(res.statusCode).toBe(200);
