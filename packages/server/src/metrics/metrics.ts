@@ -2,6 +2,7 @@ import type { LogEvent } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Clock } from "../clock.js";
 import type { QueueDepth } from "../jobs/queue.js";
+import { Tally } from "./tally.js";
 
 /** How a webhook delivery attempt ended. */
 export type WebhookDeliveryOutcome = "delivered" | "failed" | "refused";
@@ -15,14 +16,16 @@ export const WEBHOOK_DELIVERY_OUTCOMES: readonly WebhookDeliveryOutcome[] = ["de
  */
 export interface Metrics {
   readonly registry: Registry;
-  readonly httpRequests: Counter<"method" | "route" | "status_class">;
+  /** Counted per request: a {@link Tally}, handed to prom-client at each scrape. */
+  readonly httpRequests: Tally<"method" | "route" | "status_class">;
   readonly httpDuration: Histogram<"method" | "route" | "status_class">;
   readonly dbQueryDuration: Histogram<"operation" | "outcome">;
   readonly mailDeliveries: Counter<"outcome">;
   /** Outbound webhook attempts by outcome; call `inc({ outcome })` once per attempt. */
   readonly webhookDeliveries: Counter<"outcome">;
   readonly rateLimitRefusals: Counter<"bucket">;
-  readonly cacheLookups: Counter<"cache" | "result">;
+  /** Counted per cache read: a {@link Tally}. */
+  readonly cacheLookups: Tally<"cache" | "result">;
   /** Times one Kysely query (its log event) into {@link Metrics.dbQueryDuration}. */
   observeQuery(event: LogEvent): void;
 }
@@ -129,7 +132,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
 
   return {
     registry,
-    httpRequests: new Counter({
+    httpRequests: new Tally({
       name: "tidings_http_requests_total",
       help: "HTTP requests answered, by method, route template and status class",
       labelNames: httpLabels,
@@ -151,7 +154,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       labelNames: ["bucket"],
       registers,
     }),
-    cacheLookups: new Counter({
+    cacheLookups: new Tally({
       name: "tidings_cache_lookups_total",
       help: "Shared-cache reads, by cache (the key's prefix) and result: hit or miss",
       labelNames: ["cache", "result"],
