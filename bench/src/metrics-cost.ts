@@ -2,11 +2,12 @@
  * What collecting metrics costs on GET /api/v1/public/config/app_demo, the SDK's hottest call:
  * two server processes on one database, one with METRICS_ENABLED=1 (and a scraper reading
  * /metrics as Prometheus would), one without, measured in alternated runs (off, on, off, on, …)
- * so drift (thermal, other load on the machine) falls on both alike. Separate processes, because
- * Node's process metrics (GC and event-loop observers) would otherwise slow the "off" side too.
+ * so drift (thermal, other load on the machine) falls on both alike. Each run gets a fresh
+ * process: Node's process metrics (GC and event-loop observers) are process-wide, and a process
+ * kept across runs measured differently depending on whether it was started first.
  * Prints the median req/s of each, the spread of the runs, and the cost against the target.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,31 +26,46 @@ if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`BENCH_SECONDS mu
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS must be a positive integer, got "${process.env.BENCH_ROUNDS}"`);
 
-/** `tidings serve` on a free port; resolves with its origin once the banner is printed. */
-async function serve(env: Record<string, string>, started: ChildProcess[]): Promise<string> {
+interface Server {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** `tidings serve` on a free port; resolves once its banner is printed. */
+async function serve(env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, [CLI, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOST, PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  started.push(child);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+  };
   let output = "";
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 30 s:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Tidings is listening on (http:\/\/\S+)/.exec(output);
-      if (match !== null) {
+  try {
+    const origin = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start within 30 s:\n${output}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /Tidings is listening on (http:\/\/\S+)/.exec(output);
+        if (match !== null) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      void exited.then(() => {
         clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
+        reject(new Error(`the server exited with ${child.exitCode}:\n${output}`));
+      });
     });
-  });
+    return { origin, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** The middle value (mean of the two middle ones for an even count). */
@@ -68,43 +84,47 @@ const dataDir = await mkdtemp(path.join(tmpdir(), "tidings-bench-metrics-"));
 const METRICS_TOKEN = "bench-metrics-token-0123456789";
 // All load comes from one IP: a config budget no run reaches, so the limiter is consulted but never refuses.
 const common = { DATA_DIR: dataDir, TIDINGS_RATE_LIMIT_CONFIG: "1000000000/60" };
-const servers: ChildProcess[] = [];
+const sides = { off: { METRICS_ENABLED: "0" }, on: { METRICS_ENABLED: "1", METRICS_TOKEN } };
+let server: Server | undefined;
 let scraper: NodeJS.Timeout | undefined;
+let scrapes = 0;
 
-try {
-  // One after the other: the first migrates and seeds the demo app, the second finds both done.
-  const offOrigin = await serve({ ...common, METRICS_ENABLED: "0" }, servers);
-  const onOrigin = await serve({ ...common, METRICS_ENABLED: "1", METRICS_TOKEN }, servers);
-  const offUrl = `${offOrigin}/api/v1/public/config/app_demo`;
-  const onUrl = `${onOrigin}/api/v1/public/config/app_demo`;
-  for (const url of [offUrl, onUrl]) {
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  }
-  let scrapes = 0;
+/** One measured run on a fresh process of `side`, after a warm-up; scraped meanwhile when metrics are on. */
+async function measure(side: keyof typeof sides): Promise<number> {
+  server = await serve({ ...common, ...sides[side] });
+  const { origin } = server;
+  const url = `${origin}/api/v1/public/config/app_demo`;
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   const scrape = async () => {
-    const res = await fetch(`${onOrigin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
-    await res.text();
+    const answer = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    if (!answer.ok) throw new Error(`/metrics answered ${answer.status}`);
+    await answer.text();
     scrapes++;
   };
-  await scrape();
+  await load(url, WARMUP_SECONDS);
+  if (side === "on") scraper = setInterval(() => void scrape().catch((error: unknown) => console.error(error)), SCRAPE_INTERVAL_MS);
+  const result = await load(url, seconds);
+  clearInterval(scraper);
+  await server.stop();
+  server = undefined;
+  return result.requests.average;
+}
 
-  await load(offUrl, WARMUP_SECONDS);
-  await load(onUrl, WARMUP_SECONDS);
+try {
+  // A first start migrates the database and seeds the demo app; every measured process finds both done.
+  await (await serve(common)).stop();
   const offRuns: number[] = [];
   const onRuns: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    offRuns.push((await load(offUrl, seconds)).requests.average);
-    scraper = setInterval(() => void scrape().catch((error: unknown) => console.error(error)), SCRAPE_INTERVAL_MS);
-    onRuns.push((await load(onUrl, seconds)).requests.average);
-    clearInterval(scraper);
+    offRuns.push(await measure("off"));
+    onRuns.push(await measure("on"));
   }
 
   const offMedian = median(offRuns);
   const onMedian = median(onRuns);
   const cost = 1 - onMedian / offMedian;
-  console.log(`${CONNECTIONS} connections, ${rounds} alternated rounds of ${seconds}s per side after a ${WARMUP_SECONDS}s warm-up, loopback, one process per side`);
+  console.log(`${CONNECTIONS} connections, ${rounds} alternated rounds of ${seconds}s per side, each on a fresh process after a ${WARMUP_SECONDS}s warm-up, loopback`);
   console.log(`${"public config".padEnd(24)} ${"median req/s".padStart(13)} ${"spread".padStart(8)}  runs`);
   console.log(`${"metrics off".padEnd(24)} ${offMedian.toFixed(0).padStart(13)} ${spread(offRuns).padStart(8)}  ${offRuns.map((r) => r.toFixed(0)).join(", ")}`);
   console.log(`${"metrics on".padEnd(24)} ${onMedian.toFixed(0).padStart(13)} ${spread(onRuns).padStart(8)}  ${onRuns.map((r) => r.toFixed(0)).join(", ")}`);
@@ -116,11 +136,6 @@ try {
   process.exitCode = 1;
 } finally {
   clearInterval(scraper);
-  for (const child of servers) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
