@@ -13,14 +13,22 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/** What to run instead of the workspace's built CLI (an installed package through npx, say). */
+export interface ServerCommand {
+  file: string;
+  args: string[];
+  cwd: string;
+}
+
 /**
- * Starts `tidings serve` in a child process on a free port and waits for its banner.
+ * Starts `tidings serve` (or `command`) in a child process on a free port and waits for its banner.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
-  const child = spawn(process.execPath, [CLI, "serve"], {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000, command?: ServerCommand): Promise<ServerProcess> {
+  if (command === undefined && !fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
+  const child = spawn(command?.file ?? process.execPath, command?.args ?? [CLI, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    ...(command === undefined ? {} : { cwd: command.cwd }),
   });
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));

@@ -87,8 +87,8 @@ export const ErrorCodes = {
   unauthorized: {
     status: 401,
     message: "Authentication required",
-    meaning: "The console API needs a valid `Authorization: Bearer` token.",
-    fix: "Create an API token, or use TIDINGS_ADMIN_TOKEN for first setup.",
+    meaning: "The console API, or `/metrics` when `METRICS_TOKEN` is set, needs a valid `Authorization: Bearer` token.",
+    fix: "Create an API token, or use TIDINGS_ADMIN_TOKEN for first setup; for `/metrics`, send `METRICS_TOKEN`.",
   },
   capability_required: {
     status: 403,

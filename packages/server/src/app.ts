@@ -55,6 +55,10 @@ import { webhookConsoleRoutes } from "./webhooks/console-routes.js";
 import type { DeliveryOutcome } from "./webhooks/delivery.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
+import { queueDepth } from "./jobs/queue.js";
+import { countingCache, countingMailer } from "./metrics/instrument.js";
+import { createMetrics } from "./metrics/metrics.js";
+import { metricsRoutes } from "./metrics/routes.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
 export interface BuildOptions {
@@ -103,7 +107,7 @@ declare module "fastify" {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const ownsDb = options.db === undefined;
-  const db = options.db ?? openDatabase(config.databaseUrl);
+  const db = options.db ?? openDatabase(config.databaseUrl, { timeQueries: config.metricsEnabled });
   if (ownsDb) await migrateToLatest(db);
   const demoSeeded = config.demo ? await seedDemo(db.kysely, clock, db.dialect) : false;
   const limiter: OpenedRateLimiter =
@@ -121,13 +125,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.cache === undefined && config.redisUrl !== null
       ? await openRedisCache(config.redisUrl, clock, forwardLog, options.cachePrefix)
       : undefined;
+  // The scrape's failures are logged by the app's logger, built below.
+  const metricsLog: { to?: CacheLog } = {};
+  const metrics = createMetrics({
+    clock,
+    queueDepth: () => queueDepth(db.kysely),
+    onCollectError: (err) => metricsLog.to?.warn({ err }, "metrics: could not read the job queue"),
+    processMetrics: config.metricsEnabled,
+  });
+  const cache = options.cache ?? redisCache?.cache ?? new MemoryCache(clock);
   const ctx: Context = {
     config,
     db,
     clock,
-    cache: options.cache ?? redisCache?.cache ?? new MemoryCache(clock),
+    // Counting reads costs a wrapper call per read: only when metrics are on.
+    cache: config.metricsEnabled ? countingCache(cache, metrics) : cache,
     rateLimiter: limiter.limiter,
     storage: options.storage ?? (await openStorage(config)),
+    metrics,
   };
   await ensureInstanceSecrets(ctx);
 
@@ -155,6 +170,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installParserAnswers(app.server, app.log, security);
   cacheLog.to = app.log;
   for (const line of cacheLog.early) line(app.log);
+  metricsLog.to = app.log;
+  if (config.metricsEnabled) {
+    // Before every route and scope, so each of them (and the 404 handler) is counted.
+    metricsRoutes(app, metrics, config.metricsToken);
+    const stopTiming = db.queries?.listen(metrics.observeQuery);
+    if (stopTiming !== undefined) app.addHook("onClose", async () => void stopTiming());
+  }
 
   app.decorate("ctx", ctx);
   app.decorateRequest("principal", null);
@@ -180,15 +202,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     closing = true;
   });
   // Scheduled releases and queued mail; the runner stops (finishing its tick) before the database closes.
-  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, leaseMs: config.jobLeaseMs }, app.log);
-  const jobs = changelogJobRunner(ctx, app.log, mailer, options.onWebhookDelivery === undefined ? {} : { onDelivery: options.onWebhookDelivery });
+  const ownMailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, leaseMs: config.jobLeaseMs }, app.log);
+  const mailer = config.metricsEnabled ? countingMailer(ownMailer, metrics) : ownMailer;
+  const onWebhookDelivery = options.onWebhookDelivery;
+  const jobs = changelogJobRunner(ctx, app.log, mailer, {
+    onDelivery: (outcome) => {
+      metrics.webhookDeliveries.inc({ outcome });
+      onWebhookDelivery?.(outcome);
+    },
+  });
   app.decorate("jobs", jobs);
   // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).
   jobs.step(idempotencySweep());
   if (background) jobs.start(options.jobIntervalMs ?? JOB_INTERVAL_MS);
   app.addHook("preClose", () => jobs.stop());
   app.addHook("onClose", async () => {
-    if (options.mailer === undefined) mailer.close();
+    if (options.mailer === undefined) ownMailer.close();
   });
   // While shutting down, ask keep-alive clients to hang up after the answer they are waiting for.
   app.addHook("onSend", (_request, reply, payload, done) => {

@@ -14,6 +14,8 @@ describe("loadConfig", () => {
     expect(config.adminToken).toBeNull();
     expect(config.setupCode).toBeNull();
     expect(config.logLevel).toBe("info");
+    expect(config.metricsEnabled).toBe(false);
+    expect(config.metricsToken).toBeNull();
   });
 
   it("reads every variable", () => {
@@ -28,6 +30,8 @@ describe("loadConfig", () => {
       TIDINGS_DEMO: "0",
       TIDINGS_ADMIN_TOKEN: "x".repeat(32),
       TIDINGS_SETUP_CODE: " first-run_Code-2024 ",
+      METRICS_ENABLED: "1",
+      METRICS_TOKEN: " scrape-token-0123456789 ",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -40,6 +44,8 @@ describe("loadConfig", () => {
       demo: false,
       adminToken: "x".repeat(32),
       setupCode: "first-run_Code-2024",
+      metricsEnabled: true,
+      metricsToken: "scrape-token-0123456789",
     });
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
@@ -55,6 +61,8 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
     ["TIDINGS_DEMO", "maybe"],
     ["TIDINGS_ADMIN_TOKEN", "short"],
+    ["METRICS_ENABLED", "sometimes"],
+    ["METRICS_TOKEN", "short"],
     ["TIDINGS_SETUP_CODE", "short"],
     ["TIDINGS_SETUP_CODE", "has spaces in it"],
     ["TIDINGS_SETUP_CODE", "code/with?url=chars"],

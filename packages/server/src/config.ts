@@ -127,6 +127,10 @@ export interface Config {
    * @default 5
    */
   webhookDisableAfter: number;
+  /** `METRICS_ENABLED`: serve Prometheus metrics at `GET /metrics` and collect them (docs/metrics.md). @default false */
+  metricsEnabled: boolean;
+  /** `METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>` (at least 16 characters). @default null */
+  metricsToken: string | null;
 }
 
 /** What one instance does; see {@link Config.role}. */
@@ -352,6 +356,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("TIDINGS_SETUP_CODE", "expected 12-128 letters, digits, '-' or '_' (it travels in the setup link)");
   }
   const host = env.HOST?.trim() || "0.0.0.0";
+  const metricsToken = env.METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError("METRICS_TOKEN", "must be at least 16 characters long");
+  }
   return {
     port: parsePort(env),
     host,
@@ -380,5 +388,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage: parseStorage(env),
     webhookAllow: parseWebhookAllowEnv(env),
     webhookDisableAfter: parseInteger(env, "TIDINGS_WEBHOOK_DISABLE_AFTER", 5, 1, 1000),
+    metricsEnabled: parseBool(env, "METRICS_ENABLED", false),
+    metricsToken,
   };
 }

@@ -2,10 +2,11 @@ import type { SharedCache } from "./cache/shared-cache.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/database.js";
+import type { Metrics } from "./metrics/metrics.js";
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import type { ObjectStorage } from "./storage/object-storage.js";
 
-/** What every route and service is given: configuration, database, clock, cache, rate limiter and file storage. */
+/** What every route and service is given: configuration, database, clock, cache, rate limiter, file storage and metrics. */
 export interface Context {
   readonly config: Config;
   readonly db: Db;
@@ -14,6 +15,11 @@ export interface Context {
   readonly rateLimiter: RateLimiter;
   /** Where uploaded files are stored. */
   readonly storage: ObjectStorage;
+  /**
+   * This instance's metrics. Always there, so code can count without asking; served at
+   * `/metrics` (with HTTP, query, cache and mail instrumentation) only when `METRICS_ENABLED=1`.
+   */
+  readonly metrics: Metrics;
 }
 
 /** The cache tag that groups every cached answer derived from one app (console writes drop it). */

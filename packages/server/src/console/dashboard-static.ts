@@ -27,8 +27,13 @@ export const DASHBOARD_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/** Where the built dashboard is: `packages/dashboard/dist/public` next to this package, in a checkout or an install. */
+/**
+ * Where the built dashboard is: the copy a packed `@tidings/server` carries in `dist/public/dashboard`
+ * (see scripts/bundle-assets.mjs), else `packages/dashboard/dist/public` next to this package in a checkout.
+ */
 export function defaultDashboardDir(): string {
+  const bundled = fileURLToPath(new URL("../public/dashboard", import.meta.url));
+  if (fs.existsSync(path.join(bundled, "index.html"))) return bundled;
   return fileURLToPath(new URL("../../../dashboard/dist/public", import.meta.url));
 }
 

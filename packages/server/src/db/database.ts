@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer.js";
@@ -24,6 +24,8 @@ export interface Db {
    * Either way the promise settles only after the commit.
    */
   sharedTransaction<T>(work: SharedWork<T>): Promise<T>;
+  /** Databases opened with `timeQueries` only: where each query's duration is reported. */
+  readonly queries?: QueryTimings;
   /** SQLite files only: the thread that checkpoints the WAL. */
   readonly checkpointer?: Checkpointer;
   /** Closes every connection. */
@@ -33,6 +35,34 @@ export interface Db {
 export interface OpenOptions {
   /** PostgreSQL only: the schema to use (tests isolate themselves this way). */
   schema?: string;
+  /**
+   * Time every query through Kysely's `log` hook and report it to {@link Db.queries}. Off by
+   * default: the hook adds a few promise turns to every query, which the hot paths should not
+   * pay for unless metrics are collected. @default false
+   */
+  timeQueries?: boolean;
+}
+
+/** Subscribers to each query's outcome and duration (Kysely's log events). */
+export interface QueryTimings {
+  /** Calls `listener` after every query from now on; answers the function that stops it. */
+  listen(listener: (event: LogEvent) => void): () => void;
+}
+
+/** Kysely's `log` option feeding a set of listeners, so they can come and go after the database opened. */
+function queryTimings(): { timings: QueryTimings; log: (event: LogEvent) => void } {
+  const listeners = new Set<(event: LogEvent) => void>();
+  return {
+    timings: {
+      listen: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    log: (event) => {
+      for (const listener of listeners) listener(event);
+    },
+  };
 }
 
 const INT8_OID = 20;
@@ -48,6 +78,9 @@ const INT8_OID = 20;
  * ```
  */
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
+  const timed = options.timeQueries === true ? queryTimings() : undefined;
+  const timing = timed === undefined ? {} : { queries: timed.timings };
+  const log = timed === undefined ? {} : { log: timed.log };
   if (url.startsWith("sqlite:")) {
     const file = url.slice("sqlite:".length);
     if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -70,11 +103,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: statements }),
       plugins: [new CamelCasePlugin()],
+      ...log,
     });
     const wal = onDisk ? walSync(`${file}-wal`) : undefined;
     return {
       kysely,
       dialect: "sqlite",
+      ...timing,
       sharedTransaction: createGroupCommit(kysely, { direct: sqliteDirectRunner(statements), ...(wal === undefined ? {} : { sync: wal.sync }) }),
       ...(checkpointer === undefined ? {} : { checkpointer }),
       destroy: async () => {
@@ -98,10 +133,12 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
+    ...log,
   });
   return {
     kysely,
     dialect: "postgres",
+    ...timing,
     sharedTransaction: (work) => kysely.transaction().execute(work),
     destroy: () => kysely.destroy(),
   };

@@ -215,3 +215,31 @@ export async function jobProgress(
   }
   return progress;
 }
+
+/** Unfinished jobs of one kind: how many, and when the oldest of them was queued. */
+export interface QueueDepth {
+  kind: string;
+  /** Pending (due or waiting for a retry) and running jobs. */
+  queued: number;
+  /** ISO time the oldest of them was enqueued. */
+  oldestCreatedAt: string;
+}
+
+/**
+ * The unfinished jobs by kind (read through the `status` index), for the metrics scrape.
+ *
+ * @example
+ * ```ts
+ * await queueDepth(db); // [{ kind: "mail", queued: 3, oldestCreatedAt: "2026-01-05T10:00:00.000Z" }]
+ * ```
+ */
+export async function queueDepth(db: Kysely<Database>): Promise<QueueDepth[]> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["kind", (eb) => eb.fn.countAll<number>().as("queued"), (eb) => eb.fn.min("createdAt").as("oldestCreatedAt")])
+    .where("status", "in", ["pending", "running"])
+    .groupBy("kind")
+    .orderBy("kind")
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, queued: Number(row.queued), oldestCreatedAt: row.oldestCreatedAt }));
+}

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** The files the portal serves, by public name: the browser bundles of `@tidings/react`. */
 export const PORTAL_ASSETS = {
@@ -12,11 +13,14 @@ export const PORTAL_ASSETS = {
 export type PortalAssetName = keyof typeof PORTAL_ASSETS;
 
 /**
- * Where the portal bundles are: `@tidings/react`'s `dist/portal`, found through module
- * resolution (the workspace link in a checkout, the dependency when installed). Null when the
- * package is absent or not built, so the server still starts and the portal says it is missing.
+ * Where the portal bundles are: the copy a packed `@tidings/server` carries in `dist/public/portal`
+ * (see scripts/bundle-assets.mjs), else `@tidings/react`'s `dist/portal`, found through module
+ * resolution (the workspace link in a checkout). Null when neither is there, so the server still
+ * starts and the portal says it is missing.
  */
 export function findPortalAssetDir(): string | null {
+  const bundled = fileURLToPath(new URL("../public/portal", import.meta.url));
+  if (fs.existsSync(path.join(bundled, "portal.js"))) return bundled;
   try {
     const pkg = createRequire(import.meta.url).resolve("@tidings/react/package.json");
     const dir = path.join(path.dirname(pkg), "dist", "portal");

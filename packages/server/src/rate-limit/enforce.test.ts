@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import type { Context } from "../context.js";
 import { installErrorHandlers } from "../http/errors.js";
+import { createMetrics, type Metrics } from "../metrics/metrics.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { enforceRateLimit } from "./enforce.js";
@@ -12,8 +13,8 @@ import type { RateLimiter } from "./rate-limiter.js";
 const TOO_MANY = '{"error":"Too many requests. Please try again shortly.","code":"rate_limited"}';
 
 /** A bare app with one route spending the `search` bucket, for the helper's own behaviour. */
-async function searchApp(rateLimiter: RateLimiter, logs: string[] = []) {
-  const ctx = { config: loadConfig({}), rateLimiter } as Pick<Context, "config" | "rateLimiter"> as Context;
+async function searchApp(rateLimiter: RateLimiter, logs: string[] = [], metrics: Metrics = createMetrics({ clock: new FakeClock(), queueDepth: () => Promise.resolve([]), onCollectError: () => {} })) {
+  const ctx = { config: loadConfig({}), rateLimiter, metrics } as Pick<Context, "config" | "rateLimiter" | "metrics"> as Context;
   const app = Fastify({ logger: { level: "info", stream: { write: (line: string) => void logs.push(line) } } });
   installErrorHandlers(app);
   app.get("/search", async (request) => {
@@ -27,11 +28,14 @@ async function searchApp(rateLimiter: RateLimiter, logs: string[] = []) {
 describe("enforceRateLimit", () => {
   it("returns 429 with Retry-After and the route's message on the 31st search", async () => {
     const clock = new FakeClock();
-    const app = await searchApp(new MemoryRateLimiter(clock));
+    const metrics = createMetrics({ clock, queueDepth: () => Promise.resolve([]), onCollectError: () => {} });
+    const app = await searchApp(new MemoryRateLimiter(clock), [], metrics);
     for (let i = 0; i < 30; i++) expect((await app.inject({ url: "/search" })).statusCode).toBe(200);
     clock.advance(20_000);
     const refused = await app.inject({ url: "/search" });
     expect(refused.statusCode).toBe(429);
+    // Counted once, under its bucket.
+    expect((await metrics.rateLimitRefusals.get()).values).toEqual([{ labels: { bucket: "search" }, value: 1 }]);
     expect(refused.headers["retry-after"]).toBe("40");
     expect(refused.json()).toEqual({ error: "Too many searches. Please try again shortly.", code: "rate_limited" });
     await app.close();

@@ -39,6 +39,7 @@ export async function enforceRateLimit(
   }
   if (down.delete(limiter)) request.log.info({ bucket }, "rate limiter back; limits apply again");
   if (result.allowed) return;
+  ctx.metrics.rateLimitRefusals.inc({ bucket });
   throw new ApiError("rate_limited", {
     ...(message === undefined ? {} : { message }),
     headers: { "Retry-After": String(result.retryAfterSeconds) },

@@ -32,9 +32,9 @@ export interface TestApp {
 export async function createTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: Writable; jobIntervalMs?: number; storage?: ObjectStorage } = {},
+  options: { logStream?: Writable; jobIntervalMs?: number; storage?: ObjectStorage; timeQueries?: boolean } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase(dialect);
+  const database = await openTestDatabase(dialect, { timeQueries: options.timeQueries ?? false });
   const clock = new FakeClock();
   const config: Config = {
     ...loadConfig({ DATA_DIR: "/nonexistent-test-data", LOG_LEVEL: "silent" }),

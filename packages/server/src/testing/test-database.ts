@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { migrateToLatest, openDatabase, type Db, type DialectName } from "../db/database.js";
+import { migrateToLatest, openDatabase, type Db, type DialectName, type OpenOptions } from "../db/database.js";
 
 /**
  * The dialects the data-layer suites run on: SQLite always; PostgreSQL when TEST_DATABASE_URL is
@@ -28,13 +28,13 @@ export interface TestDatabase {
 
 /**
  * Opens a fresh database: a SQLite file in a temp folder, or a new schema in the PostgreSQL
- * database of TEST_DATABASE_URL (dropped again by `cleanup`).
+ * database of TEST_DATABASE_URL (dropped again by `cleanup`). `timeQueries` as {@link OpenOptions}.
  */
-export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+export async function openTestDatabase(dialect: DialectName, options: Pick<OpenOptions, "timeQueries"> = {}): Promise<TestDatabase> {
   if (dialect === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-test-"));
     const url = `sqlite:${path.join(dir, "tidings.db")}`;
-    const db = openDatabase(url);
+    const db = openDatabase(url, options);
     await migrateToLatest(db);
     return {
       db,
@@ -53,7 +53,7 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const db = openDatabase(base, { schema });
+  const db = openDatabase(base, { ...options, schema });
   await migrateToLatest(db, { schema });
   return {
     db,

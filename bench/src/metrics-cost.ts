@@ -1,0 +1,141 @@
+/**
+ * What collecting metrics costs on GET /api/v1/public/config/app_demo, the SDK's hottest call:
+ * two server processes on one database, one with METRICS_ENABLED=1 (and a scraper reading
+ * /metrics as Prometheus would), one without, measured in alternated runs (off, on, off, on, …)
+ * so drift (thermal, other load on the machine) falls on both alike. Each run gets a fresh
+ * process: Node's process metrics (GC and event-loop observers) are process-wide, and a process
+ * kept across runs measured differently depending on whether it was started first.
+ * Prints the median req/s of each, the spread of the runs, and the cost against the target.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CONNECTIONS, load } from "./load.js";
+
+const HOST = "127.0.0.1";
+const WARMUP_SECONDS = 2;
+const TARGET_COST = 0.05;
+/** How often the scraper reads /metrics while the "on" side is measured (Prometheus' default is 15 s). */
+const SCRAPE_INTERVAL_MS = 1000;
+const CLI = fileURLToPath(new URL("../../packages/server/dist/cli.js", import.meta.url));
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`BENCH_SECONDS must be a positive number, got "${process.env.BENCH_SECONDS}"`);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS must be a positive integer, got "${process.env.BENCH_ROUNDS}"`);
+
+interface Server {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** `tidings serve` on a free port; resolves once its banner is printed. */
+async function serve(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, [CLI, "serve"], {
+    env: { PATH: process.env.PATH ?? "", HOST, PORT: "0", LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  let output = "";
+  try {
+    const origin = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start within 30 s:\n${output}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /Tidings is listening on (http:\/\/\S+)/.exec(output);
+        if (match !== null) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited with ${child.exitCode}:\n${output}`));
+      });
+    });
+    return { origin, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The middle value (mean of the two middle ones for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** (max − min) / median, as a percentage: how far apart the runs of one side were. */
+function spread(values: readonly number[]): string {
+  return `${(((Math.max(...values) - Math.min(...values)) / median(values)) * 100).toFixed(1)}%`;
+}
+
+const dataDir = await mkdtemp(path.join(tmpdir(), "tidings-bench-metrics-"));
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
+// All load comes from one IP: a config budget no run reaches, so the limiter is consulted but never refuses.
+const common = { DATA_DIR: dataDir, TIDINGS_RATE_LIMIT_CONFIG: "1000000000/60" };
+const sides = { off: { METRICS_ENABLED: "0" }, on: { METRICS_ENABLED: "1", METRICS_TOKEN } };
+let server: Server | undefined;
+let scraper: NodeJS.Timeout | undefined;
+let scrapes = 0;
+
+/** One measured run on a fresh process of `side`, after a warm-up; scraped meanwhile when metrics are on. */
+async function measure(side: keyof typeof sides): Promise<number> {
+  server = await serve({ ...common, ...sides[side] });
+  const { origin } = server;
+  const url = `${origin}/api/v1/public/config/app_demo`;
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const scrape = async () => {
+    const answer = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    if (!answer.ok) throw new Error(`/metrics answered ${answer.status}`);
+    await answer.text();
+    scrapes++;
+  };
+  await load(url, WARMUP_SECONDS);
+  if (side === "on") scraper = setInterval(() => void scrape().catch((error: unknown) => console.error(error)), SCRAPE_INTERVAL_MS);
+  const result = await load(url, seconds);
+  clearInterval(scraper);
+  await server.stop();
+  server = undefined;
+  return result.requests.average;
+}
+
+try {
+  // A first start migrates the database and seeds the demo app; every measured process finds both done.
+  await (await serve(common)).stop();
+  const offRuns: number[] = [];
+  const onRuns: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    offRuns.push(await measure("off"));
+    onRuns.push(await measure("on"));
+  }
+
+  const offMedian = median(offRuns);
+  const onMedian = median(onRuns);
+  const cost = 1 - onMedian / offMedian;
+  console.log(`${CONNECTIONS} connections, ${rounds} alternated rounds of ${seconds}s per side, each on a fresh process after a ${WARMUP_SECONDS}s warm-up, loopback`);
+  console.log(`${"public config".padEnd(24)} ${"median req/s".padStart(13)} ${"spread".padStart(8)}  runs`);
+  console.log(`${"metrics off".padEnd(24)} ${offMedian.toFixed(0).padStart(13)} ${spread(offRuns).padStart(8)}  ${offRuns.map((r) => r.toFixed(0)).join(", ")}`);
+  console.log(`${"metrics on".padEnd(24)} ${onMedian.toFixed(0).padStart(13)} ${spread(onRuns).padStart(8)}  ${onRuns.map((r) => r.toFixed(0)).join(", ")}`);
+  console.log(`/metrics scraped ${scrapes} times while measured (every ${SCRAPE_INTERVAL_MS} ms)`);
+  console.log(`cost of metrics (1 - on/off median req/s): ${(cost * 100).toFixed(1)}%`);
+  console.log(`target: cost < ${(TARGET_COST * 100).toFixed(0)}%: ${cost < TARGET_COST ? "PASS" : "ABOVE"}`);
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  clearInterval(scraper);
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}

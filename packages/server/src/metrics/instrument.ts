@@ -1,0 +1,55 @@
+import type { SharedCache } from "../cache/shared-cache.js";
+import type { Mailer } from "../mail/mailer.js";
+import type { Metrics } from "./metrics.js";
+
+/** The `cache` label of a key: its prefix before the first `:` (`fr-list:app_1:…` → `fr-list`). */
+export function cacheName(key: string): string {
+  const colon = key.indexOf(":");
+  const prefix = colon === -1 ? key : key.slice(0, colon);
+  // Prefixes are literals in our code; anything else stays one series rather than one per key.
+  return /^[a-z][a-z0-9-]{0,31}$/.test(prefix) ? prefix : "other";
+}
+
+/**
+ * `cache` counting each read as a hit or a miss in `metrics.cacheLookups`.
+ *
+ * @example
+ * ```ts
+ * const cache = countingCache(new MemoryCache(clock), metrics);
+ * ```
+ */
+export function countingCache(cache: SharedCache, metrics: Metrics): SharedCache {
+  return {
+    get: async <T>(key: string) => {
+      const value = await cache.get<T>(key);
+      metrics.cacheLookups.inc({ cache: cacheName(key), result: value === undefined ? "miss" : "hit" });
+      return value;
+    },
+    set: (key, value, options) => cache.set(key, value, options),
+    invalidateTag: (tag) => cache.invalidateTag(tag),
+  };
+}
+
+/**
+ * `mailer` counting each send as sent or failed in `metrics.mailDeliveries` (a failed send is
+ * retried by the job queue, so one mail may count as failed more than once before it is sent).
+ *
+ * @example
+ * ```ts
+ * const mailer = countingMailer(createMailer(options, log), metrics);
+ * ```
+ */
+export function countingMailer(mailer: Mailer, metrics: Metrics): Mailer {
+  return {
+    send: async (message) => {
+      try {
+        await mailer.send(message);
+      } catch (error) {
+        metrics.mailDeliveries.inc({ outcome: "failed" });
+        throw error;
+      }
+      metrics.mailDeliveries.inc({ outcome: "sent" });
+    },
+    close: () => mailer.close(),
+  };
+}
