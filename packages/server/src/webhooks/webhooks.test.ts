@@ -165,6 +165,10 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
 
   it("retries a receiver that fails twice with backoff and delivers on the third attempt, logging each", async () => {
     const flaky = await startWebhookReceiver((_hook, i) => (i < 2 ? { status: 503, body: "busy, try later" } : { status: 200, body: "thanks" }));
+    // The metrics counter of attempts by outcome moves with the log (read as a difference: other tests share the app).
+    const attemptsCounted = async () =>
+      Object.fromEntries((await t.app.ctx.metrics.webhookDeliveries.get()).values.map((v) => [String(v.labels.outcome), v.value]));
+    const countedBefore = await attemptsCounted();
     try {
       const endpoint = await addEndpoint({ url: flaky.url, events: ["request.created"] });
       await acme.console.post(`${hooks()}/${endpoint.id}/test`);
@@ -192,6 +196,9 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
         [2, "http_error", 503, "busy, try later"],
         [3, "success", 200, "thanks"],
       ]);
+      const countedAfter = await attemptsCounted();
+      expect(countedAfter.http_error! - countedBefore.http_error!).toBe(2);
+      expect(countedAfter.success! - countedBefore.success!).toBe(1);
       t.clock.advance(24 * HOUR);
       await tick();
       expect(flaky.received).toHaveLength(3);
