@@ -3,7 +3,8 @@ import { ConfigError, loadConfig, type Config } from "../config.js";
 import { openStorage } from "../storage/open-storage.js";
 import type { CommandIo } from "../storage/storage-command.js";
 import { BackupUsageError, backup, restore } from "./backup.js";
-import { lineProgress } from "./line-progress.js";
+import { systemClock } from "../clock.js";
+import { stderrProgress } from "./progress.js";
 
 export const BACKUP_USAGE = `Usage: tidings backup --out <dir> [--json]
 
@@ -101,7 +102,7 @@ export async function backupCommand(args: string[], io: CommandIo): Promise<numb
   const storage = await openStorage(settings);
   try {
     return await run(io, "Backup", async () => {
-      const manifest = await backup(settings.databaseUrl, storage, out, { onProgress: lineProgress(io.stderr, "Copying uploads", "files", 100) });
+      const manifest = await backup(settings.databaseUrl, storage, out, { onProgress: stderrProgress(io, systemClock, "Copying uploads", "files") });
       if (parsed.values.json === true) io.stdout.write(`${JSON.stringify({ out, ...manifest })}\n`);
       else {
         for (const key of manifest.missing) io.stderr.write(`Not in storage any more (deleted after the snapshot?): ${key}\n`);
@@ -138,7 +139,7 @@ export async function restoreCommand(args: string[], io: CommandIo): Promise<num
     return await run(io, "Restore", async () => {
       const result = await restore(dir, settings.databaseUrl, storage, {
         force: parsed.values.force === true,
-        onProgress: lineProgress(io.stderr, "Restoring uploads", "files", 100),
+        onProgress: stderrProgress(io, systemClock, "Restoring uploads", "files"),
       });
       if (parsed.values.json === true) io.stdout.write(`${JSON.stringify({ from: dir, database: result.manifest.database, uploads: result.uploads })}\n`);
       else

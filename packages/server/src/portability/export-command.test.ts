@@ -85,7 +85,7 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: "tidings-archive", scope: { kind: "app", appKey: "app_demo" } });
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "end", counts: { featureRequests: 12, featureRequestVotes: 191 } });
     expect(JSON.parse(run.out())).toMatchObject({ format: "jsonl", out, rows: lines.length - 2 });
-    expect(run.err()).toMatch(/Exporting: \d+\/\d+ rows/);
+    expect(run.err()).toMatch(/Exporting: 100% \((\d+) of \1\), \1 rows, \d+ rows\/s/);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith(".part"))).toEqual([]);
   });
 

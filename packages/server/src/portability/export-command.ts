@@ -8,7 +8,8 @@ import { openDatabase } from "../db/database.js";
 import { openStorage } from "../storage/open-storage.js";
 import type { CommandIo } from "../storage/storage-command.js";
 import { ExportScopeNotFound, exportArchive, type ExportScope } from "./export.js";
-import { lineProgress } from "./line-progress.js";
+import { systemClock } from "../clock.js";
+import { stderrProgress } from "./progress.js";
 import { exportRequestsCsv } from "./requests-csv.js";
 import { withSnapshot } from "./snapshot.js";
 
@@ -93,7 +94,7 @@ export async function exportCommand(args: string[], io: CommandIo): Promise<numb
   const db = openDatabase(config.databaseUrl);
   const storage = await openStorage(config);
   let rows = 0;
-  const progress = lineProgress(io.stderr, "Exporting", "rows");
+  const progress = stderrProgress(io, systemClock, "Exporting", "rows");
   const onProgress = (done: number, total?: number) => {
     rows = done;
     progress(done, total);

@@ -9,6 +9,7 @@ import type { CommandIo } from "../storage/storage-command.js";
 import { cannyImporter } from "./canny-import.js";
 import { csvImporter } from "./csv-import.js";
 import { fiderImporter } from "./fider-import.js";
+import { importArchiveFile, type ArchiveImportOptions } from "./archive-import-command.js";
 import { ImportInputError, type Importer } from "./import-records.js";
 import { ImportWriter, type ImportCounts } from "./import-writer.js";
 import { createReporter, progressMode, type ProgressReporter } from "./progress.js";
@@ -126,6 +127,10 @@ export function recordsFormat(summary: string, importer: Importer): ImportFormat
   };
 }
 
+/** `--format tidings`: an archive of `tidings export`, read by {@link importArchiveFile} with its own options. */
+const ARCHIVE_FORMAT = "tidings";
+const ARCHIVE_SUMMARY = "an archive written by `tidings export`: its apps with their ids (--workspace <slug> puts them in that workspace)";
+
 /** The formats `tidings import --format` knows, by name; other formats register here. */
 export const IMPORT_FORMATS: Record<string, ImportFormat> = {
   csv: recordsFormat("a CSV file of requests (docs/import.md has the template)", csvImporter),
@@ -134,10 +139,11 @@ export const IMPORT_FORMATS: Record<string, ImportFormat> = {
 };
 
 export function importUsage(): string {
-  const formats = Object.entries(IMPORT_FORMATS)
-    .map(([name, f]) => `  ${name.padEnd(8)} ${f.summary}`)
+  const formats = [...Object.entries(IMPORT_FORMATS).map(([name, f]) => [name, f.summary] as const), [ARCHIVE_FORMAT, ARCHIVE_SUMMARY] as const]
+    .map(([name, summary]) => `  ${name.padEnd(8)} ${summary}`)
     .join("\n");
   return `Usage: tidings import --format <format> --app <appKey> [options] <path>
+       tidings import --format tidings [--workspace <slug>] [--json] <archive.jsonl>
 
 Imports feature requests, their votes and comments into an app, reading the same settings as
 \`tidings serve\` (DATABASE_URL, DATA_DIR). Running the same import again changes nothing.
@@ -224,6 +230,18 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
   };
   let options: ImportCommandOptions;
   let path: string;
+  let archive: { file: string; options: ArchiveImportOptions } | undefined;
+  const runArchive = async (what: { file: string; options: ArchiveImportOptions }) => {
+    let config: Config;
+    try {
+      config = loadConfig(io.env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.stderr.write(`Invalid configuration: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    return importArchiveFile(config, what.file, what.options, io, deps);
+  };
   try {
     const { values, positionals } = parseArgs({
       args,
@@ -248,7 +266,13 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
       return EXIT.ok;
     }
     if (values.format === undefined) return usage("--format is required.");
-    if (IMPORT_FORMATS[values.format] === undefined) return usage(`Unknown format "${values.format}" (formats: ${Object.keys(IMPORT_FORMATS).join(", ")}).`);
+    if (values.format === ARCHIVE_FORMAT) {
+      const notForArchives = (["app", "create-app", "status-map", "columns", "keep-emails", "dry-run", "strict"] as const).filter((name) => values[name] !== undefined);
+      if (notForArchives.length > 0) return usage(`--format tidings takes its apps from the archive: ${notForArchives.map((name) => `--${name}`).join(", ")} cannot be used with it.`);
+      if (positionals.length !== 1) return usage(positionals.length === 0 ? "Give the archive to import." : "Give one archive to import.");
+      archive = { file: positionals[0]!, options: { workspace: values.workspace, json: values.json === true } };
+    } else if (IMPORT_FORMATS[values.format] === undefined) return usage(`Unknown format "${values.format}" (formats: ${[...Object.keys(IMPORT_FORMATS), ARCHIVE_FORMAT].join(", ")}).`);
+    if (archive !== undefined) return runArchive(archive);
     if (positionals.length !== 1) return usage(positionals.length === 0 ? "Give the file or folder to import." : "Give one file or folder to import.");
     if (values.app === undefined && values["create-app"] === undefined) return usage("--app <appKey> (or --create-app <name> --workspace <slug>) is required.");
     if (values["create-app"] !== undefined && values.workspace === undefined) return usage("--create-app needs --workspace <slug>.");

@@ -15,7 +15,7 @@ export interface ProgressIssue {
 
 /** What a command tells its user while it runs. */
 export interface ProgressReporter {
-  /** Starts the display; `total` is the work in `unit`s (bytes of input, files, …). */
+  /** Starts the display; `total` is the work in `unit`s (bytes of input, files, …), 0 when unknown. */
   start(total: number): void;
   /** Work done so far and the running counts. */
   update(done: number, counts: ProgressCounts): void;
@@ -91,7 +91,8 @@ export function createReporter(options: ReporterOptions): ProgressReporter {
     start(work) {
       total = work;
       startedAt = options.clock.now().getTime();
-      if (options.mode === "tty") {
+      // A bar needs an end; work of unknown size (total 0) is shown as plain lines.
+      if (options.mode === "tty" && total > 0) {
         bar = new cliProgress.SingleBar(
           {
             stream: options.stderr,
@@ -104,7 +105,7 @@ export function createReporter(options: ReporterOptions): ProgressReporter {
       } else if (options.mode === "json") {
         options.stdout.write(`${JSON.stringify({ type: "start", total, unit: options.unit })}\n`);
       } else {
-        options.stderr.write(`${options.label} ${amount(total, options.unit)}…\n`);
+        options.stderr.write(total > 0 ? `${options.label} ${amount(total, options.unit)}…\n` : `${options.label}…\n`);
       }
     },
     update(done, counts) {
@@ -114,10 +115,14 @@ export function createReporter(options: ReporterOptions): ProgressReporter {
         return;
       }
       const now = options.clock.now().getTime();
-      if (now - lastShown < interval && done < total) return;
+      if (now - lastShown < interval && (total <= 0 || done < total)) return;
       lastShown = now;
       if (options.mode === "json") {
-        options.stdout.write(`${JSON.stringify({ type: "progress", done, total, percent: s.percent, counts, rate: s.rate, etaSeconds: s.eta === null ? null : Math.round(s.eta / 1000) })}\n`);
+        options.stdout.write(
+          `${JSON.stringify({ type: "progress", done, total: total > 0 ? total : null, percent: total > 0 ? s.percent : null, counts, rate: s.rate, etaSeconds: s.eta === null || total <= 0 ? null : Math.round(s.eta / 1000) })}\n`,
+        );
+      } else if (total <= 0) {
+        options.stderr.write(`${options.label}: ${describe(counts)}, ${s.rate} rows/s\n`);
       } else {
         const eta = s.eta === null ? "" : `, ETA ${duration(s.eta)}`;
         options.stderr.write(`${options.label}: ${s.percent}% (${amount(done, options.unit)} of ${amount(total, options.unit)}), ${describe(counts)}, ${s.rate} rows/s${eta}\n`);
@@ -142,4 +147,33 @@ export function createReporter(options: ReporterOptions): ProgressReporter {
       bar = null;
     },
   };
+}
+
+/**
+ * An `onProgress(done, total?)` callback (what export, backup and archive import take) shown by
+ * `reporter`: it starts the display at its first call, with `total` when the operation knows it.
+ *
+ * @example
+ * ```ts
+ * await backup(url, storage, out, { onProgress: countProgress(reporter, "files") });
+ * ```
+ */
+export function countProgress(reporter: ProgressReporter, name: string): (done: number, total?: number) => void {
+  let started = false;
+  return (done, total) => {
+    if (!started) {
+      started = true;
+      reporter.start(total ?? 0);
+    }
+    reporter.update(done, { [name]: done });
+  };
+}
+
+/**
+ * The progress of a command whose stdout is its answer (export, backup, restore): a bar on a
+ * terminal, plain lines otherwise, always on stderr.
+ */
+export function stderrProgress(io: { stderr: NodeJS.WritableStream & { isTTY?: boolean }; stdout: NodeJS.WritableStream }, clock: Clock, label: string, name: string): (done: number, total?: number) => void {
+  const reporter = createReporter({ mode: progressMode(false, io.stderr), stderr: io.stderr, stdout: io.stdout, clock, label, unit: "items" });
+  return countProgress(reporter, name);
 }
