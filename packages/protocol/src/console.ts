@@ -125,6 +125,8 @@ export const AppRecordSchema = Type.Object({
   allowAnonymousVote: Type.Boolean(),
   allowAnonymousFeedback: Type.Boolean(),
   allowAnonymousChangelog: Type.Boolean(),
+  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
+  requireIdentifiedUsers: Type.Boolean(),
   allowedPlatforms: Type.Array(PlatformSchema),
   maxAttachmentBytes: Type.Integer(),
   moderationPolicy: ModerationPolicySchema,
@@ -150,6 +152,8 @@ export const AppSettingsSchema = Type.Object({
   allowAnonymousVote: Type.Boolean(),
   allowAnonymousFeedback: Type.Boolean(),
   allowAnonymousChangelog: Type.Boolean(),
+  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
+  requireIdentifiedUsers: Type.Boolean(),
   allowedPlatforms: Type.Array(PlatformSchema),
   maxAttachmentBytes: Type.Integer(),
   moderationPolicy: ModerationPolicySchema,
@@ -183,6 +187,7 @@ export const AppPatchSchema = Type.Object({
   allowAnonymousVote: Type.Optional(Type.Boolean()),
   allowAnonymousFeedback: Type.Optional(Type.Boolean()),
   allowAnonymousChangelog: Type.Optional(Type.Boolean()),
+  requireIdentifiedUsers: Type.Optional(Type.Boolean()),
   allowedPlatforms: Type.Optional(Type.Array(PlatformSchema, { maxItems: 5, uniqueItems: true })),
   maxAttachmentBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: MAX_ATTACHMENT_BYTES_LIMIT })),
   moderationPolicy: Type.Optional(ModerationPolicySchema),

@@ -77,6 +77,7 @@ export function toAppRecord(row: AppRow): AppRecord {
     allowAnonymousVote: row.allowAnonymousVote === 1,
     allowAnonymousFeedback: row.allowAnonymousFeedback === 1,
     allowAnonymousChangelog: row.allowAnonymousChangelog === 1,
+    requireIdentifiedUsers: row.requireIdentifiedUsers === 1,
     allowedPlatforms: parseJson<AppRecord["allowedPlatforms"]>(row.allowedPlatforms, []),
     maxAttachmentBytes: row.maxAttachmentBytes,
     moderationPolicy: row.moderationPolicy as AppRecord["moderationPolicy"],
@@ -97,6 +98,7 @@ export function toAppSettings(row: AppRow) {
     allowAnonymousVote: r.allowAnonymousVote,
     allowAnonymousFeedback: r.allowAnonymousFeedback,
     allowAnonymousChangelog: r.allowAnonymousChangelog,
+    requireIdentifiedUsers: r.requireIdentifiedUsers,
     allowedPlatforms: r.allowedPlatforms,
     maxAttachmentBytes: r.maxAttachmentBytes,
     moderationPolicy: r.moderationPolicy,
@@ -167,6 +169,7 @@ export function patchColumns(patch: AppPatch, current: AppRow | null): Partial<A
     "allowAnonymousVote",
     "allowAnonymousFeedback",
     "allowAnonymousChangelog",
+    "requireIdentifiedUsers",
   ] as const) {
     const value = patch[key];
     if (value !== undefined) out[key] = flag(value);
@@ -245,6 +248,7 @@ export async function createApp(
     verificationSiteKey: null,
     verificationSecret: null,
     verificationExempt: 0,
+    requireIdentifiedUsers: 0,
     createdAt: now,
     updatedAt: now,
     ...patchColumns({ ...input, slug }, null),

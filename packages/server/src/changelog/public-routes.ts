@@ -23,7 +23,7 @@ import { mailLinkSecret } from "../mail/link-tokens.js";
 import { escapeHtml, interstitial, page } from "../mail/html.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { hashUserToken } from "../users/attributes.js";
-import { resolveIdentity } from "../users/identity.js";
+import { identifyCaller } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
 import { linkedRequests, toPublicEntry } from "./entries.js";
 import { confirmSubscription, requestSubscription, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
@@ -55,8 +55,8 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
-function requireChangelogAccess(request: FastifyRequest, appRow: AppRow): { token: string | null; identified: boolean } {
-  const identity = resolveIdentity(request.headers, appRow.signingSecret);
+async function requireChangelogAccess(ctx: Context, request: FastifyRequest, appRow: AppRow): Promise<{ token: string | null; identified: boolean }> {
+  const identity = await identifyCaller(request.headers, appRow, ctx.clock);
   if (appRow.allowAnonymousChangelog !== 1 && !identity.identified) {
     throw new ApiError("authentication_required", { message: "Sign in is required to view this changelog" });
   }
@@ -92,7 +92,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       async (request, reply) => {
         await enforceRateLimit(ctx, request, "public_read");
         const { app: appRow } = await requirePublicApp(ctx, request.params.appKey);
-        const identity = requireChangelogAccess(request, appRow);
+        const identity = await requireChangelogAccess(ctx, request, appRow);
         const limit = request.query.limit ?? 100;
         const cursor = request.query.cursor === undefined ? undefined : decodeFeedCursor(request.query.cursor);
         // Linked request titles are roadmap content: anonymous callers see them only when the roadmap is open.
@@ -141,7 +141,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       },
       async (request, reply) => {
         const { app: appRow } = await requirePublicApp(ctx, request.params.appKey);
-        const identity = requireChangelogAccess(request, appRow);
+        const identity = await requireChangelogAccess(ctx, request, appRow);
         const email = normaliseEmail(request.body.email);
         if (email === undefined) {
           throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
@@ -248,7 +248,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         if (email === undefined) {
           throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
         }
-        const identity = resolveIdentity(request.headers, appRow.signingSecret);
+        const identity = await identifyCaller(request.headers, appRow, ctx.clock);
         const tokenHash = identity.token === null ? null : hashUserToken(identity.token);
         await unsubscribeByEmail(ctx, appRow, email, tokenHash, (trx) => recordIdempotentWrite(trx, request));
         runner.kick();

@@ -73,6 +73,8 @@ export interface AppsTable {
   verificationSiteKey: string | null;
   verificationSecret: string | null;
   verificationExempt: Flag;
+  /** Writes need a verified identity (SSO token or X-User-Hash). */
+  requireIdentifiedUsers: Flag;
   createdAt: string;
   updatedAt: string;
 }
@@ -116,6 +118,9 @@ export interface EndUsersTable {
   currency: string | null;
   displayName: string | null;
   attributesUpdatedAt: string | null;
+  /** Signed in through SSO: the address and avatar the host's latest token carried. */
+  email: string | null;
+  avatarUrl: string | null;
 }
 
 /** Moderation state of a feature request. */
