@@ -69,6 +69,24 @@ describe("FeedbackClient", () => {
     expect(seen[0]!.body).toEqual({ appKey: "app_demo" });
   });
 
+  it("sends the SSO token on every request, reads and writes alike, and follows setSsoToken", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ requests: [], total: 0, hasMore: false, nextCursor: null }));
+    let current = "jwt-1";
+    const c = client(fetch, { ssoToken: async () => current });
+    await c.getConfig();
+    await c.listFeatureRequests();
+    current = "jwt-2";
+    await c.toggleVote("fr_1");
+    c.setSsoToken("jwt-3");
+    await c.getConfig();
+    c.setSsoToken(null);
+    await c.getConfig();
+    expect(seen.map((s) => s.headers["X-SSO-Token"])).toEqual(["jwt-1", "jwt-1", "jwt-2", "jwt-3", undefined]);
+    const blank = recorder();
+    await client(blank.fetch, { ssoToken: "  " }).getConfig();
+    expect(blank.seen[0]!.headers).not.toHaveProperty("X-SSO-Token");
+  });
+
   it("takes the draft's verification token over the provider's, and omits a blank one", async () => {
     const { seen, fetch } = recorder();
     const provider = vi.fn(async () => "from-provider");

@@ -81,6 +81,13 @@ export interface FeedbackClientOptions {
   userToken?: string | undefined;
   /** `X-User-Hash` your backend computed for the token (or a function of the token). @default undefined */
   userHash?: string | ((token: string) => string | undefined | Promise<string | undefined>) | undefined;
+  /**
+   * Sign-in from the host app: the HS256 JWT your backend signed for the signed-in user (see
+   * docs/sso.md), or a function answering the current one (called before every request, so it
+   * can refresh an expiring token). Sent as `X-SSO-Token` on every request. Blank: none.
+   * @default undefined
+   */
+  ssoToken?: string | (() => string | undefined | Promise<string | undefined>) | undefined;
   /** Clock and timers. @default the real ones */
   timers?: Timers | undefined;
   /** Development warnings. @default console.warn outside production */
@@ -223,6 +230,8 @@ export class FeedbackClient {
   readonly timers: Timers;
   private readonly options: FeedbackClientOptions;
   private readonly send: Transport;
+  /** Set by {@link FeedbackClient.setSsoToken}; wins over the option. */
+  private ssoOverride: string | null | undefined;
   /** `verification` of the config last read: whether intake needs the built-in altcha. */
   private verification: PublicAppConfig["verification"] | undefined;
   /** Whether a config was read (older servers' configs name no `verification`). */
@@ -245,7 +254,32 @@ export class FeedbackClient {
     // Without storage the token store gives the one warning, which covers seen-tracking too.
     this.tokens = options.tokenStore ?? new UserTokenStore({ storage: options.storage, warn });
     this.seenChangelogs = new SeenChangelogStore(options.storage ?? memoryStorage());
-    this.send = createTransport({ baseUrl: this.baseUrl, fetch: fetchImpl, timers: this.timers });
+    const transport = createTransport({ baseUrl: this.baseUrl, fetch: fetchImpl, timers: this.timers });
+    // Every exchange goes through here, so the signed-in user is never left off one.
+    this.send = async <T>(request: HttpRequest) => {
+      const sso = await this.currentSsoToken();
+      return transport<T>(sso === undefined ? request : { ...request, headers: { ...request.headers, "X-SSO-Token": sso } });
+    };
+  }
+
+  /**
+   * Replaces the SSO token (after your backend re-signed it, or on sign-in); `null` signs the
+   * user out of SSO, `undefined` goes back to the `ssoToken` option.
+   *
+   * @example
+   * ```ts
+   * client.setSsoToken(await fetch("/tidings-token").then((r) => r.text()));
+   * ```
+   */
+  setSsoToken(token: string | null | undefined): void {
+    this.ssoOverride = token;
+  }
+
+  private async currentSsoToken(): Promise<string | undefined> {
+    if (this.ssoOverride === null) return undefined;
+    if (this.ssoOverride !== undefined) return nonBlank(this.ssoOverride);
+    const option = this.options.ssoToken;
+    return nonBlank(typeof option === "function" ? await option() : option);
   }
 
   /** The token calls use: per call, else the explicit option, else the store's (awaited). */

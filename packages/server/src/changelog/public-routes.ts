@@ -123,7 +123,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
           await ctx.cache.set(cacheKey, body, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(appRow.id)] });
         }
         const shared = appRow.allowAnonymousChangelog === 1 && identity.token === null;
-        return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash" });
+        return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash, X-SSO-Token" });
       },
     );
 

@@ -126,9 +126,9 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: contentTags(appRow.id) });
       }
       if (identity.token === null) {
-        return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token" });
+        return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token, X-SSO-Token" });
       }
-      void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
+      void reply.header("Vary", "X-User-Token, X-SSO-Token").header("Cache-Control", "private, no-store");
       const viewer = await findEndUser(db, appRow.id, identity.token);
       if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
       // A viewer with pending requests of their own sees them too: that page is not shared.

@@ -38,7 +38,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
     }
     // Only anonymous answers of an openly readable roadmap may sit in shared caches.
     const shared = appRow.allowAnonymousRoadmap === 1 && identity.token === null;
-    return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash" });
+    return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash, X-SSO-Token" });
   };
 
   app.get(

@@ -67,6 +67,19 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
     expect(impostorSpaced.json().code).toBe("invalid_user_token");
   });
 
+  it("marks the listing as varying with the SSO token, and shows the SSO user's own vote", async () => {
+    const token = await sign({ sub: "reader-1" });
+    await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${requestId}/vote`, headers: { "x-sso-token": token }, payload: {} });
+    const res = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}`, headers: { "x-sso-token": token } });
+    expect(res.headers.vary).toContain("X-SSO-Token");
+    expect(res.headers["cache-control"]).toContain("no-store");
+    expect(res.json().requests[0]).toMatchObject({ id: requestId, hasVoted: true });
+    const anonymous = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}` });
+    expect(anonymous.headers.vary).toContain("X-SSO-Token");
+    expect(anonymous.json().requests[0].hasVoted).toBe(false);
+    await t.app.inject({ method: "DELETE", url: `/api/v1/feature-requests/${requestId}/vote`, headers: { "x-sso-token": token }, payload: {} });
+  });
+
   it("counts an SSO user's vote once across devices and shows it as theirs", async () => {
     const vote = async (token: string) =>
       t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${requestId}/vote`, headers: { "x-sso-token": token, "x-user-token": `device-${token.length}` }, payload: {} });
