@@ -85,6 +85,12 @@ export const VoteBodySchema = Type.Object({
 });
 export const VoteResultSchema = Type.Object({ voted: Type.Boolean(), voteCount: Type.Integer() });
 
+/** Follow a request's updates; `email` is needed unless the caller signed in through SSO with one. */
+export const FollowRequestBodySchema = Type.Object({ email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })) });
+/** `pending`: a confirmation mail was sent (or is on its way) to an address nobody vouched for. */
+export const FollowRequestResultSchema = Type.Object({ following: Type.Boolean(), pending: Type.Boolean() });
+export type FollowRequestResult = Static<typeof FollowRequestResultSchema>;
+
 /** A comment or reply (wire-contract §7.5). */
 export const CommentSchema = Type.Object({
   id: Type.String(),

@@ -206,6 +206,15 @@ export function newSigningSecret(): string {
 }
 
 /**
+ * The row without the settings added after the first release while they hold their column
+ * default, so apps can be created on a database of any schema version (the upgrade tests do).
+ */
+function insertable(row: AppRow) {
+  const { requireIdentifiedUsers, ...rest } = row;
+  return requireIdentifiedUsers === 0 ? rest : row;
+}
+
+/**
  * Creates an app with default settings and the default roadmap columns. Runs inside the
  * caller's transaction.
  */
@@ -261,7 +270,7 @@ export async function createApp(
     async (candidate) =>
       (await trx
         .insertInto("apps")
-        .values(rowWith(candidate))
+        .values(insertable(rowWith(candidate)))
         .onConflict((oc) => oc.columns(["workspaceId", "slug"]).doNothing())
         .returning("id")
         .executeTakeFirst()) !== undefined,

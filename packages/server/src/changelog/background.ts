@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../context.js";
 import { JobRunner } from "../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
+import { digestJobHandler } from "../notifications/digest.js";
+import { DIGEST_JOB } from "../notifications/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./publishing.js";
 
 declare module "fastify" {
@@ -26,5 +28,6 @@ export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer:
   runner.step(publishDueEntries);
   runner.step(shipNotificationStep);
   runner.handle("mail", mailJobHandler(ctx, mailer));
+  runner.handle(DIGEST_JOB, digestJobHandler(ctx));
   return runner;
 }

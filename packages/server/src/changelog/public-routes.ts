@@ -15,6 +15,7 @@ import type { AppRow } from "../apps/apps.js";
 import { appTag, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import { ApiError } from "../http/errors.js";
+import { readFormBodies } from "../http/form-bodies.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
@@ -73,9 +74,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
   // connection) a first read from outside the transaction would wait for it forever.
   await mailLinkSecret(ctx);
   await parent.register(async (app: App) => {
-    app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
-    });
+    readFormBodies(app);
     const db = ctx.db.kysely;
 
     app.get(
@@ -178,10 +177,10 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         },
       );
 
-    const confirmRoute = (path: string, kind: "changelog" | "ship") => {
+    const confirmRoute = (path: string, kind: "changelog" | "ship" | "request") => {
       interstitialRoute(
         path,
-        kind === "changelog" ? "Confirm your subscription" : "Confirm ship notifications",
+        { changelog: "Confirm your subscription", ship: "Confirm ship notifications", request: "Confirm request updates" }[kind],
         "Press the button to confirm. Until you do, nothing is sent to you.",
         "Confirm",
         "Missing confirmation token",
@@ -207,6 +206,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     };
     confirmRoute("/api/v1/public/apps/:appKey/changelog/confirm", "changelog");
     confirmRoute("/api/v1/public/apps/:appKey/ship-notifications/confirm", "ship");
+    confirmRoute("/api/v1/public/apps/:appKey/request-updates/confirm", "request");
 
     const unsubscribePath = "/api/v1/public/apps/:appKey/changelog/unsubscribe";
     interstitialRoute(unsubscribePath, "Unsubscribe", "Press the button to stop these mails.", "Unsubscribe", "Missing unsubscribe token");
