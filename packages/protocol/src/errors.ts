@@ -88,7 +88,7 @@ export const ErrorCodes = {
     status: 401,
     message: "The SSO token is not a valid HS256 JWT",
     meaning:
-      "`X-SSO-Token` is not a compact JWT, is signed with another algorithm than HS256 (`alg: none` included), lacks `sub`, `iat` or `exp`, or carries a claim of the wrong type or size (an `email` that is not an address, a `picture` that is not an http(s) URL).",
+      "`X-SSO-Token` is not a compact JWT, is signed with another algorithm than HS256 (`alg: none` included), lacks `sub`, `iat` or `exp`, or carries a claim of the wrong type or size (an `email` that is not an address, a `picture` that is not an https URL).",
     fix: "Sign `{sub, iat, exp, aud}` (plus optional `email`, `name`, `picture`) with HS256 and the app's signing secret; see docs/sso.md.",
   },
   sso_signature_mismatch: {

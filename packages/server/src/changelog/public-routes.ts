@@ -24,7 +24,7 @@ import { mailLinkSecret } from "../mail/link-tokens.js";
 import { escapeHtml, interstitial, page } from "../mail/html.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { hashUserToken } from "../users/attributes.js";
-import { identifyCaller } from "../users/identity.js";
+import { identifyCaller, identifyReader } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
 import { linkedRequests, toPublicEntry } from "./entries.js";
 import { confirmSubscription, requestSubscription, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
@@ -57,7 +57,7 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
 }
 
 async function requireChangelogAccess(ctx: Context, request: FastifyRequest, appRow: AppRow): Promise<{ token: string | null; identified: boolean }> {
-  const identity = await identifyCaller(request.headers, appRow, ctx.clock);
+  const identity = await identifyReader(request.headers, appRow, ctx.clock);
   if (appRow.allowAnonymousChangelog !== 1 && !identity.identified) {
     throw new ApiError("authentication_required", { message: "Sign in is required to view this changelog" });
   }

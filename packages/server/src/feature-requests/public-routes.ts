@@ -23,7 +23,7 @@ import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { ensureEndUser, findEndUser, identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
+import { ensureEndUser, findEndUser, identifyCaller, identifyReader, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
 import { addComment, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
 import { hasOwnPending, listFeatureRequests, personalisePage, type ListPage } from "./listing.js";
@@ -102,7 +102,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         void reply.header("Warning", '299 - "userToken query parameter is deprecated; send X-User-Token header instead"');
         void reply.header("X-Deprecated-Query-Token", "deprecated");
       }
-      const identity = await identifyCaller(request.headers, appRow, ctx.clock, query.userToken);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock, query.userToken);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
 
       const listQuery = {
@@ -268,7 +268,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       await enforceRateLimit(ctx, request, "public_read");
       const fr = await findPublicRequest(db, request.params.id);
       const appRow = await appOfRequest(ctx, fr.appId);
-      const identity = await identifyCaller(request.headers, appRow, ctx.clock);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       return listComments(db, fr.id, { limit: request.query.limit ?? 200, cursor: request.query.cursor });
     },

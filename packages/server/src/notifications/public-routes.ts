@@ -77,6 +77,11 @@ async function followVouched(trx: Kysely<Database>, ctx: Context, app: AppRow, f
     .execute();
 }
 
+function wantsJsonOnly(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
+}
+
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(body);
 }
@@ -237,7 +242,10 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
         const token = request.query.token ?? "";
         // Leaving must always be possible, even when the app went private.
         const owner = await tokenOwner(ctx, found.app.id, token);
-        if (owner === undefined) return html(reply, 400, page("Notifications", "<p>This link is not valid. Use the link of a mail you received.</p>"));
+        if (owner === undefined) {
+          if (wantsJsonOnly(request)) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
+          return html(reply, 400, page("Notifications", "<p>This link is not valid. Use the link of a mail you received.</p>"));
+        }
         const [prefs, subs] = await Promise.all([readPreferences(db, found.app.id, owner.email), activeSubscriptions(db, found.app.id, owner.email)]);
         return html(reply, 200, preferencePage(found.app, owner.email, token, prefs, subs, null));
       },

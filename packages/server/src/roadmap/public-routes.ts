@@ -7,7 +7,7 @@ import { ApiError } from "../http/errors.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { identifyCaller } from "../users/identity.js";
+import { identifyReader } from "../users/identity.js";
 import { listColumns, toColumn } from "./columns.js";
 import { listVersions, toVersion } from "./versions.js";
 
@@ -26,7 +26,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
   ) => {
     await enforceRateLimit(ctx, request, "public_read");
     const { app: appRow } = await requirePublicApp(ctx, appKey);
-    const identity = await identifyCaller(request.headers, appRow, ctx.clock);
+    const identity = await identifyReader(request.headers, appRow, ctx.clock);
     if (appRow.allowAnonymousRoadmap !== 1 && !identity.identified) {
       throw new ApiError("authentication_required", { message: "Sign in is required to view this roadmap" });
     }

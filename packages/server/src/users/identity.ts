@@ -82,6 +82,25 @@ export async function identifyCaller(
   return { token: ssoUserToken(profile.subject), identified: true, profile };
 }
 
+/**
+ * {@link identifyCaller} for reads: an SSO token that does not verify (typically one that expired
+ * while the page stayed open) reads as the anonymous caller instead of blanking the board. Writes
+ * use `identifyCaller` and refuse it.
+ */
+export async function identifyReader(
+  headers: Record<string, string | string[] | undefined>,
+  app: SsoApp,
+  clock: Clock,
+  fallbackToken?: string,
+): Promise<EndUserIdentity> {
+  try {
+    return await identifyCaller(headers, app, clock, fallbackToken);
+  } catch (error) {
+    if (!(error instanceof ApiError) || headers["x-sso-token"] === undefined) throw error;
+    return resolveIdentity({ ...headers, "x-sso-token": undefined }, app.signingSecret, fallbackToken);
+  }
+}
+
 /** Refuses a write without a verified identity when the app's `requireIdentifiedUsers` is on. */
 export function requireIdentifiedWrite(app: { requireIdentifiedUsers: 0 | 1 }, identity: EndUserIdentity): void {
   if (app.requireIdentifiedUsers === 1 && !identity.identified) throw new ApiError("identified_user_required");

@@ -99,7 +99,8 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
     ["unsigned (alg: none)", async () => unsignedTestSsoToken(acme.appKey, t.clock.now()), 401, "invalid_sso_token"],
     ["without a subject", async () => sign({ sub: undefined }), 401, "invalid_sso_token"],
     ["with a numeric subject", async () => sign({ sub: 42 as unknown as string }), 401, "invalid_sso_token"],
-    ["with a picture that is not http(s)", async () => sign({ picture: "javascript:alert(1)" }), 401, "invalid_sso_token"],
+    ["with a picture that is not https", async () => sign({ picture: "javascript:alert(1)" }), 401, "invalid_sso_token"],
+    ["with an http picture", async () => sign({ picture: "http://cdn.example.com/a.png" }), 401, "invalid_sso_token"],
     ["with an email that is not an address", async () => sign({ email: "nobody" }), 401, "invalid_sso_token"],
     ["not a JWT at all", async () => "not-a-token", 401, "invalid_sso_token"],
     ["tampered with after signing", async () => `${(await sign()).split(".")[0]}.e30.${(await sign()).split(".")[2]}`, 401, "sso_signature_mismatch"],
@@ -111,6 +112,17 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ code });
     expect((await comments()).length).toBe(count);
+  });
+
+  it("reads with a token that no longer verifies as an anonymous caller, so an open page keeps its board", async () => {
+    const stale = await sign({ sub: "reader-2", iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 });
+    const list = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}`, headers: { "x-sso-token": stale } });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().requests[0]).toMatchObject({ id: requestId, hasVoted: false });
+    const read = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments`, headers: { "x-sso-token": "garbage" } });
+    expect(read.statusCode).toBe(200);
+    const write = await comment({ "x-sso-token": stale });
+    expect(write.json().code).toBe("sso_token_expired");
   });
 
   it("refuses an HS512 token: only HS256 is accepted", async () => {

@@ -40,15 +40,16 @@ function optionalString(payload: JWTPayload, claim: string, max: number): string
   return clean === "" ? null : clean;
 }
 
-function httpUrl(value: string | null): string | null {
+function httpsUrl(value: string | null): string | null {
   if (value === null) return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw invalid("The SSO token's `picture` claim must be an http(s) URL");
+    throw invalid("The SSO token's `picture` claim must be an https URL");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid("The SSO token's `picture` claim must be an http(s) URL");
+  // https only: the portal's policy loads no other images, and an http avatar would be mixed content.
+  if (url.protocol !== "https:") throw invalid("The SSO token's `picture` claim must be an https URL");
   return url.href;
 }
 
@@ -105,7 +106,7 @@ export async function verifySsoToken(raw: string, app: SsoApp, now: Date): Promi
     subject: sub,
     email: email?.toLowerCase() ?? null,
     name: optionalString(payload, "name", NAME_MAX),
-    avatarUrl: httpUrl(optionalString(payload, "picture", URL_MAX)),
+    avatarUrl: httpsUrl(optionalString(payload, "picture", URL_MAX)),
   };
 }
 
