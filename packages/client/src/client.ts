@@ -30,6 +30,7 @@ import type {
   FeatureRequestPage,
   FeatureRequestSort,
   FeedbackResult,
+  FollowResult,
   ProposeResult,
   PublicAppConfig,
   SdkAppearance,
@@ -387,6 +388,25 @@ export class FeedbackClient {
     return this.vote("DELETE", id, options);
   }
 
+  /**
+   * `POST /feature-requests/<id>/subscription`: mail the user when the request moves, the team
+   * replies or it ships (at most one mail an hour). An SSO user with an email follows at once;
+   * an `email` nobody vouched for is sent a confirmation first (`pending: true`).
+   *
+   * @example
+   * ```ts
+   * await client.followFeatureRequest("fr_…", { email: "ada@example.com" }); // { following: false, pending: true }
+   * ```
+   */
+  async followFeatureRequest(id: string, options: UserPostOptions & { email?: string | undefined } = {}): Promise<FollowResult> {
+    return this.follow("POST", id, options);
+  }
+
+  /** `DELETE /feature-requests/<id>/subscription`: stops following (idempotent). */
+  async unfollowFeatureRequest(id: string, options: UserCallOptions & { email?: string | undefined } = {}): Promise<FollowResult> {
+    return this.follow("DELETE", id, options);
+  }
+
   /** `GET /feature-requests/<id>/comments`, oldest first. */
   async listComments(id: string, options: UserCallOptions & { limit?: number | undefined; cursor?: string | undefined } = {}): Promise<CommentPage> {
     const data = await this.json<Partial<CommentPage>>(
@@ -609,6 +629,14 @@ export class FeedbackClient {
     const headers = key === undefined ? request.headers : { ...request.headers, "Idempotency-Key": key };
     const { data } = await this.send<T>({ ...request, headers, signal: options.signal, timeoutMs: options.timeoutMs ?? this.timeoutMs });
     return data;
+  }
+
+  private async follow(method: "POST" | "DELETE", id: string, options: UserPostOptions & { email?: string | undefined }): Promise<FollowResult> {
+    const token = await this.getUserToken(options.userToken);
+    return this.json<FollowResult>(
+      { method, path: `/api/v1/feature-requests/${enc(id)}/subscription`, json: compact({ email: nonBlank(options.email)?.trim() }), headers: await this.userHeaders(token) },
+      options,
+    );
   }
 
   private async vote(method: "POST" | "DELETE", id: string, options: UserPostOptions & { shipNotifyEmail?: string | undefined }): Promise<VoteResult> {

@@ -163,6 +163,13 @@ export interface VoteResult {
   voteCount: number;
 }
 
+/** The caller's follow of a request. */
+export interface FollowResult {
+  following: boolean;
+  /** A confirmation mail went to the address; nothing is sent until it is confirmed. */
+  pending: boolean;
+}
+
 export interface FeedbackResult {
   submissionId: string;
   [field: string]: unknown;

@@ -11,6 +11,7 @@ export interface SettingsForm {
   allowAnonymousVote: boolean;
   allowAnonymousFeedback: boolean;
   allowAnonymousChangelog: boolean;
+  requireIdentifiedUsers: boolean;
   allowedPlatforms: string[];
   maxAttachmentMb: string;
   features: { feedback: boolean; featureRequests: boolean; roadmap: boolean; changelog: boolean };
@@ -36,6 +37,7 @@ export function formFromApp(app: AppRecord): SettingsForm {
     allowAnonymousVote: app.allowAnonymousVote,
     allowAnonymousFeedback: app.allowAnonymousFeedback,
     allowAnonymousChangelog: app.allowAnonymousChangelog,
+    requireIdentifiedUsers: app.requireIdentifiedUsers,
     allowedPlatforms: [...app.allowedPlatforms],
     maxAttachmentMb: String(app.maxAttachmentBytes / 1_000_000),
     features: { ...app.sdk.features },
@@ -95,6 +97,7 @@ export function patchFromForm(form: SettingsForm): AppPatch {
     allowAnonymousVote: form.allowAnonymousVote,
     allowAnonymousFeedback: form.allowAnonymousFeedback,
     allowAnonymousChangelog: form.allowAnonymousChangelog,
+    requireIdentifiedUsers: form.requireIdentifiedUsers,
     allowedPlatforms: form.allowedPlatforms as NonNullable<AppPatch["allowedPlatforms"]>,
     maxAttachmentBytes: Math.round(Number(form.maxAttachmentMb) * 1_000_000),
     sdk: {
