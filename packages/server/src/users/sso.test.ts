@@ -125,6 +125,19 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
     expect(write.json().code).toBe("sso_token_expired");
   });
 
+  it("scopes an Idempotency-Key to the signed-in user: another user's post is not a replay, a re-signed token's is", async () => {
+    const post = async (token: string) =>
+      comment({ "x-sso-token": token, "x-user-token": "shared-device", "idempotency-key": "key-sso-1" }, { body: "Once" });
+    const first = await post(await sign({ sub: "alice", name: "Alice" }));
+    const other = await post(await sign({ sub: "bob", name: "Bob" }));
+    expect(other.headers["idempotent-replayed"]).toBeUndefined();
+    expect([first.json().authorName, other.json().authorName]).toEqual(["Alice", "Bob"]);
+    t.clock.advance(5000);
+    const retry = await post(await sign({ sub: "alice", name: "Alice" }));
+    expect(retry.headers["idempotent-replayed"]).toBe("true");
+    expect(retry.json().id).toBe(first.json().id);
+  });
+
   it("refuses an HS512 token: only HS256 is accepted", async () => {
     const { SignJWT } = await import("jose");
     const iat = nowSeconds();
