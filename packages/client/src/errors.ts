@@ -214,7 +214,7 @@ export interface ErrorResponse {
  * ```
  */
 /** 403 codes that mean "sign the user in" rather than "not allowed at all". */
-const FORBIDDEN_IDENTITY = new Set(["authentication_required", "identified_user_required", "sso_wrong_audience"]);
+const FORBIDDEN_IDENTITY = new Set(["authentication_required", "identified_user_required"]);
 
 export function errorFromResponse(response: ErrorResponse): FeedbackException {
   const { status, rawBody, requestId } = response;
