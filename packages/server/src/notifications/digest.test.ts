@@ -182,6 +182,25 @@ describe.each(testDialects())("request updates for followers on %s", (dialect) =
     expect(all[1]!.text).not.toContain("Moved to");
   });
 
+  it("tells a follower who also asked for a ship notification that it shipped once, in the digest", async () => {
+    nextWindow();
+    const id = await newRequest("Sync");
+    const eve = await ssoHeaders("eve", "eve@example.com");
+    await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: eve, payload: { shipNotifyEmail: "eve@example.com" } });
+    await runJobs();
+    const confirmation = smtp.to("eve@example.com").find((m) => m.subject?.startsWith("Confirm ship notifications"));
+    expect((await t.app.inject({ method: "POST", url: pathOf(linkIn(confirmation?.text, "/ship-notifications/confirm")) })).json()).toEqual({ confirmed: true });
+    await follow(id, eve);
+    await move(id, "shipped");
+    nextWindow();
+    await runJobs();
+    await runJobs();
+    expect(smtp.to("eve@example.com").filter((m) => m.subject?.startsWith("Shipped in"))).toHaveLength(0);
+    const news = digests("eve@example.com");
+    expect(news).toHaveLength(1);
+    expect(news[0]!.text).toContain("Shipped!");
+  });
+
   it("refuses a follow without any address, and a preference page with a forged token", async () => {
     const id = await newRequest("Themes");
     const res = await follow(id, { "x-user-token": "anon-2" });
