@@ -198,6 +198,9 @@ export const FeatureRequestEventSchema = Type.Object({
 /** A voter as the console sees them: the public id and the attributes the host app reported. */
 export const FeatureRequestVoterSchema = Type.Object({
   publicId: Type.String(),
+  /** The name and avatar of a voter signed in through SSO (from their latest token), else null. */
+  displayName: NullableString,
+  avatarUrl: NullableString,
   isPaying: Type.Boolean(),
   plan: NullableString,
   /** Monthly revenue in currency units, or null when unknown. */

@@ -85,8 +85,15 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
       t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${requestId}/vote`, headers: { "x-sso-token": token, "x-user-token": `device-${token.length}` }, payload: {} });
     const before = (await t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}` })).json().requests[0].voteCount;
     expect((await vote(await sign({ sub: "voter-9" }))).json()).toMatchObject({ voted: true, voteCount: before + 1 });
+    const detail = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${requestId}`);
+    expect(detail.body.voters[0]).toMatchObject({ displayName: null, avatarUrl: null });
     t.clock.advance(1000);
-    expect((await vote(await sign({ sub: "voter-9", name: "Nine" }))).json()).toMatchObject({ voted: false, voteCount: before });
+    expect((await vote(await sign({ sub: "voter-9", name: "Nine", picture: "https://cdn.example.com/9.png" }))).json()).toMatchObject({ voted: false, voteCount: before });
+    // The team sees who voted, by the host's name and avatar.
+    await vote(await sign({ sub: "voter-9", name: "Nine", picture: "https://cdn.example.com/9.png" }));
+    const named = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${requestId}`);
+    expect(named.body.voters[0]).toMatchObject({ displayName: "Nine", avatarUrl: "https://cdn.example.com/9.png" });
+    await vote(await sign({ sub: "voter-9" }));
   });
 
   const refusals: Array<[string, () => Promise<string>, number, string]> = [
