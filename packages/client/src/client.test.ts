@@ -82,6 +82,35 @@ describe("FeedbackClient", () => {
     expect(seen[0]!.body).toEqual({ appKey: "app_demo" });
   });
 
+  it("sends the SSO token on every request, reads and writes alike, and follows setSsoToken", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ requests: [], total: 0, hasMore: false, nextCursor: null }));
+    let current = "jwt-1";
+    const c = client(fetch, { ssoToken: async () => current });
+    await c.getConfig();
+    await c.listFeatureRequests();
+    current = "jwt-2";
+    await c.toggleVote("fr_1");
+    c.setSsoToken("jwt-3");
+    await c.getConfig();
+    c.setSsoToken(null);
+    await c.getConfig();
+    expect(seen.map((s) => s.headers["X-SSO-Token"])).toEqual(["jwt-1", "jwt-1", "jwt-2", "jwt-3", undefined]);
+    const blank = recorder();
+    await client(blank.fetch, { ssoToken: "  " }).getConfig();
+    expect(blank.seen[0]!.headers).not.toHaveProperty("X-SSO-Token");
+  });
+
+  it("follows and unfollows a request with the user's token and the address, if any", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ following: false, pending: true }));
+    const c = client(fetch, { ssoToken: "jwt" });
+    expect(await c.followFeatureRequest("fr/1", { email: " ada@example.com " })).toEqual({ following: false, pending: true });
+    await c.unfollowFeatureRequest("fr/1");
+    expect(seen.map((s) => [s.method, s.url.pathname, s.body, s.headers["X-User-Token"], s.headers["X-SSO-Token"]])).toEqual([
+      ["POST", "/api/v1/feature-requests/fr%2F1/subscription", { email: "ada@example.com" }, "tok-1", "jwt"],
+      ["DELETE", "/api/v1/feature-requests/fr%2F1/subscription", {}, "tok-1", "jwt"],
+    ]);
+  });
+
   it("takes the draft's verification token over the provider's, and omits a blank one", async () => {
     const { seen, fetch } = recorder();
     const provider = vi.fn(async () => "from-provider");

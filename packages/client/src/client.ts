@@ -31,6 +31,7 @@ import type {
   FeatureRequestPage,
   FeatureRequestSort,
   FeedbackResult,
+  FollowResult,
   ProposeResult,
   PublicAppConfig,
   SdkAppearance,
@@ -82,6 +83,13 @@ export interface FeedbackClientOptions {
   userToken?: string | undefined;
   /** `X-User-Hash` your backend computed for the token (or a function of the token). @default undefined */
   userHash?: string | ((token: string) => string | undefined | Promise<string | undefined>) | undefined;
+  /**
+   * Sign-in from the host app: the HS256 JWT your backend signed for the signed-in user (see
+   * docs/sso.md), or a function answering the current one (called before every request, so it
+   * can refresh an expiring token). Sent as `X-SSO-Token` on every request. Blank: none.
+   * @default undefined
+   */
+  ssoToken?: string | (() => string | undefined | Promise<string | undefined>) | undefined;
   /** Clock and timers. @default the real ones */
   timers?: Timers | undefined;
   /** Development warnings. @default console.warn outside production */
@@ -225,6 +233,8 @@ export class FeedbackClient {
   readonly timers: Timers;
   private readonly options: FeedbackClientOptions;
   private readonly send: Transport;
+  /** Set by {@link FeedbackClient.setSsoToken}; wins over the option. */
+  private ssoOverride: string | null | undefined;
   /** `verification` of the config last read: whether intake needs the built-in altcha. */
   private verification: PublicAppConfig["verification"] | undefined;
   /** Whether a config was read (older servers' configs name no `verification`). */
@@ -247,7 +257,32 @@ export class FeedbackClient {
     // Without storage the token store gives the one warning, which covers seen-tracking too.
     this.tokens = options.tokenStore ?? new UserTokenStore({ storage: options.storage, warn });
     this.seenChangelogs = new SeenChangelogStore(options.storage ?? memoryStorage());
-    this.send = createTransport({ baseUrl: this.baseUrl, fetch: fetchImpl, timers: this.timers });
+    const transport = createTransport({ baseUrl: this.baseUrl, fetch: fetchImpl, timers: this.timers });
+    // Every exchange goes through here, so the signed-in user is never left off one.
+    this.send = async <T>(request: HttpRequest) => {
+      const sso = await this.currentSsoToken();
+      return transport<T>(sso === undefined ? request : { ...request, headers: { ...request.headers, "X-SSO-Token": sso } });
+    };
+  }
+
+  /**
+   * Replaces the SSO token (after your backend re-signed it, or on sign-in); `null` signs the
+   * user out of SSO, `undefined` goes back to the `ssoToken` option.
+   *
+   * @example
+   * ```ts
+   * client.setSsoToken(await fetch("/tidings-token").then((r) => r.text()));
+   * ```
+   */
+  setSsoToken(token: string | null | undefined): void {
+    this.ssoOverride = token;
+  }
+
+  private async currentSsoToken(): Promise<string | undefined> {
+    if (this.ssoOverride === null) return undefined;
+    if (this.ssoOverride !== undefined) return nonBlank(this.ssoOverride);
+    const option = this.options.ssoToken;
+    return nonBlank(typeof option === "function" ? await option() : option);
   }
 
   /** The token calls use: per call, else the explicit option, else the store's (awaited). */
@@ -387,6 +422,25 @@ export class FeedbackClient {
   /** `DELETE /feature-requests/<id>/vote`: removes the user's vote (idempotent). */
   async removeVote(id: string, options: UserCallOptions = {}): Promise<VoteResult> {
     return this.vote("DELETE", id, options);
+  }
+
+  /**
+   * `POST /feature-requests/<id>/subscription`: mail the user when the request moves, the team
+   * replies or it ships (at most one mail an hour). An SSO user with an email follows at once;
+   * an `email` nobody vouched for is sent a confirmation first (`pending: true`).
+   *
+   * @example
+   * ```ts
+   * await client.followFeatureRequest("fr_…", { email: "ada@example.com" }); // { following: false, pending: true }
+   * ```
+   */
+  async followFeatureRequest(id: string, options: UserPostOptions & { email?: string | undefined } = {}): Promise<FollowResult> {
+    return this.follow("POST", id, options);
+  }
+
+  /** `DELETE /feature-requests/<id>/subscription`: stops following (idempotent). */
+  async unfollowFeatureRequest(id: string, options: UserCallOptions & { email?: string | undefined } = {}): Promise<FollowResult> {
+    return this.follow("DELETE", id, options);
   }
 
   /** `GET /feature-requests/<id>/comments`, oldest first. */
@@ -611,6 +665,14 @@ export class FeedbackClient {
     const headers = key === undefined ? request.headers : { ...request.headers, "Idempotency-Key": key };
     const { data } = await this.send<T>({ ...request, headers, signal: options.signal, timeoutMs: options.timeoutMs ?? this.timeoutMs });
     return data;
+  }
+
+  private async follow(method: "POST" | "DELETE", id: string, options: UserPostOptions & { email?: string | undefined }): Promise<FollowResult> {
+    const token = await this.getUserToken(options.userToken);
+    return this.json<FollowResult>(
+      { method, path: `/api/v1/feature-requests/${enc(id)}/subscription`, json: compact({ email: nonBlank(options.email)?.trim() }), headers: await this.userHeaders(token) },
+      options,
+    );
   }
 
   private async vote(method: "POST" | "DELETE", id: string, options: UserPostOptions & { shipNotifyEmail?: string | undefined }): Promise<VoteResult> {

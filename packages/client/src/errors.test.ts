@@ -90,6 +90,17 @@ describe("errorFromResponse", () => {
     expect(signature.code).toBe("invalid_signature");
   });
 
+  it("asks for sign-in on an expired SSO token or a required identity, and reports a broken SSO integration as such", () => {
+    for (const [status, code] of [[401, "sso_token_expired"], [403, "identified_user_required"]] as const) {
+      expect(errorFromResponse({ status, rawBody: body("x", code) })).toBeInstanceOf(AuthenticationRequiredException);
+    }
+    for (const [status, code] of [[401, "invalid_sso_token"], [401, "sso_signature_mismatch"], [401, "sso_token_lifetime_too_long"], [403, "sso_wrong_audience"]] as const) {
+      const error = errorFromResponse({ status, rawBody: body("x", code) });
+      expect(error).toBeInstanceOf(UnexpectedStatusException);
+      expect(error.code).toBe(code);
+    }
+  });
+
   it("maps 429 to RateLimitedException with retryAfterMs from Retry-After, or null", () => {
     const limited = errorFromResponse({ status: 429, rawBody: body("Too many searches"), retryAfter: "42" });
     expect(limited).toBeInstanceOf(RateLimitedException);

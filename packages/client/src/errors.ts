@@ -165,7 +165,14 @@ export function parseRetryAfterMs(value: string | null | undefined, nowMs: numbe
 }
 
 /** 401s that are not an anonymous refusal: a bad identity hash or attribute signature. */
-const NOT_ANONYMOUS_401 = new Set(["invalid_user_hash", "invalid_signature", "stale_signature"]);
+const NOT_ANONYMOUS_401 = new Set([
+  "invalid_user_hash",
+  "invalid_signature",
+  "stale_signature",
+  "invalid_sso_token",
+  "sso_signature_mismatch",
+  "sso_token_lifetime_too_long",
+]);
 
 const VERIFICATION_TEXT = /turnstile|human verification|captcha/i;
 
@@ -206,6 +213,9 @@ export interface ErrorResponse {
  * errorFromResponse({ status: 402, rawBody: '{"error":"…","code":"tier_limit_submissions"}' }); // QuotaExceededException
  * ```
  */
+/** 403 codes that mean "sign the user in" rather than "not allowed at all". */
+const FORBIDDEN_IDENTITY = new Set(["authentication_required", "identified_user_required"]);
+
 export function errorFromResponse(response: ErrorResponse): FeedbackException {
   const { status, rawBody, requestId } = response;
   let body: unknown;
@@ -216,7 +226,7 @@ export function errorFromResponse(response: ErrorResponse): FeedbackException {
   }
   const { error, code } = envelope(body);
   const init = { status, code, requestId, body, rawBody };
-  if ((status === 401 && !NOT_ANONYMOUS_401.has(code ?? "")) || (status === 403 && code === "authentication_required")) {
+  if ((status === 401 && !NOT_ANONYMOUS_401.has(code ?? "")) || (status === 403 && FORBIDDEN_IDENTITY.has(code ?? ""))) {
     return new AuthenticationRequiredException(error ?? "Anonymous access is disabled for this surface; a user token is required.", init);
   }
   if (status === 429) {

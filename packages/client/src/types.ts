@@ -167,6 +167,13 @@ export interface VoteResult {
   voteCount: number;
 }
 
+/** The caller's follow of a request. */
+export interface FollowResult {
+  following: boolean;
+  /** A confirmation mail went to the address; nothing is sent until it is confirmed. */
+  pending: boolean;
+}
+
 /** The answer to a feedback submission: its id, plus whatever else the server sends. */
 export interface FeedbackResult {
   submissionId: string;

@@ -12,6 +12,7 @@ export interface SettingsForm {
   allowAnonymousFeedback: boolean;
   allowAnonymousChangelog: boolean;
   portalIndexable: boolean;
+  requireIdentifiedUsers: boolean;
   allowedPlatforms: string[];
   maxAttachmentMb: string;
   features: { feedback: boolean; featureRequests: boolean; roadmap: boolean; changelog: boolean };
@@ -38,6 +39,7 @@ export function formFromApp(app: AppRecord): SettingsForm {
     allowAnonymousFeedback: app.allowAnonymousFeedback,
     allowAnonymousChangelog: app.allowAnonymousChangelog,
     portalIndexable: app.portalIndexable,
+    requireIdentifiedUsers: app.requireIdentifiedUsers,
     allowedPlatforms: [...app.allowedPlatforms],
     maxAttachmentMb: String(app.maxAttachmentBytes / 1_000_000),
     features: { ...app.sdk.features },
@@ -98,6 +100,7 @@ export function patchFromForm(form: SettingsForm): AppPatch {
     allowAnonymousFeedback: form.allowAnonymousFeedback,
     allowAnonymousChangelog: form.allowAnonymousChangelog,
     portalIndexable: form.portalIndexable,
+    requireIdentifiedUsers: form.requireIdentifiedUsers,
     allowedPlatforms: form.allowedPlatforms as NonNullable<AppPatch["allowedPlatforms"]>,
     maxAttachmentBytes: Math.round(Number(form.maxAttachmentMb) * 1_000_000),
     sdk: {

@@ -127,6 +127,8 @@ export const AppRecordSchema = Type.Object({
   allowAnonymousChangelog: Type.Boolean(),
   /** Search engines may index the public portal (robots meta, sitemap.xml). Off by default. */
   portalIndexable: Type.Boolean(),
+  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
+  requireIdentifiedUsers: Type.Boolean(),
   allowedPlatforms: Type.Array(PlatformSchema),
   maxAttachmentBytes: Type.Integer(),
   moderationPolicy: ModerationPolicySchema,
@@ -154,6 +156,8 @@ export const AppSettingsSchema = Type.Object({
   allowAnonymousChangelog: Type.Boolean(),
   /** Search engines may index the public portal (robots meta, sitemap.xml). Off by default. */
   portalIndexable: Type.Boolean(),
+  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
+  requireIdentifiedUsers: Type.Boolean(),
   allowedPlatforms: Type.Array(PlatformSchema),
   maxAttachmentBytes: Type.Integer(),
   moderationPolicy: ModerationPolicySchema,
@@ -188,6 +192,7 @@ export const AppPatchSchema = Type.Object({
   allowAnonymousFeedback: Type.Optional(Type.Boolean()),
   allowAnonymousChangelog: Type.Optional(Type.Boolean()),
   portalIndexable: Type.Optional(Type.Boolean()),
+  requireIdentifiedUsers: Type.Optional(Type.Boolean()),
   allowedPlatforms: Type.Optional(Type.Array(PlatformSchema, { maxItems: 5, uniqueItems: true })),
   maxAttachmentBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: MAX_ATTACHMENT_BYTES_LIMIT })),
   moderationPolicy: Type.Optional(ModerationPolicySchema),

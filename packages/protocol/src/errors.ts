@@ -84,6 +84,44 @@ export const ErrorCodes = {
     meaning: "The app does not allow anonymous access to this surface.",
     fix: "Send X-User-Token with a valid X-User-Hash, or enable the anonymous flag.",
   },
+  invalid_sso_token: {
+    status: 401,
+    message: "The SSO token is not a valid HS256 JWT",
+    meaning:
+      "`X-SSO-Token` is not a compact JWT, is signed with another algorithm than HS256 (`alg: none` included), lacks `sub`, `iat` or `exp`, or carries a claim of the wrong type or size (an `email` that is not an address, a `picture` that is not an https URL).",
+    fix: "Sign `{sub, iat, exp, aud}` (plus optional `email`, `name`, `picture`) with HS256 and the app's signing secret; see docs/sso.md.",
+  },
+  sso_signature_mismatch: {
+    status: 401,
+    message: "The SSO token's signature does not match",
+    meaning: "The token was not signed with this app's current signing secret (forged, tampered with, or signed before a rotation).",
+    fix: "Sign on your backend with the app's current signing secret.",
+  },
+  sso_token_expired: {
+    status: 401,
+    message: "The SSO token has expired",
+    meaning: "`exp` is in the past (60 seconds of clock skew allowed); a token is never accepted after it expires, even once more.",
+    fix: "Sign a fresh token when the page loads and give the SDK the new one (`setSsoToken`).",
+  },
+  sso_token_lifetime_too_long: {
+    status: 401,
+    message: "The SSO token lives too long",
+    meaning: "`exp` is more than 24 hours after `iat`, or `iat` is in the future.",
+    fix: "Issue short-lived tokens (an hour is typical) and check the signer's clock.",
+  },
+  sso_wrong_audience: {
+    status: 403,
+    message: "The SSO token was issued for another app",
+    meaning: "The token's `aud` is not this app's key.",
+    fix: "Set `aud` to the app key the token is sent with.",
+  },
+  identified_user_required: {
+    status: 403,
+    message: "This app only accepts contributions from signed-in users",
+    meaning:
+      "The app's `requireIdentifiedUsers` setting is on and the write came without a verified identity (an SSO token or an `X-User-Hash`), so anonymous tokens and unverified host ids are refused.",
+    fix: "Sign the user in through SSO (docs/sso.md) or send `X-User-Hash`, or turn the setting off.",
+  },
   unauthorized: {
     status: 401,
     message: "Authentication required",

@@ -101,6 +101,12 @@ export const VoteBodySchema = Type.Object({
 });
 export const VoteResultSchema = Type.Object({ voted: Type.Boolean(), voteCount: Type.Integer() });
 
+/** Follow a request's updates; `email` is needed unless the caller signed in through SSO with one. */
+export const FollowRequestBodySchema = Type.Object({ email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })) });
+/** `pending`: a confirmation mail was sent (or is on its way) to an address nobody vouched for. */
+export const FollowRequestResultSchema = Type.Object({ following: Type.Boolean(), pending: Type.Boolean() });
+export type FollowRequestResult = Static<typeof FollowRequestResultSchema>;
+
 /** A comment or reply (wire-contract §7.5). */
 export const CommentSchema = Type.Object({
   id: Type.String(),
@@ -208,6 +214,9 @@ export const FeatureRequestEventSchema = Type.Object({
 /** A voter as the console sees them: the public id and the attributes the host app reported. */
 export const FeatureRequestVoterSchema = Type.Object({
   publicId: Type.String(),
+  /** The name and avatar of a voter signed in through SSO (from their latest token), else null. */
+  displayName: NullableString,
+  avatarUrl: NullableString,
   isPaying: Type.Boolean(),
   plan: NullableString,
   /** Monthly revenue in currency units, or null when unknown. */

@@ -47,6 +47,7 @@ import { startUploadSweeper } from "./uploads/sweeper.js";
 import { userPublicRoutes } from "./users/public-routes.js";
 import { portalRoutes } from "./portal/routes.js";
 import { changelogJobRunner } from "./changelog/background.js";
+import { notificationPublicRoutes } from "./notifications/public-routes.js";
 import { changelogConsoleRoutes } from "./changelog/console-routes.js";
 import { changelogPublicRoutes } from "./changelog/public-routes.js";
 import { subscriberConsoleRoutes } from "./changelog/subscriber-console-routes.js";
@@ -287,6 +288,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await uploadPublicRoutes(typed, ctx);
     userPublicRoutes(typed, ctx);
     await changelogPublicRoutes(typed, ctx, jobs);
+    await notificationPublicRoutes(typed, ctx, jobs);
   });
 
   // The public portal (/p/<APP_KEY>), its bundles and the script-tag widget: HTML, outside /api.

@@ -66,6 +66,7 @@ export const en = {
   "settings.allowAnonymousFeedback": "Anonymous visitors may send feedback",
   "settings.allowAnonymousChangelog": "Anonymous visitors may read the changelog",
   "settings.portalIndexable": "Search engines may index the public portal",
+  "settings.requireIdentifiedUsers": "Only signed-in users (SSO or identity hash) may propose, vote, comment or send feedback",
   "settings.platforms": "Platforms",
   "settings.maxAttachment": "Attachment limit (MB)",
   "settings.sdkFeatures": "SDK features",

@@ -10,7 +10,7 @@ import { knownSecret, rememberSecret } from "./secrets.js";
 const PLATFORMS = ["ios", "macos", "android", "universal", "web"] as const;
 const THEMES = ["system", "light", "dark", "midnight", "ocean", "forest", "sunset", "candy"] as const;
 const PROVIDERS = ["none", "turnstile", "hcaptcha", "recaptcha", "altcha"] as const;
-const FLAGS = ["allowPublic", "allowAnonymousRoadmap", "allowAnonymousVote", "allowAnonymousFeedback", "allowAnonymousChangelog", "portalIndexable"] as const;
+const FLAGS = ["allowPublic", "allowAnonymousRoadmap", "allowAnonymousVote", "allowAnonymousFeedback", "allowAnonymousChangelog", "portalIndexable", "requireIdentifiedUsers"] as const;
 const FEATURES = ["feedback", "featureRequests", "roadmap", "changelog"] as const;
 
 function Fieldset(props: { legend: string; children: ReactNode }) {

@@ -15,7 +15,7 @@ const VOTERS_PAGE = 20;
 
 interface Detail extends AdminFeatureRequest {
   events: { id: string; type: string; actor: string | null; createdAt: string }[];
-  voters: { publicId: string; isPaying: boolean; plan: string | null; mrr: number | null; currency: string | null; votedAt: string }[];
+  voters: { publicId: string; displayName: string | null; isPaying: boolean; plan: string | null; mrr: number | null; currency: string | null; votedAt: string }[];
 }
 
 /** Checks the edit form of a request before sending. */
@@ -238,6 +238,7 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
           {d.voters.slice(votersOffset, votersOffset + VOTERS_PAGE).map((v) => (
             <tr key={v.publicId}>
               <th scope="row">
+                {v.displayName === null ? null : <>{v.displayName} </>}
                 <code>{v.publicId}</code>
               </th>
               <td>{v.isPaying ? t("common.yes") : t("common.no")}</td>

@@ -41,6 +41,7 @@ function CommentView(props: {
   return (
     <li className="td-comment">
       <div className="td-comment-head">
+        {comment.authorAvatarUrl ? <img className="td-avatar" src={comment.authorAvatarUrl} alt="" width={20} height={20} loading="lazy" referrerPolicy="no-referrer" /> : null}
         {comment.authorClerkId && props.onOpenProfile ? (
           <button type="button" className="td-link td-author" onClick={() => props.onOpenProfile?.(comment.authorClerkId!, comment.authorName ?? undefined)}>
             <strong>{name}</strong>

@@ -19,6 +19,23 @@ function browserStorage(): StorageAdapter | undefined {
   }
 }
 
+/**
+ * The fragment: a tab name (`#requests`), or parameters (`#tab=requests&ssoToken=…`). The SSO
+ * token travels in the fragment because browsers send fragments neither to the server (no access
+ * log holds it) nor in Referer; it is removed from the address bar as soon as it is read.
+ */
+function readFragment(): { tab: string; ssoToken: string | undefined } {
+  const hash = window.location.hash.slice(1);
+  if (!hash.includes("=")) return { tab: hash, ssoToken: undefined };
+  const params = new URLSearchParams(hash);
+  const tab = params.get("tab") ?? "";
+  const ssoToken = params.get("ssoToken") ?? undefined;
+  if (ssoToken !== undefined) history.replaceState(null, "", `${window.location.pathname}${window.location.search}${tab === "" ? "" : `#${tab}`}`);
+  return { tab, ssoToken };
+}
+
+const fragment = readFragment();
+
 /** Depth of our own history entries, so Back goes back when the previous entry is the portal's. */
 function depth(): number {
   const state: unknown = window.history.state;
@@ -85,7 +102,13 @@ function PortalRoot(props: { client: FeedbackClient; embedded: boolean; appKey: 
 const mount = document.getElementById("tidings-portal");
 if (mount !== null) {
   const appKey = mount.dataset.appKey ?? "";
-  const client = new FeedbackClient({ baseUrl: mount.dataset.baseUrl || window.location.origin, appKey, storage: browserStorage(), warn: () => undefined });
+  const client = new FeedbackClient({
+    baseUrl: mount.dataset.baseUrl || window.location.origin,
+    appKey,
+    storage: browserStorage(),
+    ssoToken: fragment.ssoToken,
+    warn: () => undefined,
+  });
   document.documentElement.dataset.ready = "false";
   createRoot(mount).render(
     <StrictMode>

@@ -1,4 +1,5 @@
 // The script-tag widget: <script src="https://feedback.example.com/widget.js" data-app-key="app_…" async></script>
+// (plus `data-sso-token="<JWT>"` to sign the host's user in, see docs/sso.md)
 // adds a launcher button that opens the portal in a panel. The portal runs in an iframe, so the
 // host page's styles and scripts and ours never touch.
 (() => {
@@ -40,7 +41,10 @@
     if (open && frame === null) {
       frame = document.createElement("iframe");
       frame.title = label;
-      frame.src = `${origin}/p/${encodeURIComponent(appKey)}?embed=1${tab === "" ? "" : `#${encodeURIComponent(tab)}`}`;
+      // The SSO token rides in the fragment: never sent to the server's logs nor in Referer.
+      const sso = script.dataset.ssoToken ?? "";
+      const fragment = sso === "" ? (tab === "" ? "" : `#${encodeURIComponent(tab)}`) : `#${new URLSearchParams({ tab, ssoToken: sso }).toString()}`;
+      frame.src = `${origin}/p/${encodeURIComponent(appKey)}?embed=1${fragment}`;
       panel.appendChild(frame);
     }
     panel.classList.toggle("open", open);

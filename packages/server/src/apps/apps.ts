@@ -78,6 +78,7 @@ export function toAppRecord(row: AppRow): AppRecord {
     allowAnonymousFeedback: row.allowAnonymousFeedback === 1,
     allowAnonymousChangelog: row.allowAnonymousChangelog === 1,
     portalIndexable: row.portalIndexable === 1,
+    requireIdentifiedUsers: row.requireIdentifiedUsers === 1,
     allowedPlatforms: parseJson<AppRecord["allowedPlatforms"]>(row.allowedPlatforms, []),
     maxAttachmentBytes: row.maxAttachmentBytes,
     moderationPolicy: row.moderationPolicy as AppRecord["moderationPolicy"],
@@ -99,6 +100,7 @@ export function toAppSettings(row: AppRow) {
     allowAnonymousFeedback: r.allowAnonymousFeedback,
     allowAnonymousChangelog: r.allowAnonymousChangelog,
     portalIndexable: r.portalIndexable,
+    requireIdentifiedUsers: r.requireIdentifiedUsers,
     allowedPlatforms: r.allowedPlatforms,
     maxAttachmentBytes: r.maxAttachmentBytes,
     moderationPolicy: r.moderationPolicy,
@@ -170,6 +172,7 @@ export function patchColumns(patch: AppPatch, current: AppRow | null): Partial<A
     "allowAnonymousFeedback",
     "allowAnonymousChangelog",
     "portalIndexable",
+    "requireIdentifiedUsers",
   ] as const) {
     const value = patch[key];
     if (value !== undefined) out[key] = flag(value);
@@ -249,6 +252,7 @@ export async function createApp(
     verificationSiteKey: null,
     verificationSecret: null,
     verificationExempt: 0,
+    requireIdentifiedUsers: 0,
     createdAt: now,
     updatedAt: now,
     ...patchColumns({ ...input, slug }, null),
@@ -277,8 +281,8 @@ export async function createApp(
  * reached yet (the migration tests create apps on old schemas).
  */
 function insertedColumns(row: AppRow): Insertable<AppsTable> {
-  const { portalIndexable, ...rest } = row;
-  return portalIndexable === 0 ? rest : row;
+  const { portalIndexable, requireIdentifiedUsers, ...rest } = row;
+  return { ...rest, ...(portalIndexable === 0 ? {} : { portalIndexable }), ...(requireIdentifiedUsers === 0 ? {} : { requireIdentifiedUsers }) };
 }
 
 /** Applies a patch to an app in `workspaceId`; 404 when it is not there, 409 on a taken slug. */

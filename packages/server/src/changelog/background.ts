@@ -4,6 +4,8 @@ import { JobRunner } from "../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
 import { webhookJobHandler, type DeliveryHooks } from "../webhooks/delivery.js";
 import { WEBHOOK_JOB } from "../webhooks/events.js";
+import { digestJobHandler } from "../notifications/digest.js";
+import { DIGEST_JOB } from "../notifications/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./publishing.js";
 
 declare module "fastify" {
@@ -30,5 +32,6 @@ export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer:
   runner.step(shipNotificationStep);
   runner.handle("mail", mailJobHandler(ctx, mailer));
   runner.handle(WEBHOOK_JOB, webhookJobHandler(ctx, webhookHooks));
+  runner.handle(DIGEST_JOB, digestJobHandler(ctx));
   return runner;
 }

@@ -15,6 +15,7 @@ import type { AppRow } from "../apps/apps.js";
 import { appTag, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import { ApiError } from "../http/errors.js";
+import { readFormBodies } from "../http/form-bodies.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
@@ -23,7 +24,7 @@ import { mailLinkSecret } from "../mail/link-tokens.js";
 import { escapeHtml, interstitial, page } from "../mail/html.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { hashUserToken } from "../users/attributes.js";
-import { resolveIdentity } from "../users/identity.js";
+import { identifyCaller, identifyReader } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
 import { linkedRequests, toPublicEntry } from "./entries.js";
 import { confirmSubscription, requestSubscription, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
@@ -55,8 +56,8 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
-function requireChangelogAccess(request: FastifyRequest, appRow: AppRow): { token: string | null; identified: boolean } {
-  const identity = resolveIdentity(request.headers, appRow.signingSecret);
+async function requireChangelogAccess(ctx: Context, request: FastifyRequest, appRow: AppRow): Promise<{ token: string | null; identified: boolean }> {
+  const identity = await identifyReader(request.headers, appRow, ctx.clock);
   if (appRow.allowAnonymousChangelog !== 1 && !identity.identified) {
     throw new ApiError("authentication_required", { message: "Sign in is required to view this changelog" });
   }
@@ -73,9 +74,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
   // connection) a first read from outside the transaction would wait for it forever.
   await mailLinkSecret(ctx);
   await parent.register(async (app: App) => {
-    app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
-    });
+    readFormBodies(app);
     const db = ctx.db.kysely;
 
     app.get(
@@ -92,7 +91,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       async (request, reply) => {
         await enforceRateLimit(ctx, request, "public_read");
         const { app: appRow } = await requirePublicApp(ctx, request.params.appKey);
-        const identity = requireChangelogAccess(request, appRow);
+        const identity = await requireChangelogAccess(ctx, request, appRow);
         const limit = request.query.limit ?? 100;
         const cursor = request.query.cursor === undefined ? undefined : decodeFeedCursor(request.query.cursor);
         // Linked request titles are roadmap content: anonymous callers see them only when the roadmap is open.
@@ -123,7 +122,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
           await ctx.cache.set(cacheKey, body, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(appRow.id)] });
         }
         const shared = appRow.allowAnonymousChangelog === 1 && identity.token === null;
-        return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash" });
+        return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash, X-SSO-Token" });
       },
     );
 
@@ -141,7 +140,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       },
       async (request, reply) => {
         const { app: appRow } = await requirePublicApp(ctx, request.params.appKey);
-        const identity = requireChangelogAccess(request, appRow);
+        const identity = await requireChangelogAccess(ctx, request, appRow);
         const email = normaliseEmail(request.body.email);
         if (email === undefined) {
           throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
@@ -178,10 +177,10 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         },
       );
 
-    const confirmRoute = (path: string, kind: "changelog" | "ship") => {
+    const confirmRoute = (path: string, kind: "changelog" | "ship" | "request") => {
       interstitialRoute(
         path,
-        kind === "changelog" ? "Confirm your subscription" : "Confirm ship notifications",
+        { changelog: "Confirm your subscription", ship: "Confirm ship notifications", request: "Confirm request updates" }[kind],
         "Press the button to confirm. Until you do, nothing is sent to you.",
         "Confirm",
         "Missing confirmation token",
@@ -207,6 +206,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     };
     confirmRoute("/api/v1/public/apps/:appKey/changelog/confirm", "changelog");
     confirmRoute("/api/v1/public/apps/:appKey/ship-notifications/confirm", "ship");
+    confirmRoute("/api/v1/public/apps/:appKey/request-updates/confirm", "request");
 
     const unsubscribePath = "/api/v1/public/apps/:appKey/changelog/unsubscribe";
     interstitialRoute(unsubscribePath, "Unsubscribe", "Press the button to stop these mails.", "Unsubscribe", "Missing unsubscribe token");
@@ -248,7 +248,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         if (email === undefined) {
           throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
         }
-        const identity = resolveIdentity(request.headers, appRow.signingSecret);
+        const identity = await identifyCaller(request.headers, appRow, ctx.clock);
         const tokenHash = identity.token === null ? null : hashUserToken(identity.token);
         await unsubscribeByEmail(ctx, appRow, email, tokenHash, (trx) => recordIdempotentWrite(trx, request));
         runner.kick();

@@ -4,6 +4,7 @@ import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { queueWebhookEvent } from "../webhooks/events.js";
+import { queueRequestNotices } from "../notifications/notices.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -39,6 +40,11 @@ export async function publishEntry(trx: Kysely<Database>, ctx: Context, entry: E
       .execute();
     return { entry: { id: entry.id, title: entry.title, versionLabel: entry.versionLabel, body: entry.body, publishedAt: now, linkedRequests: linked } };
   });
+  // Followers of the requests the release ships hear about it with its notes, in their digest.
+  const linked = await trx.selectFrom("changelogEntryRequests").select("featureRequestId").where("entryId", "=", entry.id).execute();
+  for (const { featureRequestId } of linked) {
+    await queueRequestNotices(trx, ctx.clock, { appId: entry.appId, featureRequestId, kind: "shipped", key: `release:${entry.id}`, data: { entryId: entry.id } });
+  }
   const app = await mailAppOf(trx, entry.appId);
   const subscribers = await trx
     .selectFrom("emailSubscriptions")
@@ -150,6 +156,20 @@ export async function shipNotificationStep(ctx: Context): Promise<void> {
     .where("s.kind", "=", "ship")
     .where("s.status", "=", "confirmed")
     .where("s.notifiedAt", "is", null)
+    // A follower of the request hears that it shipped in their digest, with the release notes.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("emailSubscriptions as f")
+            .select("f.id")
+            .where("f.kind", "=", "request")
+            .where("f.status", "=", "confirmed")
+            .whereRef("f.appId", "=", "s.appId")
+            .whereRef("f.featureRequestId", "=", "s.featureRequestId")
+            .whereRef("f.email", "=", "s.email"),
+        ),
+      ),
+    )
     .where(({ or, exists, selectFrom }) =>
       or([
         exists(selectFrom("featureRequestEvents as ev").select("ev.id").whereRef("ev.featureRequestId", "=", "s.featureRequestId").where("ev.type", "=", "shipped")),

@@ -64,15 +64,22 @@ async function confirmationJob(ctx: Context, app: MailApp, sub: SubRow, requestT
     n: sub.confirmNonce ?? "",
     exp: ctx.clock.now().getTime() + CONFIRM_TTL_MS,
   });
-  const path = sub.kind === "changelog" ? "changelog/confirm" : "ship-notifications/confirm";
+  const path = { changelog: "changelog/confirm", ship: "ship-notifications/confirm", request: "request-updates/confirm" }[sub.kind];
   const appName = oneLine(app.name);
+  const requestName = oneLine(requestTitle ?? "a feature request");
   const message = composeMail({
     to: sub.email,
-    subject: sub.kind === "changelog" ? `Confirm your subscription to ${appName} updates` : `Confirm ship notifications from ${appName}`,
+    subject: {
+      changelog: `Confirm your subscription to ${appName} updates`,
+      ship: `Confirm ship notifications from ${appName}`,
+      request: `Confirm updates about "${requestName}"`,
+    }[sub.kind],
     paragraphs: [
-      sub.kind === "changelog"
-        ? `Someone asked to receive ${appName}'s release notes at this address.`
-        : `Someone asked to be told at this address when "${oneLine(requestTitle ?? "a feature request")}" ships in ${appName}.`,
+      {
+        changelog: `Someone asked to receive ${appName}'s release notes at this address.`,
+        ship: `Someone asked to be told at this address when "${requestName}" ships in ${appName}.`,
+        request: `Someone asked to be told at this address when "${requestName}" moves on ${appName}'s roadmap, when the team replies and when it ships (at most one mail an hour).`,
+      }[sub.kind],
       "If it was not you, ignore this mail: nothing will be sent without your confirmation.",
     ],
     action: { label: "Confirm", url: appPath(ctx, app, `${path}?token=${token}`) },

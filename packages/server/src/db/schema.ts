@@ -77,6 +77,8 @@ export interface AppsTable {
   verificationSiteKey: string | null;
   verificationSecret: string | null;
   verificationExempt: Flag;
+  /** Writes need a verified identity (SSO token or X-User-Hash); defaults to 0 in the schema. */
+  requireIdentifiedUsers: Generated<Flag>;
   createdAt: string;
   updatedAt: string;
 }
@@ -120,6 +122,9 @@ export interface EndUsersTable {
   currency: string | null;
   displayName: string | null;
   attributesUpdatedAt: string | null;
+  /** Signed in through SSO: the address and avatar the host's latest token carried. */
+  email: string | null;
+  avatarUrl: string | null;
 }
 
 /** Moderation state of a feature request. */
@@ -303,8 +308,8 @@ export interface ChangelogEntryRequestsTable {
   position: number;
 }
 
-/** `changelog` (featureRequestId `""`) or `ship` (one request). */
-export type SubscriptionKind = "changelog" | "ship";
+/** `changelog` (featureRequestId `""`), `ship` (one request) or `request` (every update of one request). */
+export type SubscriptionKind = "changelog" | "ship" | "request";
 export type SubscriptionStatus = "pending" | "confirmed" | "unsubscribed";
 
 export interface EmailSubscriptionsTable {
@@ -323,6 +328,34 @@ export interface EmailSubscriptionsTable {
   /** Ship notifications: when the shipped mail was queued (once). */
   notifiedAt: string | null;
   createdAt: string;
+  updatedAt: string;
+}
+
+/** What a followed request's notice tells. */
+export type RequestNoticeKind = "moved" | "replied" | "shipped";
+
+/** One update of a followed request waiting for its follower's hourly digest. */
+export interface RequestUpdateNoticesTable {
+  id: string;
+  appId: string;
+  subscriptionId: string;
+  email: string;
+  featureRequestId: string;
+  kind: RequestNoticeKind;
+  /** JSON: the column moved to, the reply's excerpt, the release. */
+  data: string;
+  dedupeKey: string;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** What an address wants to hear about the requests it follows in one app (absent: everything). */
+export interface NotificationPreferencesTable {
+  appId: string;
+  email: string;
+  moves: Flag;
+  replies: Flag;
+  ships: Flag;
   updatedAt: string;
 }
 
@@ -506,6 +539,8 @@ export interface Database {
   changelogEntries: ChangelogEntriesTable;
   changelogEntryRequests: ChangelogEntryRequestsTable;
   emailSubscriptions: EmailSubscriptionsTable;
+  requestUpdateNotices: RequestUpdateNoticesTable;
+  notificationPreferences: NotificationPreferencesTable;
   jobs: JobsTable;
   idempotencyKeys: IdempotencyKeysTable;
   importSources: ImportSourcesTable;

@@ -133,7 +133,7 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
     db
       .selectFrom("featureRequestVotes as vt")
       .innerJoin("endUsers as eu", "eu.id", "vt.endUserId")
-      .select(["eu.publicId", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt"])
+      .select(["eu.publicId", "eu.displayName", "eu.avatarUrl", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt"])
       .where("vt.featureRequestId", "=", id)
       .orderBy("vt.createdAt", "desc")
       .orderBy("eu.publicId", "desc")
@@ -145,6 +145,8 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
     events: events.map((e) => ({ ...e, data: JSON.parse(e.data) as Record<string, unknown> })),
     voters: voters.map((v) => ({
       publicId: v.publicId,
+      displayName: v.displayName,
+      avatarUrl: v.avatarUrl,
       isPaying: v.isPaying === 1,
       plan: v.plan,
       mrr: v.mrrCents === null ? null : v.mrrCents / 100,

@@ -14,7 +14,7 @@ function commentQuery(db: Kysely<Database>) {
     .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
     .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
     .selectAll("cm")
-    .select(["author.publicId as authorPublicId", "parentAuthor.publicId as parentPublicId"]);
+    .select(["author.publicId as authorPublicId", "author.avatarUrl as authorAvatarUrl", "parentAuthor.publicId as parentPublicId"]);
 }
 
 type CommentRow = Awaited<ReturnType<ReturnType<typeof commentQuery>["executeTakeFirstOrThrow"]>>;
@@ -25,7 +25,8 @@ export function toComment(row: CommentRow): Comment {
     id: row.id,
     featureRequestId: row.featureRequestId,
     authorName: row.authorName,
-    authorAvatarUrl: null,
+    // The avatar of an SSO user follows their latest token; others have none.
+    authorAvatarUrl: row.authorAvatarUrl ?? null,
     authorClerkId: row.authorPublicId,
     body: row.body,
     parentId: row.parentId,

@@ -26,6 +26,7 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { getAdminFeatureRequest, getAdminFeatureRequestDetail, listAdminFeatureRequests } from "./admin-records.js";
+import { queueRequestNotices } from "../notifications/notices.js";
 import { addComment, listComments } from "./comments.js";
 import {
   createTeamRequest,
@@ -306,6 +307,14 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
           teamUserId: principal.kind === "user" ? principal.userId : null,
           isTeam: true,
           parentId: request.body.parentId ?? null,
+        });
+        // Followers hear about team replies in their hourly digest.
+        await queueRequestNotices(t.trx, t.clock, {
+          appId: row.appId,
+          featureRequestId: row.id,
+          kind: "replied",
+          key: `reply:${comment.id}`,
+          data: { author: comment.authorName, body: text.slice(0, 500) },
         });
         return { comment, appIds: [row.appId] };
       });

@@ -3,6 +3,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../ids.js";
 import { queueRequestWebhook } from "../webhooks/events.js";
+import { noticesForEvent } from "../notifications/notices.js";
 
 /** What happened to a feature request; the changelog notifies voters from `shipped`. */
 export type FeatureRequestEventType =
@@ -16,16 +17,22 @@ export type FeatureRequestEventType =
   | "edited"
   | "deleted";
 
-/** Records an event inside the caller's transaction, with the webhook deliveries it causes. */
+/**
+ * Records an event inside the caller's transaction, with the webhook deliveries it causes and the
+ * notices its request's followers get (see `noticesForEvent`): they commit or roll back with the
+ * change itself.
+ */
 export async function recordEvent(
   trx: Kysely<Database>,
   clock: Clock,
   event: { featureRequestId: string; appId: string; type: FeatureRequestEventType; actor: string | null; data?: Record<string, unknown> },
 ): Promise<void> {
+  const id = newId("evt", clock.now());
+  await noticesForEvent(trx, clock, { id, featureRequestId: event.featureRequestId, appId: event.appId, type: event.type, data: event.data ?? {} });
   await trx
     .insertInto("featureRequestEvents")
     .values({
-      id: newId("evt", clock.now()),
+      id,
       featureRequestId: event.featureRequestId,
       appId: event.appId,
       type: event.type,

@@ -27,7 +27,7 @@ import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { ensureEndUser, findEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
+import { ensureEndUser, findEndUser, identifyCaller, identifyReader, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
 import { addComment, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
 import { findListedItem } from "./item.js";
@@ -108,7 +108,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         void reply.header("Warning", '299 - "userToken query parameter is deprecated; send X-User-Token header instead"');
         void reply.header("X-Deprecated-Query-Token", "deprecated");
       }
-      const identity = resolveIdentity(request.headers, appRow.signingSecret, query.userToken);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock, query.userToken);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
 
       const listQuery = {
@@ -132,9 +132,9 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: contentTags(appRow.id) });
       }
       if (identity.token === null) {
-        return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token" });
+        return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token, X-SSO-Token" });
       }
-      void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
+      void reply.header("Vary", "X-User-Token, X-SSO-Token").header("Cache-Control", "private, no-store");
       const viewer = await findEndUser(db, appRow.id, identity.token);
       if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
       // A viewer with pending requests of their own sees them too: that page is not shared.
@@ -166,7 +166,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
       }
       const { app: appRow } = await requirePublicApp(ctx, appKey);
-      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       const countCache = { shared: ctx.cache, tags: [appTag(appRow.id), appRequestSetTag(appRow.id)] };
       const requests = await similarRequests(db, ctx.db.dialect, ctx.clock, { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5 }, countCache);
@@ -197,7 +197,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       const appRow = await appOfRequest(ctx, row.appId);
       const appKey = request.query.appKey ?? header(request, "x-app-key");
       if (appKey !== undefined && appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
-      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
       const item = await findListedItem(db, row.id, viewer?.id ?? null);
@@ -226,16 +226,18 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         if (appKey === undefined) return;
         const { app: appRow } = await requirePublicApp(ctx, appKey);
         const token = typeof raw.requesterToken === "string" ? raw.requesterToken : undefined;
-        const identity = resolveIdentity(request.headers, appRow.signingSecret, token);
+        const identity = await identifyCaller(request.headers, appRow, ctx.clock, token);
         requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
+        requireIdentifiedWrite(appRow, identity);
       },
     },
     async (request, reply) => {
       const body = request.body;
       const appKey = body.appKey;
       const { app: appRow } = await requirePublicApp(ctx, appKey);
-      const identity = resolveIdentity(request.headers, appRow.signingSecret, body.requesterToken);
+      const identity = await identifyCaller(request.headers, appRow, ctx.clock, body.requesterToken);
       requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
+      requireIdentifiedWrite(appRow, identity);
       const title = body.title.trim();
       const description = (body.description ?? body.details ?? "").trim();
       // Counted as the schema's limits are: an emoji is one character, not two.
@@ -253,7 +255,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       const row = await db.transaction().execute(async (trx) => {
         // The end user before the quota row, in the order feedback takes them, so a new user
         // proposing and sending feedback at once cannot deadlock.
-        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token);
+        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
         await pass.commit(trx);
         await recordIdempotentWrite(trx, request);
         return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
@@ -262,8 +264,8 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
           description,
           approved,
           requesterEndUserId: endUser?.id ?? null,
-          requesterName: body.requesterName?.trim() || null,
-          requesterEmail: body.requesterEmail?.trim() || null,
+          requesterName: identity.profile?.name ?? (body.requesterName?.trim() || null),
+          requesterEmail: identity.profile?.email ?? (body.requesterEmail?.trim() || null),
           createdByAdmin: false,
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
         });
@@ -281,8 +283,9 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     const fr = await votableRequest(ctx, id);
     const appRow = await appOfRequest(ctx, fr.appId);
     if (body.appKey !== undefined && body.appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
-    const identity = resolveIdentity(request.headers, appRow.signingSecret, body.userToken);
+    const identity = await identifyCaller(request.headers, appRow, ctx.clock, body.userToken);
     requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to vote");
+    requireIdentifiedWrite(appRow, identity);
     if (identity.token === null) throw new ApiError("user_token_required");
     const result = await applyVote(
       ctx.db,
@@ -292,6 +295,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         appId: appRow.id,
         token: identity.token,
         mode,
+        ...(identity.profile === undefined ? {} : { profile: identity.profile }),
         ...(body.shipNotifyEmail === undefined ? {} : { shipNotifyEmail: body.shipNotifyEmail }),
       },
       (trx) => recordIdempotentWrite(trx, request),
@@ -330,7 +334,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       await enforceRateLimit(ctx, request, "public_read");
       const fr = await findPublicRequest(db, request.params.id);
       const appRow = await appOfRequest(ctx, fr.appId);
-      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       return listComments(db, fr.id, { limit: request.query.limit ?? 200, cursor: request.query.cursor });
     },
@@ -352,8 +356,9 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
       const fr = await findPublicRequest(db, request.params.id);
       const appRow = await appOfRequest(ctx, fr.appId);
-      const identity = resolveIdentity(request.headers, appRow.signingSecret);
+      const identity = await identifyCaller(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to comment");
+      requireIdentifiedWrite(appRow, identity);
       if (identity.token === null) throw new ApiError("user_token_required");
       const text = request.body.body.trim();
       if (text === "") {
@@ -363,14 +368,15 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         // The request before the end user, in the order votes take them, so a new user voting
         // and commenting at once cannot deadlock.
         await lockRequests(trx, ctx.db.dialect, [fr.id]);
-        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!);
+        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!, identity.profile);
         await recordIdempotentWrite(trx, request);
         return addComment(trx, ctx.clock, {
           publicOnly: true,
           featureRequestId: fr.id,
           body: text,
-          authorName: request.body.authorName?.trim() || null,
-          authorEmail: request.body.authorEmail?.trim() || null,
+          // A signed-in user is who the host says, whatever name the form carried.
+          authorName: identity.profile?.name ?? (request.body.authorName?.trim() || null),
+          authorEmail: identity.profile?.email ?? (request.body.authorEmail?.trim() || null),
           endUserId: endUser.id,
           teamUserId: null,
           isTeam: false,

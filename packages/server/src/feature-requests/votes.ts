@@ -7,6 +7,7 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { ensureEndUser } from "../users/identity.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
+import type { SsoProfile } from "../users/sso.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
 export type VoteMode = "toggle" | "remove";
@@ -28,12 +29,12 @@ export type VoteMode = "toggle" | "remove";
 export async function applyVote(
   db: Db,
   clock: Clock,
-  input: { featureRequestId: string; appId: string; token: string; mode: VoteMode; shipNotifyEmail?: string },
+  input: { featureRequestId: string; appId: string; token: string; mode: VoteMode; shipNotifyEmail?: string; profile?: SsoProfile },
   alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ voted: boolean; voteCount: number }> {
   return db.sharedTransaction(async (trx) => {
     if (db.dialect === "postgres") await lockRequest.execute(trx, { id: input.featureRequestId });
-    const endUserId = (await ensureEndUser(trx, clock, input.appId, input.token)).id;
+    const endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile)).id;
     // A toggle adds the vote unless there is one already (then it removes it): one statement
     // for the common case, a new vote.
     const added =

@@ -11,7 +11,7 @@ import { newId } from "../ids.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { uploaderHash } from "../uploads/uploads.js";
-import { ensureEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
+import { ensureEndUser, identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
 import { attachmentRefs, attachUploads, resolveAttachments } from "./attachments.js";
 import { sanitizeMetadata } from "./metadata.js";
 import { queueWebhookEvent } from "../webhooks/events.js";
@@ -67,10 +67,11 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
         const appKey = typeof raw.appKey === "string" ? raw.appKey : typeof headerKey === "string" ? headerKey : undefined;
         if (appKey === undefined) return;
         const { app: appRow } = await requirePublicApp(ctx, appKey.trim());
-        const identity = resolveIdentity(request.headers, appRow.signingSecret, typeof raw.userToken === "string" ? raw.userToken : undefined);
+        const identity = await identifyCaller(request.headers, appRow, ctx.clock, typeof raw.userToken === "string" ? raw.userToken : undefined);
         if (appRow.allowAnonymousFeedback !== 1 && !identity.identified) {
           throw new ApiError("authentication_required", { message: "Sign in is required to send feedback" });
         }
+        requireIdentifiedWrite(appRow, identity);
         admitted.set(request, { app: appRow, identity });
       },
     },
@@ -101,7 +102,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
       const reporterName = body.reporterName?.trim() || null;
       const reporterEmail = body.reporterEmail?.trim() || null;
       await db.transaction().execute(async (trx) => {
-        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token);
+        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
         await trx
           .insertInto("submissions")
           .values({

@@ -24,7 +24,7 @@ const CONTRACT_BODIES: ReadonlyArray<{ method: string; path: string; status: num
  * Pages a person opens from a mail: they answer HTML, refusals included, unless the caller asks
  * for JSON only (docs/public-api.md, "Confirmation link").
  */
-const MAIL_LINK_PAGES = /^\/api\/v1\/public\/apps\/\{appKey\}\/(changelog\/confirm|ship-notifications\/confirm|changelog\/unsubscribe)$/;
+const MAIL_LINK_PAGES = /^\/api\/v1\/public\/apps\/\{appKey\}\/(changelog\/confirm|ship-notifications\/confirm|request-updates\/confirm|changelog\/unsubscribe|notifications)$/;
 
 function wantsJsonOnly(headers: Record<string, string>): boolean {
   const accept = headers.accept ?? "";

@@ -6,6 +6,7 @@ export const PUBLIC_REQUEST_HEADERS = [
   "Content-Type",
   "X-User-Token",
   "X-User-Hash",
+  "X-SSO-Token",
   "X-App-Key",
   "X-Request-Id",
   "X-SDK-Version",

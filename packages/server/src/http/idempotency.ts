@@ -101,7 +101,20 @@ function scopeOf(request: FastifyRequest, fields: Record<string, unknown>): stri
     fields.appKey,
     fields.userToken,
     fields.requesterToken,
+    // The signed-in user, not the token: a retry may carry a token re-signed meanwhile. Only
+    // appended when sent, so the scopes of callers without one stay what they were.
+    ...(typeof h["x-sso-token"] === "string" ? [`sso:${unverifiedSubject(h["x-sso-token"])}`] : []),
   ]);
+}
+
+/** The `sub` of an SSO token as it claims it (the route verifies the token before any write). */
+function unverifiedSubject(token: string): string {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { sub?: unknown };
+    return typeof payload.sub === "string" ? payload.sub : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Reserves the key for this request: undefined to go on, the kept answer to replay, or a refusal. */

@@ -29,6 +29,8 @@ export interface NewJob {
   dedupeKey: string;
   payload: unknown;
   maxAttempts?: number;
+  /** When the job becomes due (a digest waits for its hour to end). @default now */
+  runAt?: Date;
 }
 
 /** Adds jobs inside the caller's transaction; a key already queued (in any state) is skipped. Answers how many were added. */
@@ -47,7 +49,7 @@ export async function enqueueJobs(trx: Kysely<Database>, clock: Clock, jobs: rea
         status: "pending",
         attempts: 0,
         maxAttempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-        nextAttemptAt: now,
+        nextAttemptAt: job.runAt === undefined ? now : job.runAt.toISOString(),
         lockedUntil: null,
         lastError: null,
         createdAt: now,

@@ -3,7 +3,7 @@ import type { Context } from "../context.js";
 import { instanceSecret } from "../instance-secrets.js";
 
 /** What a link token is for; the purpose is signed, so one kind is never accepted as another. */
-export type LinkPurpose = "confirm" | "unsubscribe";
+export type LinkPurpose = "confirm" | "unsubscribe" | "preferences";
 
 /** A signed token's content: the subscription, an optional single-use nonce, expiry in ms. */
 export interface LinkPayload {

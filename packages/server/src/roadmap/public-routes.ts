@@ -7,7 +7,7 @@ import { ApiError } from "../http/errors.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { resolveIdentity } from "../users/identity.js";
+import { identifyReader } from "../users/identity.js";
 import { listColumns, toColumn } from "./columns.js";
 import { listVersions, toVersion } from "./versions.js";
 
@@ -26,7 +26,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
   ) => {
     await enforceRateLimit(ctx, request, "public_read");
     const { app: appRow } = await requirePublicApp(ctx, appKey);
-    const identity = resolveIdentity(request.headers, appRow.signingSecret);
+    const identity = await identifyReader(request.headers, appRow, ctx.clock);
     if (appRow.allowAnonymousRoadmap !== 1 && !identity.identified) {
       throw new ApiError("authentication_required", { message: "Sign in is required to view this roadmap" });
     }
@@ -38,7 +38,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
     }
     // Only anonymous answers of an openly readable roadmap may sit in shared caches.
     const shared = appRow.allowAnonymousRoadmap === 1 && identity.token === null;
-    return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash" });
+    return sendCached(request, reply, body, { shared, maxAgeSeconds: PUBLIC_CACHE_SECONDS, vary: "X-User-Token, X-User-Hash, X-SSO-Token" });
   };
 
   app.get(

@@ -21,7 +21,7 @@ import { hasIdempotencyKey, recordIdempotentWrite, reserveAfterBody, sendReplay 
 import type { App } from "../http/types.js";
 import { newId, randomToken } from "../ids.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { resolveIdentity } from "../users/identity.js";
+import { identifyCaller, requireIdentifiedWrite } from "../users/identity.js";
 import {
   checkImageBytes,
   claimedImageType,
@@ -96,10 +96,11 @@ interface Uploader {
 
 async function resolveUploader(ctx: Context, request: FastifyRequest, appKey: string): Promise<Uploader> {
   const { app } = await requirePublicApp(ctx, appKey);
-  const identity = resolveIdentity(request.headers, app.signingSecret);
+  const identity = await identifyCaller(request.headers, app, ctx.clock);
   if (app.allowAnonymousFeedback !== 1 && !identity.identified) {
     throw new ApiError("authentication_required", { message: "Sign in is required to send feedback" });
   }
+  requireIdentifiedWrite(app, identity);
   return { app, tokenHash: uploaderHash(identity.token) };
 }
 

@@ -5,13 +5,16 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId, pooledRandomBytes } from "../ids.js";
+import { ssoUserToken, verifySsoToken, type SsoApp, type SsoProfile } from "./sso.js";
 
 /** Who is calling a public endpoint, as far as the headers tell. */
 export interface EndUserIdentity {
   /** The opaque client token, or null when none was sent. */
   token: string | null;
-  /** True when `X-User-Hash` proved the host app vouches for the token. */
+  /** True when `X-User-Hash` or an SSO token proved the host app vouches for the caller. */
   identified: boolean;
+  /** Set when the caller signed in through SSO: what the host's token says about them. */
+  profile?: SsoProfile;
 }
 
 const PRINTABLE = /^[\x21-\x7e]{1,256}$/;
@@ -53,6 +56,54 @@ export function resolveIdentity(
   const given = Buffer.from(rawHash.trim().toLowerCase(), "hex");
   if (!timingSafeEqual(expected, given)) throw new ApiError("invalid_user_hash");
   return { token, identified: true };
+}
+
+/**
+ * {@link resolveIdentity}, with sign-in from the host app first: a verified `X-SSO-Token` makes
+ * the caller the SSO user (identified, with their profile) whatever `X-User-Token` says, and a
+ * token that does not verify is refused (see `verifySsoToken`), never downgraded to anonymous.
+ *
+ * @example
+ * ```ts
+ * const identity = await identifyCaller(request.headers, appRow, ctx.clock);
+ * if (identity.profile !== undefined) identity.profile.name; // "Ada Lovelace"
+ * ```
+ */
+export async function identifyCaller(
+  headers: Record<string, string | string[] | undefined>,
+  app: SsoApp,
+  clock: Clock,
+  fallbackToken?: string,
+): Promise<EndUserIdentity> {
+  const sso = headers["x-sso-token"];
+  if (sso === undefined || sso === "") return resolveIdentity(headers, app.signingSecret, fallbackToken);
+  if (typeof sso !== "string") throw new ApiError("invalid_sso_token", { message: "Send one X-SSO-Token header" });
+  const profile = await verifySsoToken(sso, app, clock.now());
+  return { token: ssoUserToken(profile.subject), identified: true, profile };
+}
+
+/**
+ * {@link identifyCaller} for reads: an SSO token that does not verify (typically one that expired
+ * while the page stayed open) reads as the anonymous caller instead of blanking the board. Writes
+ * use `identifyCaller` and refuse it.
+ */
+export async function identifyReader(
+  headers: Record<string, string | string[] | undefined>,
+  app: SsoApp,
+  clock: Clock,
+  fallbackToken?: string,
+): Promise<EndUserIdentity> {
+  try {
+    return await identifyCaller(headers, app, clock, fallbackToken);
+  } catch (error) {
+    if (!(error instanceof ApiError) || headers["x-sso-token"] === undefined) throw error;
+    return resolveIdentity({ ...headers, "x-sso-token": undefined }, app.signingSecret, fallbackToken);
+  }
+}
+
+/** Refuses a write without a verified identity when the app's `requireIdentifiedUsers` is on. */
+export function requireIdentifiedWrite(app: { requireIdentifiedUsers: 0 | 1 }, identity: EndUserIdentity): void {
+  if (app.requireIdentifiedUsers === 1 && !identity.identified) throw new ApiError("identified_user_required");
 }
 
 const endUserByToken = preparedQuery<{ appId: string; hash: string }, { id: string; publicId: string }>((db, p) =>
@@ -98,7 +149,21 @@ export async function ensureEndUser(
   clock: Clock,
   appId: string,
   token: string,
+  profile?: SsoProfile,
 ): Promise<{ id: string; publicId: string; created: boolean }> {
+  const user = await findOrMintEndUser(db, clock, appId, token);
+  // The host's latest token is the truth about its user: name, address and avatar follow it.
+  if (profile !== undefined) {
+    await db
+      .updateTable("endUsers")
+      .set({ displayName: profile.name, email: profile.email, avatarUrl: profile.avatarUrl })
+      .where("id", "=", user.id)
+      .execute();
+  }
+  return user;
+}
+
+async function findOrMintEndUser(db: Kysely<Database>, clock: Clock, appId: string, token: string) {
   const hash = tokenHash(token);
   // Returning users are the common case: look first, insert only when new.
   const existing = await endUserByToken.first(db, { appId, hash });

@@ -86,7 +86,7 @@ export async function loadProfile(ctx: Context, userId: string, appKey: string |
     const user = await db
       .selectFrom("endUsers as eu")
       .innerJoin("apps as a", "a.id", "eu.appId")
-      .select(["eu.id", "eu.publicId", "eu.displayName", "eu.createdAt", "eu.lastSeenAt", "a.appKey", "a.allowPublic"])
+      .select(["eu.id", "eu.publicId", "eu.displayName", "eu.avatarUrl", "eu.createdAt", "eu.lastSeenAt", "a.appKey", "a.allowPublic"])
       .where("eu.publicId", "=", userId)
       .executeTakeFirst();
     if (user === undefined || user.allowPublic !== 1) return undefined;
@@ -97,7 +97,7 @@ export async function loadProfile(ctx: Context, userId: string, appKey: string |
         id: user.publicId,
         clerkUserId: user.publicId,
         displayName: user.displayName,
-        avatarUrl: null,
+        avatarUrl: user.avatarUrl,
         bio: null,
         websiteUrl: null,
         isTeam: false,

@@ -15,6 +15,8 @@ import * as m0013 from "./0013-idempotency-keys.js";
 import * as m0016 from "./0016-webhooks.js";
 import * as m0018 from "./0018-portal-indexing.js";
 import * as m0019 from "./0019-shipped-events-index.js";
+import * as m0020 from "./0020-sso-end-users.js";
+import * as m0021 from "./0021-request-updates.js";
 import * as m0022 from "./0022-import-sources.js";
 
 /** Every migration, in order. Names are frozen once released. */
@@ -35,5 +37,7 @@ export const migrations: Record<string, Migration> = {
   "0016-webhooks": m0016,
   "0018-portal-indexing": m0018,
   "0019-shipped-events-index": m0019,
+  "0020-sso-end-users": m0020,
+  "0021-request-updates": m0021,
   "0022-import-sources": m0022,
 };
