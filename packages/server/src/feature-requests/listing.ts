@@ -1,5 +1,5 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/protocol";
-import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
@@ -83,28 +83,48 @@ function searchJoin(db: Kysely<Database>, appId: string, terms: string[]) {
     .where(sql<SqlBool>`feature_requests_fts match ${match}`);
 }
 
+/** The longest word prefix migration 0014 indexes on PostgreSQL. */
+export const INDEXED_PREFIX_LETTERS = 8;
+
 /**
- * A public search on PostgreSQL: the ids of a page and the number of matches, each in one query
- * on the requests alone, ordered by relevance (then recent votes for `trending`, then votes, then
- * age). The match is the expression of the GIN index of migration 0012, which holds the public
- * requests alone; joined to the listing's query instead, the planner read the whole app's
- * requests, pending and declined ones included, to join them to the matches.
+ * A public search on PostgreSQL: the ids of a page and the number of matches in one query on the
+ * requests alone. Each term is looked up whole in the GIN index of migration 0014, which holds
+ * every word prefix of up to eight letters of the public requests (approved, not merged), so the
+ * index intersects exact keys; a longer term is looked up by its first eight letters and then
+ * checked as a prefix of a word of the row's text. Ordered like the SQLite search: requests whose
+ * title holds every term first, then (for `trending`) recent votes, then votes, then age.
  */
 async function rankOnPostgres(db: Kysely<Database>, query: ListQuery, terms: string[], since: string, page: { offset: number; limit: number }): Promise<{ ids: string[]; total: number }> {
-  const vector = sql`(setweight(to_tsvector('simple', search_title), 'A') || setweight(to_tsvector('simple', search_body || ' ' || search_extra), 'B'))`;
-  const tsquery = sql`to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(" & ")})`;
-  const matches = db.selectFrom("featureRequests as fr").where(approvedBy(query)).where(sql<SqlBool>`${vector} @@ ${tsquery}`);
-  const total = Number((await matches.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  const ranked =
+  const keys = [...new Set(terms.map((t) => t.slice(0, INDEXED_PREFIX_LETTERS)))];
+  // Terms hold letters and digits only (see searchTerms), so none is a LIKE wildcard.
+  const wordStarts = (text: RawBuilder<string>, list: string[]) => sql.join(list.map((t) => sql`${text} like ${`% ${t}%`}`), sql` and `);
+  const everywhere = sql<string>`' ' || ${sql.ref("fr.searchTitle")} || ' ' || ${sql.ref("fr.searchBody")} || ' ' || ${sql.ref("fr.searchExtra")}`;
+  const longer = terms.filter((t) => t.length > INDEXED_PREFIX_LETTERS);
+  let matches = db
+    .selectFrom("featureRequests as fr")
+    .where(approvedBy(query))
+    .where(sql<SqlBool>`search_prefixes @> ${sql.val(keys)}::text[]`);
+  if (longer.length > 0) matches = matches.where(sql<SqlBool>`${wordStarts(everywhere, longer)}`);
+  const tier = sql<number>`case when ${wordStarts(sql<string>`' ' || ${sql.ref("fr.searchTitle")}`, terms)} then 0 else 1 end`;
+  const ranked = (
     query.sort === "trending"
       ? matches
-          // Ties in relevance go to recent votes.
           .leftJoin(recentVoteCounts(db, since), "rc.featureRequestId", "fr.id")
-          .select("fr.id")
-          .orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc")
+          .select(["fr.id", sql<number>`count(*) over ()`.as("total")])
+          .orderBy(tier)
+          // Ties in relevance go to recent votes.
           .orderBy(sql`coalesce(rc.recent, 0)`, "desc")
-      : matches.select("fr.id").orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc");
-  const rows = await ranked.orderBy("fr.voteCount", "desc").orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(page.limit).offset(page.offset).execute();
+      : matches.select(["fr.id", sql<number>`count(*) over ()`.as("total")]).orderBy(tier)
+  )
+    .orderBy("fr.voteCount", "desc")
+    .orderBy("fr.createdAt", "desc")
+    .orderBy("fr.id", "desc");
+  const rows = await ranked.limit(page.limit).offset(page.offset).execute();
+  // A page past the last match has no rows to carry the count.
+  const total =
+    rows.length > 0 || page.offset === 0
+      ? Number(rows[0]?.total ?? 0)
+      : Number((await matches.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
   return { ids: rows.map((r) => r.id), total };
 }
 

@@ -12,6 +12,7 @@ import * as m0010 from "./0010-votes-keyed-by-voter.js";
 import * as m0011 from "./0011-listed-request-indexes.js";
 import * as m0012 from "./0012-listed-search-index.js";
 import * as m0013 from "./0013-idempotency-keys.js";
+import * as m0014 from "./0014-search-word-prefixes.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0011-listed-request-indexes": m0011,
   "0012-listed-search-index": m0012,
   "0013-idempotency-keys": m0013,
+  "0014-search-word-prefixes": m0014,
 };
