@@ -75,7 +75,8 @@ export async function findEndUser(db: Kysely<Database>, appId: string, token: st
   return endUserByToken.first(db, { appId, hash: tokenHash(token) });
 }
 
-function tokenHash(token: string): string {
+/** What `end_users.token_hash` stores for a token. */
+export function tokenHash(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
@@ -97,10 +98,12 @@ export async function ensureEndUser(
   clock: Clock,
   appId: string,
   token: string,
+  /** The caller already looked the token up (see {@link tokenHash}): what it found, or null. */
+  found?: { id: string; publicId: string } | null,
 ): Promise<{ id: string; publicId: string; created: boolean }> {
   const hash = tokenHash(token);
   // Returning users are the common case: look first, insert only when new.
-  const existing = await endUserByToken.first(db, { appId, hash });
+  const existing = found === undefined ? await endUserByToken.first(db, { appId, hash }) : (found ?? undefined);
   if (existing !== undefined) return { ...existing, created: false };
   const now = isoNow(clock);
   const inserted = await insertEndUser.first(db, { id: newId("eu", clock.now()), appId, hash, publicId: newPublicUserId(), now });
