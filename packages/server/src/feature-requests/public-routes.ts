@@ -23,10 +23,10 @@ import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { ensureEndUser, findEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
+import { ensureEndUser, resolveIdentity, type EndUserIdentity } from "../users/identity.js";
 import { addComment, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
-import { hasOwnPending, listFeatureRequests, personalisePage, type ListPage } from "./listing.js";
+import { listFeatureRequests, pageViewer, personalisePage, type ListPage } from "./listing.js";
 import { applyVote, type VoteMode } from "./votes.js";
 
 /** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
@@ -129,15 +129,15 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token" });
       }
       void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
-      const viewer = await findEndUser(db, appRow.id, identity.token);
+      const viewer = await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, cached.page);
       if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
       // A viewer with pending requests of their own sees them too: that page is not shared.
-      if (await hasOwnPending(db, appRow.id, viewer.id)) {
+      if (viewer.ownPending) {
         return listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: viewer.id }, countCache);
       }
       // Built from the shared page's items, which already have the schema's shape: serialised
       // like the shared page (JSON.stringify), measured cheaper here than the schema serialiser.
-      return reply.type("application/json; charset=utf-8").send(JSON.stringify(await personalisePage(db, cached.page, viewer)) as never);
+      return reply.type("application/json; charset=utf-8").send(JSON.stringify(personalisePage(cached.page, viewer)) as never);
     },
   );
 
