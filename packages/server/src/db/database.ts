@@ -45,8 +45,8 @@ const POSTGRES_POOL_SIZE = 10;
 /**
  * Shared transactions PostgreSQL runs at once (each holds a pooled connection while it runs).
  * One is limited by its statements' round trips; while one waits for its commit to be flushed,
- * the others fill up. Four left the pool six connections for reads and measured 2,300 votes/s
- * where one transaction per vote gave 480 (bench/src/feature-requests.ts, docs/postgresql.md).
+ * the others fill up. Four leave the pool six connections for reads; on a loaded machine four
+ * gave 244 votes/s where one gave 157 and eight 256 (docs/postgresql.md).
  */
 export const POSTGRES_COMMIT_LANES = 4;
 

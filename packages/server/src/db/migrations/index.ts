@@ -13,6 +13,7 @@ import * as m0011 from "./0011-listed-request-indexes.js";
 import * as m0012 from "./0012-listed-search-index.js";
 import * as m0013 from "./0013-idempotency-keys.js";
 import * as m0014 from "./0014-search-word-prefixes.js";
+import * as m0015 from "./0015-drop-full-search-index.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0012-listed-search-index": m0012,
   "0013-idempotency-keys": m0013,
   "0014-search-word-prefixes": m0014,
+  "0015-drop-full-search-index": m0015,
 };
