@@ -51,3 +51,13 @@ export function uniqueViolationColumns(error: unknown): string[] {
 function codeOf(error: unknown): unknown {
   return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
 }
+
+/**
+ * Recognises PostgreSQL's deadlock error (SQLSTATE 40P01): two transactions each waited for a
+ * lock the other held, and the server failed a statement of one of them to break the cycle.
+ * Running that transaction's work again succeeds once the other has finished. SQLite, with one
+ * writer, has none.
+ */
+export function isDeadlock(error: unknown): boolean {
+  return codeOf(error) === "40P01";
+}

@@ -134,3 +134,38 @@ describe("group commit on SQLite", () => {
     }
   });
 });
+
+describe.skipIf(!testDialects().includes("postgres"))("group commit on PostgreSQL", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase("postgres");
+  });
+  afterAll(() => t.cleanup());
+
+  const txid = (trx: Parameters<Parameters<Db["sharedTransaction"]>[0]>[0]) =>
+    sql<{ id: string }>`select txid_current()::text as id`.execute(trx).then((r) => r.rows[0]!.id);
+
+  it("units of one turn with one key share one transaction; other keys may run beside it", async () => {
+    const same = await Promise.all(Array.from({ length: 6 }, () => t.db.sharedTransaction(txid, "fr_same")));
+    expect(new Set(same).size).toBe(1);
+    const spread = await Promise.all(Array.from({ length: 40 }, (_, i) => t.db.sharedTransaction(txid, `fr_${i}`)));
+    expect(new Set(spread).size).toBeGreaterThan(1);
+  });
+
+  it("runs a unit again in a later transaction after a retryable error, and only then", async () => {
+    const shared = createGroupCommit(t.db.kysely, { lanes: 2, retryable: (error) => error instanceof Error && error.message === "deadlock" });
+    const runs: string[] = [];
+    const retried = shared(async (trx) => {
+      runs.push(await txid(trx));
+      await createWorkspace(trx, clock, { name: `retried ${runs.length}`, slug: `gr-retried-${runs.length}` }, null);
+      if (runs.length === 1) throw new Error("deadlock");
+      return runs.length;
+    });
+    const failed = expect(shared(() => Promise.reject(new Error("refused")))).rejects.toThrow("refused");
+    expect(await retried).toBe(2);
+    await failed;
+    expect(new Set(runs).size).toBe(2);
+    // The first run's writes were rolled back with it.
+    expect(await slugs(t.db, "gr-")).toEqual(["gr-retried-2"]);
+  });
+});

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery, PostgresAdapter, type Kysely } from "kysely";
 import { withDirectStatements, type DirectRunner } from "./direct-statements.js";
 import type { Database } from "./schema.js";
 
@@ -23,16 +23,34 @@ export interface GroupCommitOptions {
    * the units' prepared queries (see `withDirectStatements`).
    */
   direct?: DirectRunner;
+  /**
+   * How many shared transactions may run at once, each on a connection of its own (PostgreSQL:
+   * while one waits for its commit to be flushed, others fill up). Units with the same key always
+   * share a lane, so they never wait for each other's locks across transactions. Default 1.
+   */
+  lanes?: number;
+  /**
+   * Errors after which a unit is run again in a later transaction instead of failing (a deadlock
+   * with another transaction, which PostgreSQL breaks by failing one of its statements), up to
+   * {@link MAX_ATTEMPTS} times in all.
+   */
+  retryable?: (error: unknown) => boolean;
 }
+
+/** Runs of one unit at most, the first included, when its errors are retryable. */
+const MAX_ATTEMPTS = 3;
 
 const RELAXED_SYNC = CompiledQuery.raw("pragma synchronous = NORMAL");
 const FULL_SYNC = CompiledQuery.raw("pragma synchronous = FULL");
 const SAVEPOINT = CompiledQuery.raw("savepoint unit");
 const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw("rollback to unit");
 const RELEASE_SAVEPOINT = CompiledQuery.raw("release unit");
+/** Two statements in one simple query: valid through `pg` without parameters, not through better-sqlite3. */
+const RELEASE_THEN_SAVEPOINT = CompiledQuery.raw("release unit; savepoint unit");
 
 interface Pending {
   work: SharedWork<unknown>;
+  attempts: number;
   resolve(value: unknown): void;
   reject(reason: unknown): void;
 }
@@ -40,15 +58,36 @@ interface Pending {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
- * Group commit for a database with one writer connection (SQLite): units of work submitted in
- * the same turn of the event loop run one after another in one transaction, each under its own
- * savepoint, and share one commit. A unit that throws rolls back its own changes only. Every
- * promise settles after the commit is durable, so nothing is acknowledged that a power loss could
- * take back; if the commit or the sync fails, every unit of that transaction is rejected.
+ * Group commit: units of work submitted in the same turn of the event loop run one after another
+ * in one transaction, each under its own savepoint, and share one commit. A unit that throws
+ * rolls back its own changes only. Every promise settles after the commit is durable, so nothing
+ * is acknowledged that a power loss could take back; if the commit or the sync fails, every unit
+ * of that transaction is rejected. SQLite (one writer connection) runs one lane; PostgreSQL runs
+ * several, each on a pooled connection, and a unit goes to the lane of its key (see
+ * {@link GroupCommitOptions.lanes}).
  */
-export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommitOptions = {}): <T>(work: SharedWork<T>) => Promise<T> {
+export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommitOptions = {}): <T>(work: SharedWork<T>, key?: string) => Promise<T> {
+  const lanes = Array.from({ length: Math.max(1, options.lanes ?? 1) }, () => createLane(kysely, options));
+  let next = 0;
+  return <T>(work: SharedWork<T>, key?: string) => {
+    const lane = key === undefined ? next++ % lanes.length : hash(key) % lanes.length;
+    return lanes[lane]!(work);
+  };
+}
+
+/** FNV-1a of a string: spreads keys over the lanes. */
+function hash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** One queue of units and the shared transactions that run them, one at a time. */
+function createLane(kysely: Kysely<Database>, options: GroupCommitOptions): <T>(work: SharedWork<T>) => Promise<T> {
   const durable = options.sync;
   const direct = options.direct;
+  const retryable = options.retryable ?? (() => false);
+  const combined = kysely.getExecutor().adapter instanceof PostgresAdapter;
   let queue: Pending[] = [];
   let running = false;
 
@@ -62,15 +101,16 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
           const run = (query: CompiledQuery) => (direct === undefined ? trx.executeQuery(query) : direct(query.sql, query.parameters));
           const units = async () => {
             const outcomes: Outcome[] = [];
-            for (const unit of batch) {
-              await run(SAVEPOINT);
+            for (const [i, unit] of batch.entries()) {
+              // On PostgreSQL one unit's release and the next one's savepoint go in one round trip.
+              await run(i > 0 && combined ? RELEASE_THEN_SAVEPOINT : SAVEPOINT);
               try {
                 outcomes.push({ ok: true, value: await unit.work(trx) });
               } catch (error) {
                 await run(ROLLBACK_TO_SAVEPOINT);
                 outcomes.push({ ok: false, error });
               }
-              await run(RELEASE_SAVEPOINT);
+              if (!combined || i === batch.length - 1) await run(RELEASE_SAVEPOINT);
             }
             return outcomes;
           };
@@ -99,6 +139,7 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
         batch.forEach((unit, i) => {
           const outcome = outcomes[i]!;
           if (outcome.ok) unit.resolve(outcome.value);
+          else if (unit.attempts < MAX_ATTEMPTS && retryable(outcome.error)) submit({ ...unit, attempts: unit.attempts + 1 });
           else unit.reject(outcome.error);
         }),
       (error: unknown) => {
@@ -107,13 +148,15 @@ export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommit
     );
   };
 
+  const submit = (unit: Pending) => {
+    queue.push(unit);
+    if (!running) {
+      running = true;
+      // After the poll phase: every request already readable joins this transaction.
+      setImmediate(() => void flush());
+    }
+  };
+
   return <T>(work: SharedWork<T>) =>
-    new Promise<T>((resolve, reject) => {
-      queue.push({ work: work as SharedWork<unknown>, resolve: resolve as (value: unknown) => void, reject });
-      if (!running) {
-        running = true;
-        // After the poll phase: every request already readable joins this transaction.
-        setImmediate(() => void flush());
-      }
-    });
+    new Promise<T>((resolve, reject) => submit({ work: work as SharedWork<unknown>, attempts: 1, resolve: resolve as (value: unknown) => void, reject }));
 }

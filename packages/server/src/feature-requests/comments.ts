@@ -54,16 +54,23 @@ export async function listComments(
     const c = decodeCursor<{ c: string; i: string; r: string }>(page.cursor, { c: "string", i: "string", r: "string" }, { r: featureRequestId });
     query = query.where((eb) => eb.or([eb("cm.createdAt", ">", c.c), eb.and([eb("cm.createdAt", "=", c.c), eb("cm.id", ">", c.i)])]));
   }
-  const [rows, { total }] = await Promise.all([
-    query.orderBy("cm.createdAt", "asc").orderBy("cm.id", "asc").limit(page.limit + 1).execute(),
-    counted.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-  ]);
+  // The count rides along with the page (one statement, one round trip on PostgreSQL); only a
+  // page past the end, which has no row to carry it, counts on its own.
+  const total = (q: typeof counted) => q.select((eb) => eb.fn.countAll<number>().as("n"));
+  const rows = await query
+    .select(() => total(counted).as("total"))
+    .orderBy("cm.createdAt", "asc")
+    .orderBy("cm.id", "asc")
+    .limit(page.limit + 1)
+    .execute();
+  const first = rows[0];
+  const count = first !== undefined ? Number(first.total) : page.cursor === undefined ? 0 : Number((await total(counted).executeTakeFirstOrThrow()).n);
   const hasMore = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
   return {
     comments: pageRows.map(toComment),
-    total: Number(total),
+    total: count,
     hasMore,
     nextCursor: hasMore && last !== undefined ? encodeCursor({ c: last.createdAt, i: last.id, r: featureRequestId }) : null,
   };

@@ -1,5 +1,5 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/protocol";
-import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
@@ -8,6 +8,7 @@ import type { Database } from "../db/schema.js";
 import { recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { appPrefixes, searchTerms } from "./search-text.js";
+import { findEndUser, tokenHash } from "../users/identity.js";
 
 /** How far back `trending` counts votes. */
 export const TRENDING_WINDOW_DAYS = 7;
@@ -83,28 +84,48 @@ function searchJoin(db: Kysely<Database>, appId: string, terms: string[]) {
     .where(sql<SqlBool>`feature_requests_fts match ${match}`);
 }
 
+/** The longest word prefix migration 0014 indexes on PostgreSQL. */
+export const INDEXED_PREFIX_LETTERS = 8;
+
 /**
- * A public search on PostgreSQL: the ids of a page and the number of matches, each in one query
- * on the requests alone, ordered by relevance (then recent votes for `trending`, then votes, then
- * age). The match is the expression of the GIN index of migration 0012, which holds the public
- * requests alone; joined to the listing's query instead, the planner read the whole app's
- * requests, pending and declined ones included, to join them to the matches.
+ * A public search on PostgreSQL: the ids of a page and the number of matches in one query on the
+ * requests alone. Each term is looked up whole in the GIN index of migration 0014, which holds
+ * every word prefix of up to eight letters of the public requests (approved, not merged), so the
+ * index intersects exact keys; a longer term is looked up by its first eight letters and then
+ * checked as a prefix of a word of the row's text. Ordered like the SQLite search: requests whose
+ * title holds every term first, then (for `trending`) recent votes, then votes, then age.
  */
 async function rankOnPostgres(db: Kysely<Database>, query: ListQuery, terms: string[], since: string, page: { offset: number; limit: number }): Promise<{ ids: string[]; total: number }> {
-  const vector = sql`(setweight(to_tsvector('simple', search_title), 'A') || setweight(to_tsvector('simple', search_body || ' ' || search_extra), 'B'))`;
-  const tsquery = sql`to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(" & ")})`;
-  const matches = db.selectFrom("featureRequests as fr").where(approvedBy(query)).where(sql<SqlBool>`${vector} @@ ${tsquery}`);
-  const total = Number((await matches.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  const ranked =
+  const keys = [...new Set(terms.map((t) => t.slice(0, INDEXED_PREFIX_LETTERS)))];
+  // Terms hold letters and digits only (see searchTerms), so none is a LIKE wildcard.
+  const wordStarts = (text: RawBuilder<string>, list: string[]) => sql.join(list.map((t) => sql`${text} like ${`% ${t}%`}`), sql` and `);
+  const everywhere = sql<string>`' ' || ${sql.ref("fr.searchTitle")} || ' ' || ${sql.ref("fr.searchBody")} || ' ' || ${sql.ref("fr.searchExtra")}`;
+  const longer = terms.filter((t) => t.length > INDEXED_PREFIX_LETTERS);
+  let matches = db
+    .selectFrom("featureRequests as fr")
+    .where(approvedBy(query))
+    .where(sql<SqlBool>`search_prefixes @> ${sql.val(keys)}::text[]`);
+  if (longer.length > 0) matches = matches.where(sql<SqlBool>`${wordStarts(everywhere, longer)}`);
+  const tier = sql<number>`case when ${wordStarts(sql<string>`' ' || ${sql.ref("fr.searchTitle")}`, terms)} then 0 else 1 end`;
+  const ranked = (
     query.sort === "trending"
       ? matches
-          // Ties in relevance go to recent votes.
           .leftJoin(recentVoteCounts(db, since), "rc.featureRequestId", "fr.id")
-          .select("fr.id")
-          .orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc")
+          .select(["fr.id", sql<number>`count(*) over ()`.as("total")])
+          .orderBy(tier)
+          // Ties in relevance go to recent votes.
           .orderBy(sql`coalesce(rc.recent, 0)`, "desc")
-      : matches.select("fr.id").orderBy(sql`ts_rank(${vector}, ${tsquery})`, "desc");
-  const rows = await ranked.orderBy("fr.voteCount", "desc").orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(page.limit).offset(page.offset).execute();
+      : matches.select(["fr.id", sql<number>`count(*) over ()`.as("total")]).orderBy(tier)
+  )
+    .orderBy("fr.voteCount", "desc")
+    .orderBy("fr.createdAt", "desc")
+    .orderBy("fr.id", "desc");
+  const rows = await ranked.limit(page.limit).offset(page.offset).execute();
+  // A page past the last match has no rows to carry the count.
+  const total =
+    rows.length > 0 || page.offset === 0
+      ? Number(rows[0]?.total ?? 0)
+      : Number((await matches.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
   return { ids: rows.map((r) => r.id), total };
 }
 
@@ -532,9 +553,34 @@ export async function listFeatureRequests(
   return { requests, total: Number(total), hasMore, nextCursor };
 }
 
-/** True when the viewer has pending requests of their own in the app (they change what a page shows). */
-export async function hasOwnPending(db: Kysely<Database>, appId: string, viewerEndUserId: string): Promise<boolean> {
-  return (await ownPending.first(db, { appId, viewerEndUserId })) !== undefined;
+/** A signed-in viewer of a shared page: who they are and what the page shows differently for them. */
+export interface PageViewer {
+  id: string;
+  publicId: string;
+  /** They have pending requests of their own, which their pages list too: the shared page will not do. */
+  ownPending: boolean;
+  /** The page's requests they voted on (empty when `ownPending`). */
+  voted: Set<string>;
+}
+
+/**
+ * The viewer behind `token` on a shared page, or undefined for a token never seen (nothing to
+ * personalise). On PostgreSQL one statement answers it all, where three (the end user, their
+ * pending requests, their votes) cost a round trip each; SQLite, in process, runs them in turn.
+ */
+export async function pageViewer(db: Kysely<Database>, dialect: DialectName, appId: string, token: string, page: ListPage): Promise<PageViewer | undefined> {
+  const ids = page.requests.map((r) => r.id).sort();
+  const range = { from: ids[0] ?? "", to: ids.at(-1) ?? "" };
+  if (dialect === "postgres") {
+    const row = await viewerOnPostgres.first(db, { appId, hash: tokenHash(token), ...range });
+    if (row === undefined) return undefined;
+    return { id: row.id, publicId: row.publicId, ownPending: row.ownPending, voted: new Set(row.ownPending ? [] : row.voted) };
+  }
+  const viewer = await findEndUser(db, appId, token);
+  if (viewer === undefined) return undefined;
+  if ((await ownPending.first(db, { appId, viewerEndUserId: viewer.id })) !== undefined) return { ...viewer, ownPending: true, voted: new Set() };
+  const voted = ids.length === 0 ? [] : await votesInRange.rows(db, { endUserId: viewer.id, ...range });
+  return { ...viewer, ownPending: false, voted: new Set(voted.map((v) => v.featureRequestId)) };
 }
 
 // The state is a literal so that the partial index of the viewer's pending requests serves it.
@@ -562,24 +608,40 @@ const votesInRange = preparedQuery<{ endUserId: string; from: string; to: string
     .where("featureRequestId", "<=", p.to),
 );
 
-/**
- * The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in with one
- * indexed query. Only valid for viewers without pending requests of their own (see
- * {@link hasOwnPending}); those need the full query, which also lists their pending requests.
- */
-export async function personalisePage(
-  db: Kysely<Database>,
-  page: ListPage,
-  viewer: { id: string; publicId: string },
-): Promise<ListPage> {
-  const ids = page.requests.map((r) => r.id).sort();
-  const voted =
-    ids.length === 0
-      ? new Set<string>()
-      : new Set((await votesInRange.rows(db, { endUserId: viewer.id, from: ids[0]!, to: ids.at(-1)! })).map((v) => v.featureRequestId));
+/** {@link pageViewer} on PostgreSQL: the three lookups as subqueries of one statement. */
+const viewerOnPostgres = preparedQuery<
+  { appId: string; hash: string; from: string; to: string },
+  { id: string; publicId: string; ownPending: boolean; voted: string[] }
+>((db, p) =>
+  db
+    .selectFrom("endUsers as eu")
+    .select([
+      "eu.id",
+      "eu.publicId",
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("featureRequests as fr")
+              .select("fr.id")
+              .where("fr.appId", "=", p.appId)
+              .whereRef("fr.requesterEndUserId", "=", "eu.id")
+              .where("fr.moderation", "=", sql.lit("pending"))
+              .where("fr.mergedIntoId", "is", null),
+          )
+          .as("ownPending"),
+      sql<string[]>`coalesce((select array_agg(v.feature_request_id) from feature_request_votes v
+        where v.end_user_id = eu.id and v.feature_request_id >= ${p.from} and v.feature_request_id <= ${p.to}), '{}')`.as("voted"),
+    ])
+    .where("eu.appId", "=", p.appId)
+    .where("eu.tokenHash", "=", p.hash),
+);
+
+/** The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in. Only for viewers without pending requests of their own. */
+export function personalisePage(page: ListPage, viewer: PageViewer): ListPage {
   return {
     ...page,
-    requests: page.requests.map((r) => ({ ...r, hasVoted: voted.has(r.id), isOwnRequest: r.requesterClerkId === viewer.publicId })),
+    requests: page.requests.map((r) => ({ ...r, hasVoted: viewer.voted.has(r.id), isOwnRequest: r.requesterClerkId === viewer.publicId })),
   };
 }
 

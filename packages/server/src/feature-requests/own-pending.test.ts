@@ -1,27 +1,15 @@
 import type { FeatureRequestSort } from "@tidings/protocol";
-import { CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from "kysely";
+import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "../testing/fake-clock.js";
+import { StatementRecorder } from "../testing/statement-recorder.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, type ListQuery } from "./listing.js";
 import { appPrefixes } from "./search-text.js";
-
-/** Records the statements a piece of code sends through Kysely, compiled as they were run. */
-class Recorder implements KyselyPlugin {
-  readonly queries: CompiledQuery[] = [];
-  constructor(private readonly compile: (args: PluginTransformQueryArgs) => CompiledQuery) {}
-  transformQuery(args: PluginTransformQueryArgs) {
-    this.queries.push(this.compile(args));
-    return args.node;
-  }
-  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(args.result);
-  }
-}
 
 /** Indexes a listing may read requests through: each reads only listed rows, or one row by id. */
 const BOUNDED_ACCESS = new Set([
@@ -120,7 +108,7 @@ describe.each(testDialects())("a viewer's own pending requests in the listing, o
 
   /** Every statement a listing sends. */
   async function statements(q: ListQuery): Promise<CompiledQuery[]> {
-    const recorder = new Recorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
+    const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
     await listFeatureRequests(t.db.kysely.withPlugin(recorder), dialect, clock, q);
     return recorder.queries;
   }

@@ -650,6 +650,9 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(page.json()).toMatchObject({ total: 2, hasMore: true });
       const rest = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments?limit=1&cursor=${page.json().nextCursor}` });
       expect(rest.json().comments.map((c: { body: string }) => c.body)).toEqual(["Agreed"]);
+      expect(rest.json()).toMatchObject({ total: 2, hasMore: false, nextCursor: null });
+      // No comment to carry the count: counted on its own.
+      expect((await t.app.inject({ url: `/api/v1/feature-requests/${otherId}/comments` })).json()).toMatchObject({ comments: [], total: 0, hasMore: false });
       const item = (await list(`appKey=${ws.appKey}`)).body.requests.find((r: { id: string }) => r.id === requestId);
       expect(item.commentCount).toBe(2);
       expect(item.recentCommenters.map((c: { authorName: string }) => c.authorName)).toEqual(["Pat", "Olive"]);

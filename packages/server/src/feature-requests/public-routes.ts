@@ -31,7 +31,7 @@ import { ensureEndUser, findEndUser, identifyCaller, identifyReader, requireIden
 import { addComment, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
 import { findListedItem } from "./item.js";
-import { hasOwnPending, listFeatureRequests, personalisePage, type ListPage } from "./listing.js";
+import { listFeatureRequests, pageViewer, personalisePage, type ListPage } from "./listing.js";
 import { similarRequests } from "./similar.js";
 import { applyVote, type VoteMode } from "./votes.js";
 
@@ -135,15 +135,15 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token, X-SSO-Token" });
       }
       void reply.header("Vary", "X-User-Token, X-SSO-Token").header("Cache-Control", "private, no-store");
-      const viewer = await findEndUser(db, appRow.id, identity.token);
+      const viewer = await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, cached.page);
       if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
       // A viewer with pending requests of their own sees them too: that page is not shared.
-      if (await hasOwnPending(db, appRow.id, viewer.id)) {
+      if (viewer.ownPending) {
         return listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: viewer.id }, countCache);
       }
       // Built from the shared page's items, which already have the schema's shape: serialised
       // like the shared page (JSON.stringify), measured cheaper here than the schema serialiser.
-      return reply.type("application/json; charset=utf-8").send(JSON.stringify(await personalisePage(db, cached.page, viewer)) as never);
+      return reply.type("application/json; charset=utf-8").send(JSON.stringify(personalisePage(cached.page, viewer)) as never);
     },
   );
 
@@ -170,10 +170,18 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       const countCache = { shared: ctx.cache, tags: [appTag(appRow.id), appRequestSetTag(appRow.id)] };
       const requests = await similarRequests(db, ctx.db.dialect, ctx.clock, { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5 }, countCache);
-      const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
+      const page: ListPage = { requests, total: requests.length, hasMore: false, nextCursor: null };
+      const viewer = identity.token === null ? undefined : await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, page);
       if (viewer === undefined) return { requests };
-      const page = await personalisePage(db, { requests, total: requests.length, hasMore: false, nextCursor: null }, viewer);
-      return { requests: page.requests };
+      if (!viewer.ownPending || requests.length === 0) return { requests: personalisePage(page, viewer).requests };
+      // A viewer with pending requests gets no votes from pageViewer (their listing is built anew): read them here.
+      const votes = await db
+        .selectFrom("featureRequestVotes")
+        .select("featureRequestId")
+        .where("endUserId", "=", viewer.id)
+        .where("featureRequestId", "in", requests.map((r) => r.id))
+        .execute();
+      return { requests: personalisePage(page, { ...viewer, voted: new Set(votes.map((v) => v.featureRequestId)) }).requests };
     },
   );
 

@@ -5,17 +5,18 @@ import type { Db } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { ensureEndUser } from "../users/identity.js";
-import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
+import { ensureEndUser, tokenHash } from "../users/identity.js";
 import type { SsoProfile } from "../users/sso.js";
+import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
 export type VoteMode = "toggle" | "remove";
 
 /**
- * Votes or un-votes in one transaction and answers the new state once it is committed; on SQLite
- * concurrent votes share a commit (see `Db.sharedTransaction`), which is what lets one writer
- * keep up with thousands of votes a second. `vote_count` moves by the vote added or removed in
+ * Votes or un-votes in one transaction and answers the new state once it is committed;
+ * concurrent votes share transactions and their commits (see `Db.sharedTransaction`), which is
+ * what lets one SQLite writer, or PostgreSQL's flushes of its log, keep up with thousands of
+ * votes a second. `vote_count` moves by the vote added or removed in
  * the same transaction, so it stays equal to the stored votes (plus imported ones) without
  * counting them: the cost of a vote does not grow with the request's votes. Every other path
  * that moves votes (merging duplicates, the demo data) recounts them (`recountVotes`). On
@@ -32,35 +33,74 @@ export async function applyVote(
   input: { featureRequestId: string; appId: string; token: string; mode: VoteMode; shipNotifyEmail?: string; profile?: SsoProfile },
   alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ voted: boolean; voteCount: number }> {
+  // Keyed by the request: its votes share transactions, never wait for each other's lock.
   return db.sharedTransaction(async (trx) => {
-    if (db.dialect === "postgres") await lockRequest.execute(trx, { id: input.featureRequestId });
-    const endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile)).id;
-    // A toggle adds the vote unless there is one already (then it removes it): one statement
-    // for the common case, a new vote.
-    const added =
-      input.mode === "toggle" &&
-      (await insertVote
-        .first(trx, {
+    let endUserId: string;
+    let outcome: VoteOutcome;
+    if (db.dialect === "postgres") {
+      const locked = await lockRequestFindVoter.first(trx, { id: input.featureRequestId, appId: input.appId, hash: tokenHash(input.token) });
+      if (locked === undefined) throw new ApiError("feature_request_not_found");
+      const voter = locked.endUserId === null || locked.publicId === null ? null : { id: locked.endUserId, publicId: locked.publicId };
+      endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile, voter)).id;
+      if (input.mode === "toggle") {
+        const toggled = await toggleOnPostgres.first(trx, {
           featureRequestId: input.featureRequestId,
+          appId: input.appId,
           endUserId,
           shipNotifyEmail: input.shipNotifyEmail ?? null,
           createdAt: isoNow(clock),
-        })
-        .catch(requestGone)) !== undefined;
-    const removed = !added && (await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId })) !== undefined;
-    // The count's update also decides, inside the transaction, that the request is still the
-    // app's and public: callers may have found it through a cache. If not, the unit rolls back.
-    const counted = await moveCount.first(trx, { id: input.featureRequestId, appId: input.appId, by: added ? 1 : removed ? -1 : 0 });
-    if (counted === undefined) throw new ApiError("feature_request_not_found");
-    if (added || removed) {
-      await queueWebhookEvent(trx, clock, input.appId, added ? "vote.added" : "vote.removed", async () => {
+        });
+        if (toggled?.voteCount === null || toggled?.voteCount === undefined) throw new ApiError("feature_request_not_found");
+        // A toggle always adds or removes the caller's vote.
+        outcome = { voted: Number(toggled.added) > 0, voteCount: Number(toggled.voteCount), changed: true };
+      } else {
+        outcome = await removeVote(trx, input, endUserId);
+      }
+    } else {
+      endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile)).id;
+      // A toggle adds the vote unless there is one already (then it removes it): one statement
+      // for the common case, a new vote.
+      const added =
+        input.mode === "toggle" &&
+        (await insertVote
+          .first(trx, {
+            featureRequestId: input.featureRequestId,
+            endUserId,
+            shipNotifyEmail: input.shipNotifyEmail ?? null,
+            createdAt: isoNow(clock),
+          })
+          .catch(requestGone)) !== undefined;
+      outcome = added ? await count(trx, input, 1) : await removeVote(trx, input, endUserId);
+    }
+    if (outcome.changed) {
+      await queueWebhookEvent(trx, clock, input.appId, outcome.voted ? "vote.added" : "vote.removed", async () => {
         const request = await requestSnapshot(trx, input.featureRequestId);
         return request === undefined ? undefined : { request, voter: { endUserId } };
       });
     }
     await alongside?.(trx);
-    return { voted: added, voteCount: Number(counted.voteCount) };
-  });
+    return { voted: outcome.voted, voteCount: outcome.voteCount };
+  }, input.featureRequestId);
+}
+
+/** A vote's effect: the caller's vote after it, the new count, and whether anything moved. */
+interface VoteOutcome {
+  voted: boolean;
+  voteCount: number;
+  changed: boolean;
+}
+
+async function removeVote(trx: Kysely<Database>, input: { featureRequestId: string; appId: string }, endUserId: string): Promise<VoteOutcome> {
+  const removed = (await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId })) !== undefined;
+  return count(trx, input, removed ? -1 : 0);
+}
+
+async function count(trx: Kysely<Database>, input: { featureRequestId: string; appId: string }, by: number): Promise<VoteOutcome> {
+  // The count's update also decides, inside the transaction, that the request is still the
+  // app's and public: callers may have found it through a cache. If not, the unit rolls back.
+  const counted = await moveCount.first(trx, { id: input.featureRequestId, appId: input.appId, by });
+  if (counted === undefined) throw new ApiError("feature_request_not_found");
+  return { voted: by > 0, voteCount: Number(counted.voteCount), changed: by !== 0 };
 }
 
 /** The request was deleted after the caller found it (through the cache, or on another instance). */
@@ -68,8 +108,53 @@ function requestGone(error: unknown): never {
   throw isForeignKeyViolation(error) ? new ApiError("feature_request_not_found") : error;
 }
 
-const lockRequest = preparedQuery<{ id: string }, { id: string }>((db, p) =>
-  db.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate(),
+/**
+ * PostgreSQL: locks the request (so concurrent votes on it are applied one after another, and
+ * before the end user is minted: see `ensureEndUser`) and finds the voter in the same round trip.
+ * No row when the request does not exist.
+ */
+const lockRequestFindVoter = preparedQuery<
+  { id: string; appId: string; hash: string },
+  { id: string; endUserId: string | null; publicId: string | null }
+>((db, p) =>
+  db
+    .selectFrom((eb) => eb.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate().as("fr"))
+    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
+    .select(["fr.id", "eu.id as endUserId", "eu.publicId"]),
+);
+
+/**
+ * PostgreSQL: a toggle in one statement. The insert adds the vote unless there is one; the
+ * delete sees the table as it was before the statement, so it removes the vote only if there was
+ * one; the count moves by the difference, only while the request is the app's and public
+ * (`vote_count` null otherwise, and the unit rolls back).
+ */
+const toggleOnPostgres = preparedQuery<
+  { featureRequestId: string; appId: string; endUserId: string; shipNotifyEmail: string | null; createdAt: string },
+  { added: number; voteCount: number | null }
+>((db, p) =>
+  db
+    .with("ins", (qb) =>
+      qb
+        .insertInto("featureRequestVotes")
+        .values({ featureRequestId: p.featureRequestId, endUserId: p.endUserId, shipNotifyEmail: p.shipNotifyEmail, createdAt: p.createdAt })
+        .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
+        .returning("endUserId"),
+    )
+    .with("del", (qb) =>
+      qb.deleteFrom("featureRequestVotes").where("featureRequestId", "=", p.featureRequestId).where("endUserId", "=", p.endUserId).returning("endUserId"),
+    )
+    .with("upd", (qb) =>
+      qb
+        .updateTable("featureRequests")
+        .set({ voteCount: sql<number>`vote_count + (select count(*) from ins) - (select count(*) from del)` })
+        .where("id", "=", p.featureRequestId)
+        .where("appId", "=", p.appId)
+        .where("moderation", "=", "approved")
+        .where("mergedIntoId", "is", null)
+        .returning("voteCount"),
+    )
+    .selectNoFrom([sql<number>`(select count(*) from ins)`.as("added"), sql<number | null>`(select vote_count from upd)`.as("voteCount")]),
 );
 
 const deleteVote = preparedQuery<{ featureRequestId: string; endUserId: string }, { endUserId: string }>((db, p) =>

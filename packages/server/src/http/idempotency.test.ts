@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Response } from "light-my-request";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -243,7 +243,9 @@ describe.each(testDialects())("Idempotency-Key on public POSTs on %s", (dialect)
     await post("/api/v1/feedback", payload, headers);
     const db = t.app.ctx.db.kysely;
     // As if the request were still running (or had died) before its write: the row is `pending`.
-    const [row] = (await keys()).filter((k) => k.state === "done" && k.statusCode === 201).slice(-1);
+    // The key's row, found by its hash (the table's order is no insertion order on PostgreSQL).
+    const keyHash = createHash("sha256").update(headers["idempotency-key"], "utf8").digest("hex");
+    const row = (await keys()).find((k) => k.keyHash === keyHash && k.state === "done" && k.statusCode === 201);
     const where = { scopeHash: row!.scopeHash, keyHash: row!.keyHash };
     const reset = (state: "pending" | "written") =>
       db.updateTable("idempotencyKeys").set({ state, statusCode: null, responseBody: null, lockedAt: t.clock.now().toISOString() }).where("scopeHash", "=", where.scopeHash).where("keyHash", "=", where.keyHash).execute();

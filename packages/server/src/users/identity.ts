@@ -150,8 +150,10 @@ export async function ensureEndUser(
   appId: string,
   token: string,
   profile?: SsoProfile,
+  /** The caller already looked the token up (see {@link tokenHash}): what it found, or null. */
+  found?: { id: string; publicId: string } | null,
 ): Promise<{ id: string; publicId: string; created: boolean }> {
-  const user = await findOrMintEndUser(db, clock, appId, token);
+  const user = await findOrMintEndUser(db, clock, appId, token, found);
   // The host's latest token is the truth about its user: name, address and avatar follow it.
   if (profile !== undefined) {
     await db
@@ -163,10 +165,10 @@ export async function ensureEndUser(
   return user;
 }
 
-async function findOrMintEndUser(db: Kysely<Database>, clock: Clock, appId: string, token: string) {
+async function findOrMintEndUser(db: Kysely<Database>, clock: Clock, appId: string, token: string, found: { id: string; publicId: string } | null | undefined) {
   const hash = tokenHash(token);
   // Returning users are the common case: look first, insert only when new.
-  const existing = await endUserByToken.first(db, { appId, hash });
+  const existing = found === undefined ? await endUserByToken.first(db, { appId, hash }) : (found ?? undefined);
   if (existing !== undefined) return { ...existing, created: false };
   const now = isoNow(clock);
   const inserted = await insertEndUser.first(db, { id: newId("eu", clock.now()), appId, hash, publicId: newPublicUserId(), now });

@@ -12,6 +12,8 @@ import * as m0010 from "./0010-votes-keyed-by-voter.js";
 import * as m0011 from "./0011-listed-request-indexes.js";
 import * as m0012 from "./0012-listed-search-index.js";
 import * as m0013 from "./0013-idempotency-keys.js";
+import * as m0014 from "./0014-search-word-prefixes.js";
+import * as m0015 from "./0015-drop-full-search-index.js";
 import * as m0016 from "./0016-webhooks.js";
 import * as m0018 from "./0018-portal-indexing.js";
 import * as m0019 from "./0019-shipped-events-index.js";
@@ -34,6 +36,8 @@ export const migrations: Record<string, Migration> = {
   "0011-listed-request-indexes": m0011,
   "0012-listed-search-index": m0012,
   "0013-idempotency-keys": m0013,
+  "0014-search-word-prefixes": m0014,
+  "0015-drop-full-search-index": m0015,
   "0016-webhooks": m0016,
   "0018-portal-indexing": m0018,
   "0019-shipped-events-index": m0019,
