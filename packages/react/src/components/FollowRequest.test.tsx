@@ -21,12 +21,13 @@ const noVotes = { toggle: async () => undefined, pending: new Set<string>(), err
 function show(routes: FakeRoute[], provider: { userEmail?: string; locale?: string } = {}) {
   const api = fakeFetch([...base, ...routes]);
   const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
-  render(
+  const page = (shown: FeatureRequestItem) => (
     <TidingsProvider client={client} locale={provider.locale ?? "en"} userEmail={provider.userEmail}>
-      <FeatureRequestDetail item={request} votes={noVotes} />
-    </TidingsProvider>,
+      <FeatureRequestDetail item={shown} votes={noVotes} />
+    </TidingsProvider>
   );
-  return { api, follows: () => api.calls.filter((c) => c.url.pathname.endsWith("/subscription")) };
+  const { rerender } = render(page(request));
+  return { api, follows: () => api.calls.filter((c) => c.url.pathname.endsWith("/subscription")), open: (shown: FeatureRequestItem) => rerender(page(shown)) };
 }
 
 const section = () => screen.getByRole("region", { name: "Get updates on this request" });
@@ -76,6 +77,15 @@ describe("Following a request from its detail", () => {
     fireEvent.click(within(section()).getByRole("button", { name: "Get updates" }));
     expect((await within(section()).findByRole("alert")).textContent).toBe("Enter a valid email address.");
     expect(within(section()).getByRole("button", { name: "Get updates" })).toHaveProperty("disabled", false);
+  });
+
+  it("starts from Get updates on another request", async () => {
+    const { open } = show([subscription("POST", { status: 200, body: { following: true, pending: false } })], { userEmail: "ada@example.com" });
+    fireEvent.click(within(section()).getByRole("button", { name: "Get updates" }));
+    await within(section()).findByRole("button", { name: "Stop updates" });
+    open(item("fr_2", { title: "Offline mode" }) as FeatureRequestItem);
+    expect(within(section()).getByRole("button", { name: "Get updates" })).toBeTruthy();
+    expect(within(section()).queryByRole("status")).toBeNull();
   });
 
   it("keeps the follow when stopping fails, and says why", async () => {
