@@ -79,7 +79,7 @@ describe.skipIf(!run)("sign-in from the host app in Chromium", () => {
 
     // The token's address needs no confirmation: following takes one click and holds at once.
     const updates = frame.getByRole("region", { name: "Get updates on this request" });
-    await updates.getByText("Updates go to ada@example.com.", { exact: false }).waitFor();
+    await updates.getByText("Updates go to ada@example.com.").waitFor();
     expect(await updates.getByRole("textbox").count()).toBe(0);
     const [follow] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith("/subscription") && r.request().method() === "POST"),

@@ -48,9 +48,8 @@ export function FollowRequest(props: { id: string }) {
         </>
       ) : (
         <>
-          <Text style={{ color: palette.muted, fontSize: 14 }}>
-            {asking ? t("follow.hint") : `${t("follow.hint")} ${t("follow.sendsTo", { email: follow.knownEmail ?? "" })}`}
-          </Text>
+          <Text style={{ color: palette.muted, fontSize: 14 }}>{t("follow.hint")}</Text>
+          {asking ? null : <Text style={{ color: palette.text2, fontSize: 15 }}>{t("follow.sendsTo", { email: follow.knownEmail ?? "" })}</Text>}
           <View style={{ flexDirection: "row", gap: 8 }}>
             {asking ? (
               <TextInput

@@ -35,10 +35,11 @@ export function FollowRequest(props: { id: string }) {
           </button>
         </div>
       ) : (
-        <form onSubmit={(e) => void onSubmit(e)} aria-describedby={hintId}>
+        <form onSubmit={(e) => void onSubmit(e)}>
           <p id={hintId} className="td-muted td-small">
-            {follow.knownEmail === undefined ? t("follow.hint") : `${t("follow.hint")} ${t("follow.sendsTo", { email: follow.knownEmail })}`}
+            {t("follow.hint")}
           </p>
+          {follow.knownEmail === undefined ? null : <p className="td-small">{t("follow.sendsTo", { email: follow.knownEmail })}</p>}
           <div className="td-row">
             {follow.knownEmail === undefined ? (
               <>
@@ -50,6 +51,7 @@ export function FollowRequest(props: { id: string }) {
                   type="email"
                   required
                   autoComplete="email"
+                  aria-describedby={hintId}
                   className="td-input"
                   placeholder={t("follow.email")}
                   value={email}
@@ -57,7 +59,7 @@ export function FollowRequest(props: { id: string }) {
                 />
               </>
             ) : null}
-            <button type="submit" className="td-button td-primary" disabled={sending}>
+            <button type="submit" className="td-button td-primary" disabled={sending} aria-describedby={hintId}>
               {sending ? t("follow.sending") : t("follow.submit")}
             </button>
           </div>
