@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRealServer, type RealServer } from "../client/real-server.js";
 import { linkIn, startInbox, type Inbox } from "../dashboard/smtp.js";
-import { chromiumAvailable, launchChromium } from "./browser.js";
+import { artifact, chromiumAvailable, launchChromium } from "./browser.js";
 
 const run = chromiumAvailable();
 let server: RealServer;
@@ -63,6 +63,7 @@ describe.skipIf(!run)("the portal's addresses in Chromium", () => {
     // Following it: the address is confirmed by mail before anything else is sent to it.
     const updates = page.getByRole("region", { name: "Get updates on this request" });
     await updates.getByRole("textbox", { name: "Email address" }).fill("follower@example.com");
+    await page.screenshot({ path: artifact("portal-follow-request.png"), fullPage: true });
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith(`/feature-requests/${id}/subscription`) && r.request().method() === "POST"),
       updates.getByRole("button", { name: "Get updates" }).click(),
