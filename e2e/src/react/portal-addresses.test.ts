@@ -1,20 +1,24 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRealServer, type RealServer } from "../client/real-server.js";
-import { chromiumAvailable, launchChromium } from "./browser.js";
+import { linkIn, startInbox, type Inbox } from "../dashboard/smtp.js";
+import { artifact, chromiumAvailable, launchChromium } from "./browser.js";
 
 const run = chromiumAvailable();
 let server: RealServer;
 let browser: Browser;
+let inbox: Inbox;
 
 beforeAll(async () => {
   if (!run) return;
-  server = await startRealServer();
+  inbox = await startInbox();
+  server = await startRealServer({ SMTP_URL: inbox.url });
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await inbox?.close();
 });
 
 /** The id of a demo request, found through the public search. */
@@ -47,7 +51,7 @@ describe.skipIf(!run)("the portal's addresses in Chromium", () => {
     expect(html).toContain("Would love this for late-night sessions.");
   });
 
-  it("opens a request's address cold, from its id alone, at its canonical address", async () => {
+  it("opens a request's address cold, from its id alone, at its canonical address, where a visitor asks for updates", async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: "en-US" });
     const id = await demoRequestId("Dark mode");
     const page = await open(context, `/p/app_demo/requests/${id}`);
@@ -55,6 +59,24 @@ describe.skipIf(!run)("the portal's addresses in Chromium", () => {
     await page.getByRole("heading", { name: "Dark mode", level: 2 }).waitFor();
     await page.getByText("Would love this for late-night sessions.").waitFor();
     expect(await page.getByRole("tab", { name: "Requests" }).getAttribute("aria-selected")).toBe("true");
+
+    // Following it: the address is confirmed by mail before anything else is sent to it.
+    const updates = page.getByRole("region", { name: "Get updates on this request" });
+    await updates.getByRole("textbox", { name: "Email address" }).fill("follower@example.com");
+    await page.screenshot({ path: artifact("portal-follow-request.png"), fullPage: true });
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/feature-requests/${id}/subscription`) && r.request().method() === "POST"),
+      updates.getByRole("button", { name: "Get updates" }).click(),
+    ]);
+    expect(await answer.json()).toEqual({ following: false, pending: true });
+    expect(await updates.getByRole("status").innerText()).toBe("Check your inbox to confirm.");
+    await expect.poll(() => inbox.to("follower@example.com").length, { timeout: 10_000 }).toBe(1);
+    const mail = inbox.to("follower@example.com")[0];
+    expect(`${mail?.subject ?? ""} ${mail?.text ?? ""}`).toContain("Dark mode");
+    expect(linkIn(mail, "/request-updates/confirm?token=")).toContain(`/apps/app_demo/request-updates/confirm?token=`);
+    // Stopping takes the pending follow back: the control offers to follow again.
+    await updates.getByRole("button", { name: "Stop updates" }).click();
+    await updates.getByRole("button", { name: "Get updates" }).waitFor();
     await context.close();
   });
 

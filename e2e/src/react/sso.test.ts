@@ -67,7 +67,7 @@ async function postComment(frame: Frame, text: string) {
 }
 
 describe.skipIf(!run)("sign-in from the host app in Chromium", () => {
-  it("posts a comment from the widget under the host user's name, with the token kept out of the portal's address", async () => {
+  it("posts a comment from the widget under the host user's name and follows with the token's address, with the token kept out of the portal's address", async () => {
     const token = await signHostUser({ sub: "user-42", name: "Ada Lovelace", email: "ada@example.com" });
     const { page, frame } = await openWidget(token);
     expect(frame.url()).not.toContain("ssoToken");
@@ -76,6 +76,17 @@ describe.skipIf(!run)("sign-in from the host app in Chromium", () => {
     expect(answer.request().headers()["x-sso-token"]).toBe(token);
     const comment = frame.getByRole("listitem").filter({ hasText: "Signed in from the host app" });
     await comment.getByText("Ada Lovelace").waitFor();
+
+    // The token's address needs no confirmation: following takes one click and holds at once.
+    const updates = frame.getByRole("region", { name: "Get updates on this request" });
+    await updates.getByText("Updates go to ada@example.com.").waitFor();
+    expect(await updates.getByRole("textbox").count()).toBe(0);
+    const [follow] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/subscription") && r.request().method() === "POST"),
+      updates.getByRole("button", { name: "Get updates" }).click(),
+    ]);
+    expect(await follow.json()).toEqual({ following: true, pending: false });
+    expect(await updates.getByRole("status").innerText()).toBe("You'll get updates on this request.");
     await page.screenshot({ path: artifact("widget-sso-comment.png"), fullPage: true });
     await page.context().close();
   });

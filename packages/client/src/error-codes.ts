@@ -40,6 +40,8 @@ export const KNOWN_ERROR_CODES = [
   "version_not_found",
   "user_not_found",
   "member_not_found",
+  "invalid_archive",
+  "archive_conflict",
   "slug_taken",
   "referenced_record_missing",
   "write_conflict",

@@ -203,6 +203,9 @@ export interface ErrorResponse {
   nowMs?: number;
 }
 
+/** 403 codes that mean "sign the user in" rather than "not allowed at all". */
+const FORBIDDEN_IDENTITY = new Set(["authentication_required", "identified_user_required"]);
+
 /**
  * Maps a non-success answer to the SDK's error classes: 401 → authentication, 429 → rate limit,
  * 403 verification → verification, 402 by code, the idempotency-key refusals (409, 422) by code,
@@ -213,9 +216,6 @@ export interface ErrorResponse {
  * errorFromResponse({ status: 402, rawBody: '{"error":"…","code":"tier_limit_submissions"}' }); // QuotaExceededException
  * ```
  */
-/** 403 codes that mean "sign the user in" rather than "not allowed at all". */
-const FORBIDDEN_IDENTITY = new Set(["authentication_required", "identified_user_required"]);
-
 export function errorFromResponse(response: ErrorResponse): FeedbackException {
   const { status, rawBody, requestId } = response;
   let body: unknown;

@@ -18,6 +18,13 @@ export interface TidingsProviderProps {
   client: FeedbackClient;
   /** An explicit user token; it always wins over the token store (rule 9). @default the store's token */
   userToken?: string | undefined;
+  /**
+   * The signed-in user's email address, when the host knows it (e.g. the `email` of its SSO
+   * token). "Get updates on this request" then follows with it instead of asking for one; an SSO
+   * token carrying the same address follows at once, any other address is confirmed by mail first.
+   * @default undefined (the control asks for an address)
+   */
+  userEmail?: string | undefined;
   /** `auto` (device language, else English) or a locale tag; an explicit locale wins. @default "auto" */
   locale?: LocaleSetting | undefined;
   /** Overrides of UI strings and SDK error messages by id. @default {} */
@@ -85,6 +92,7 @@ export function TidingsProvider(props: TidingsProviderProps) {
   const refreshConfig = useCallback(() => loader?.refresh() ?? Promise.resolve(), [loader]);
   const locale = props.deviceLocales === undefined ? resolveLocale(localeSetting) : resolveLocale(localeSetting, props.deviceLocales);
   const userToken = blank(explicitToken) ? storeToken : explicitToken.trim();
+  const userEmail = blank(props.userEmail) ? undefined : props.userEmail.trim();
   const value = useMemo<TidingsContextValue>(() => {
     const overrides = strings ?? {};
     const config = configState.config;
@@ -100,10 +108,11 @@ export function TidingsProvider(props: TidingsProviderProps) {
       t: createTranslator(locale, overrides),
       errorMessage: (error) => errorText(locale, catalogs[locale], overrides, error),
       userToken,
+      userEmail,
       isEnabled: (surface) => isSurfaceEnabled(config, surface),
       outbox,
     };
-  }, [client, configState, refreshConfig, themeProp, locale, strings, userToken, outbox]);
+  }, [client, configState, refreshConfig, themeProp, locale, strings, userToken, userEmail, outbox]);
 
   return <TidingsContext.Provider value={value}>{props.children}</TidingsContext.Provider>;
 }

@@ -22,6 +22,8 @@ export interface TidingsContextValue {
   errorMessage: (error: unknown) => string;
   /** The user token in force (the explicit prop wins over the store); null until read. */
   userToken: string | null;
+  /** The signed-in user's address the host gave (`userEmail`); undefined when it gave none. */
+  userEmail: string | undefined;
   /** Rule 6 gate of a surface. */
   isEnabled: (surface: Surface) => boolean;
   /** Keeps submissions made without a connection and sends them later; undefined when the host gave none. */

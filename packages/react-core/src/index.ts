@@ -5,6 +5,7 @@ export { useUserToken, type UserTokenState } from "./hooks/use-user-token.js";
 export { useAsyncData, type AsyncData } from "./hooks/use-async-data.js";
 export { useFeatureRequests, type FeatureRequestsState, type UseFeatureRequestsOptions } from "./hooks/use-feature-requests.js";
 export { useToggleVote, type ToggleVote, type VotePatch } from "./hooks/use-toggle-vote.js";
+export { useFollowRequest, type FollowRequestState, type FollowStatus } from "./hooks/use-follow-request.js";
 export { useVersions } from "./hooks/use-versions.js";
 export { useComments, type CommentsState, type UseCommentsOptions } from "./hooks/use-comments.js";
 export { useRoadmap, type RoadmapState } from "./hooks/use-roadmap.js";

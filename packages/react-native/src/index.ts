@@ -7,6 +7,7 @@ export {
   useUserToken,
   useFeatureRequests,
   useToggleVote,
+  useFollowRequest,
   useVersions,
   useComments,
   useRoadmap,
@@ -32,6 +33,7 @@ export { VoteButton } from "./components/VoteButton.js";
 export { FeatureRequestsScreen, type FeatureRequestsScreenProps } from "./components/FeatureRequestsScreen.js";
 export { FeatureRequestComposeSheet, type FeatureRequestComposeSheetProps } from "./components/FeatureRequestComposeSheet.js";
 export { FeatureRequestDetail, type FeatureRequestDetailProps } from "./components/FeatureRequestDetail.js";
+export { FollowRequest } from "./components/FollowRequest.js";
 export { Badge, type BadgeProps } from "./components/Badge.js";
 export { Avatar, type AvatarProps } from "./components/Avatar.js";
 export { UserProfileScreen, type UserProfileScreenProps } from "./components/UserProfileScreen.js";

@@ -7,6 +7,7 @@ export { VoteButton } from "./components/VoteButton.js";
 export { FeatureRequestList, FeatureRequestRow, type FeatureRequestListProps } from "./components/FeatureRequestList.js";
 export { ComposeSheet } from "./components/ComposeSheet.js";
 export { FeatureRequestDetail } from "./components/FeatureRequestDetail.js";
+export { FollowRequest } from "./components/FollowRequest.js";
 export { RoadmapBoard, type RoadmapBoardProps } from "./components/RoadmapBoard.js";
 export { ReleaseNotes } from "./components/ReleaseNotes.js";
 export { WhatsNew } from "./components/WhatsNew.js";

@@ -6,36 +6,9 @@ import { MIN_TOUCH, usePalette } from "../theme.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading } from "./States.js";
 import { Badge } from "./Badge.js";
+import { FollowRequest } from "./FollowRequest.js";
+import { TextButton } from "./TextButton.js";
 import { VoteButton } from "./VoteButton.js";
-
-/** A filled (primary) or outlined text button of at least {@link MIN_TOUCH} points. */
-function TextButton(props: { label: string; text?: string | undefined; onPress: () => void; primary?: boolean; disabled?: boolean; busy?: boolean }) {
-  const palette = usePalette();
-  const disabled = props.disabled === true;
-  return (
-    <Pressable
-      accessibilityRole="button"
-      accessibilityLabel={props.label}
-      accessibilityState={{ disabled, busy: props.busy === true }}
-      disabled={disabled}
-      onPress={props.onPress}
-      style={{
-        minHeight: MIN_TOUCH,
-        minWidth: MIN_TOUCH,
-        justifyContent: "center",
-        alignItems: "center",
-        paddingHorizontal: 14,
-        borderRadius: 8,
-        borderWidth: 1,
-        borderColor: props.primary ? palette.primary : palette.border,
-        backgroundColor: props.primary ? palette.primary : palette.card,
-        opacity: disabled ? 0.6 : 1,
-      }}
-    >
-      <Text style={{ color: props.primary ? palette.primaryText : palette.text, fontSize: 16, fontWeight: props.primary ? "600" : "400" }}>{props.text ?? props.label}</Text>
-    </Pressable>
-  );
-}
 
 function CommentForm(props: { label: string; onPost: (body: string) => Promise<boolean>; posting: boolean; onCancel?: (() => void) | undefined }) {
   const { t } = useTidings();
@@ -223,6 +196,7 @@ export function FeatureRequestDetail(props: FeatureRequestDetailProps) {
           </Text>
         ) : null}
         {item.description ? <Text style={{ color: palette.text2, fontSize: 16 }}>{item.description}</Text> : null}
+        <FollowRequest id={item.id} />
         <Text accessibilityRole="header" style={{ color: palette.text, fontSize: 18, fontWeight: "700", marginTop: 8 }}>
           {t("detail.comments")}
         </Text>

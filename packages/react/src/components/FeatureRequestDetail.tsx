@@ -1,6 +1,7 @@
 import type { Comment, FeatureRequestItem } from "@tidings/client";
 import { useId, useState, type FormEvent } from "react";
 import { useTidings, useComments, type ToggleVote } from "@tidings/react-core";
+import { FollowRequest } from "./FollowRequest.js";
 import { ErrorState, Loading } from "./States.js";
 import { VoteButton } from "./VoteButton.js";
 
@@ -131,6 +132,7 @@ export function FeatureRequestDetail(props: {
         </div>
       </header>
       {item.description ? <p className="td-description">{item.description}</p> : null}
+      <FollowRequest id={item.id} />
       <section aria-label={t("detail.comments")}>
         <h3>{t("detail.comments")}</h3>
         {comments.status === "error" ? (

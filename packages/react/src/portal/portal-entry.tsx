@@ -36,6 +36,23 @@ function readFragment(): { tab: string; ssoToken: string | undefined } {
 
 const fragment = readFragment();
 
+/**
+ * The `email` claim of the SSO token, read without checking the signature: only so "Get updates"
+ * need not ask for the address. The server verifies the token and decides.
+ */
+function ssoEmail(token: string | undefined): string | undefined {
+  const payload = token?.split(".")[1];
+  if (payload === undefined) return undefined;
+  try {
+    const binary = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
+    const claims: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    const email = typeof claims === "object" && claims !== null ? (claims as { email?: unknown }).email : undefined;
+    return typeof email === "string" && email.includes("@") ? email : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Depth of our own history entries, so Back goes back when the previous entry is the portal's. */
 function depth(): number {
   const state: unknown = window.history.state;
@@ -86,7 +103,7 @@ function PortalRoot(props: { client: FeedbackClient; embedded: boolean; appKey: 
     if (props.appName !== "" && (title !== undefined || route.screen !== "request")) document.title = title === undefined ? props.appName : `${title} · ${props.appName}`;
   }, [route, props.appName]);
   return (
-    <TidingsProvider client={props.client} theme={theme} locale={locale}>
+    <TidingsProvider client={props.client} theme={theme} locale={locale} userEmail={ssoEmail(fragment.ssoToken)}>
       <TidingsPortal
         embedded={props.embedded}
         route={route}
