@@ -66,7 +66,8 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
  */
 export const OMITTED_COLUMNS: Partial<Record<ArchiveTable, readonly string[]>> = {
   apps: ["signingSecret", "verificationSecret"],
-  featureRequests: ["searchTitle", "searchBody", "searchExtra"],
+  // search_prefixes is a column PostgreSQL generates from the search text (migration 0014).
+  featureRequests: ["searchTitle", "searchBody", "searchExtra", "searchPrefixes"],
   submissions: ["searchText"],
   uploads: ["sessionId"],
 };
