@@ -5,10 +5,12 @@
  * so drift (thermal, other load on the machine) falls on both alike. Each run gets a fresh
  * process: Node's process metrics (GC and event-loop observers) are process-wide, and a process
  * kept across runs measured differently depending on whether it was started first.
- * Prints the median req/s of each, the spread of the runs, and the cost against the target.
+ * Prints the median req/s of each, the spread of the runs, and the cost against the target; and,
+ * on Linux, the server's CPU time per request (user + system, from /proc), which moves far less
+ * than req/s when other work shares the machine.
  */
-import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +30,28 @@ if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS must 
 
 interface Server {
   origin: string;
+  pid: number;
   stop(): Promise<void>;
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) process `pid` has used so far, from /proc/<pid>/stat; undefined off Linux. */
+async function cpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    // After the command name in parentheses: state is field 3, utime 14 and stime 15 of the line.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `tidings serve` on a free port; resolves once its banner is printed. */
@@ -61,7 +84,7 @@ async function serve(env: Record<string, string>): Promise<Server> {
         reject(new Error(`the server exited with ${child.exitCode}:\n${output}`));
       });
     });
-    return { origin, stop };
+    return { origin, pid: child.pid!, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -90,7 +113,7 @@ let scraper: NodeJS.Timeout | undefined;
 let scrapes = 0;
 
 /** One measured run on a fresh process of `side`, after a warm-up; scraped meanwhile when metrics are on. */
-async function measure(side: keyof typeof sides): Promise<number> {
+async function measure(side: keyof typeof sides): Promise<{ rps: number; cpuPerRequest: number | undefined }> {
   server = await serve({ ...common, ...sides[side] });
   const { origin } = server;
   const url = `${origin}/api/v1/public/config/app_demo`;
@@ -104,22 +127,27 @@ async function measure(side: keyof typeof sides): Promise<number> {
   };
   await load(url, WARMUP_SECONDS);
   if (side === "on") scraper = setInterval(() => void scrape().catch((error: unknown) => console.error(error)), SCRAPE_INTERVAL_MS);
+  const cpuBefore = await cpuSeconds(server.pid);
   const result = await load(url, seconds);
+  const cpuAfter = await cpuSeconds(server.pid);
   clearInterval(scraper);
   await server.stop();
   server = undefined;
-  return result.requests.average;
+  const cpuPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total;
+  return { rps: result.requests.average, cpuPerRequest };
 }
 
 try {
   // A first start migrates the database and seeds the demo app; every measured process finds both done.
   await (await serve(common)).stop();
-  const offRuns: number[] = [];
-  const onRuns: number[] = [];
+  const off = [];
+  const on = [];
   for (let round = 0; round < rounds; round++) {
-    offRuns.push(await measure("off"));
-    onRuns.push(await measure("on"));
+    off.push(await measure("off"));
+    on.push(await measure("on"));
   }
+  const offRuns = off.map((run) => run.rps);
+  const onRuns = on.map((run) => run.rps);
 
   const offMedian = median(offRuns);
   const onMedian = median(onRuns);
@@ -131,6 +159,13 @@ try {
   console.log(`/metrics scraped ${scrapes} times while measured (every ${SCRAPE_INTERVAL_MS} ms)`);
   console.log(`cost of metrics (1 - on/off median req/s): ${(cost * 100).toFixed(1)}%`);
   console.log(`target: cost < ${(TARGET_COST * 100).toFixed(0)}%: ${cost < TARGET_COST ? "PASS" : "ABOVE"}`);
+  const offCpu = off.map((run) => run.cpuPerRequest).filter((c) => c !== undefined);
+  const onCpu = on.map((run) => run.cpuPerRequest).filter((c) => c !== undefined);
+  if (offCpu.length === rounds && onCpu.length === rounds) {
+    const micros = (values: number[]) => values.map((c) => (c * 1e6).toFixed(1)).join(", ");
+    console.log(`server CPU per request (user + system), median µs: off ${(median(offCpu) * 1e6).toFixed(1)} (${micros(offCpu)}), on ${(median(onCpu) * 1e6).toFixed(1)} (${micros(onCpu)})`);
+    console.log(`CPU cost of metrics (on/off - 1): ${((median(onCpu) / median(offCpu) - 1) * 100).toFixed(1)}%`);
+  }
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

@@ -1,6 +1,7 @@
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { Metrics } from "./metrics.js";
+import type { TallySeries } from "./tally.js";
 
 /** The `cache` label of a key: its prefix before the first `:` (`fr-list:app_1:…` → `fr-list`). */
 export function cacheName(key: string): string {
@@ -19,12 +20,28 @@ export function cacheName(key: string): string {
  * ```
  */
 export function countingCache(cache: SharedCache, metrics: Metrics): SharedCache {
+  // The hit and miss series of each prefix seen, so a read does not build labels or a key.
+  const byPrefix = new Map<string, { hit: TallySeries<"cache" | "result">; miss: TallySeries<"cache" | "result"> }>();
+  const seriesOf = (key: string) => {
+    const colon = key.indexOf(":");
+    const prefix = colon === -1 ? key : key.slice(0, colon);
+    let series = byPrefix.get(prefix);
+    if (series === undefined) {
+      const name = cacheName(prefix);
+      series = { hit: metrics.cacheLookups.series({ cache: name, result: "hit" }), miss: metrics.cacheLookups.series({ cache: name, result: "miss" }) };
+      // Only our own prefixes are remembered: a stray one is looked up again rather than kept.
+      if (name === prefix) byPrefix.set(prefix, series);
+    }
+    return series;
+  };
   return {
-    get: async <T>(key: string) => {
-      const value = await cache.get<T>(key);
-      metrics.cacheLookups.inc({ cache: cacheName(key), result: value === undefined ? "miss" : "hit" });
-      return value;
-    },
+    get: <T>(key: string) =>
+      cache.get<T>(key).then((value) => {
+        const series = seriesOf(key);
+        if (value === undefined) series.miss.count++;
+        else series.hit.count++;
+        return value;
+      }),
     set: (key, value, options) => cache.set(key, value, options),
     invalidateTag: (tag) => cache.invalidateTag(tag),
   };

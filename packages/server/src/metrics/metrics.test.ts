@@ -14,6 +14,8 @@ interface Scrape {
   value(name: string, labels?: Record<string, string>): number;
   /** A histogram's observation count for exactly these labels, summed over every series that has them. */
   count(name: string, labels?: Record<string, string>): number;
+  /** A histogram's cumulative bucket counts (`le` ascending, `+Inf` last) for one series. */
+  buckets(name: string, labels: Record<string, string>): { le: string; count: number }[];
   names: Set<string>;
 }
 
@@ -34,6 +36,8 @@ async function scrape(t: TestApp, authorization = `Bearer ${TOKEN}`): Promise<Sc
       expect(families.find((f) => f.name === name)?.type).toBe("HISTOGRAM");
       return samples(untyped, `${name}_count`, labels).reduce((sum, m) => sum + Number(m.value), 0);
     },
+    buckets: (name, labels) =>
+      samples(untyped, `${name}_bucket`, labels).map((m) => ({ le: m.labels!.le!, count: Number(m.value) })),
   };
 }
 
@@ -87,6 +91,14 @@ describe.each(testDialects())("GET /metrics on %s", (dialect) => {
     // No series carries a concrete key: route labels are templates.
     expect(after.value("tidings_http_requests_total", { route: "/api/v1/public/config/app_demo" })).toBe(0);
     expect(after.count("tidings_http_request_duration_seconds", ok) - before.count("tidings_http_request_duration_seconds", ok)).toBe(2);
+    // The request count and the duration histogram agree, and its buckets are cumulative up to +Inf.
+    for (const labels of [ok, refused]) {
+      const buckets = after.buckets("tidings_http_request_duration_seconds", labels);
+      expect(buckets.map((b) => b.le)).toEqual(["0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "+Inf"]);
+      expect(buckets.every((b, i) => i === 0 || b.count >= buckets[i - 1]!.count)).toBe(true);
+      expect(buckets.at(-1)!.count).toBe(after.count("tidings_http_request_duration_seconds", labels));
+      expect(after.value("tidings_http_requests_total", labels)).toBe(after.count("tidings_http_request_duration_seconds", labels));
+    }
     expect(delta("tidings_rate_limit_refusals_total", { bucket: "config" })).toBe(1);
     // app_demo: a miss, then a hit; app_missing: a miss.
     expect(delta("tidings_cache_lookups_total", { cache: "config", result: "miss" })).toBe(2);

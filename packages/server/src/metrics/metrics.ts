@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { Clock } from "../clock.js";
 import type { QueueDepth } from "../jobs/queue.js";
 import type { AttemptOutcome } from "../webhooks/send.js";
+import { HistogramTally } from "./histogram-tally.js";
 import { Tally } from "./tally.js";
 
 /** How a webhook delivery attempt ended (as its delivery log records it). */
@@ -17,9 +18,11 @@ export const WEBHOOK_DELIVERY_OUTCOMES: readonly WebhookDeliveryOutcome[] = ["su
  */
 export interface Metrics {
   readonly registry: Registry;
-  /** Counted per request: a {@link Tally}, handed to prom-client at each scrape. */
-  readonly httpRequests: Tally<"method" | "route" | "status_class">;
-  readonly httpDuration: Histogram<"method" | "route" | "status_class">;
+  /**
+   * Timed per request: a {@link HistogramTally}, read by prom-client at each scrape. Its series'
+   * counts are also `tidings_http_requests_total`, so a request is one observation.
+   */
+  readonly httpDuration: HistogramTally<"method" | "route" | "status_class">;
   readonly dbQueryDuration: Histogram<"operation" | "outcome">;
   readonly mailDeliveries: Counter<"outcome">;
   /** Outbound webhook attempts by outcome; call `inc({ outcome })` once per attempt. */
@@ -131,21 +134,28 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
   for (const outcome of ["sent", "failed"]) mailDeliveries.inc({ outcome }, 0);
 
+  // The request count is the duration histogram's count per series, read when scraped.
+  new Counter({
+    name: "tidings_http_requests_total",
+    help: "HTTP requests answered, by method, route template and status class",
+    labelNames: httpLabels,
+    registers,
+    collect() {
+      this.reset();
+      for (const series of httpDuration.all()) if (series.count > 0) this.inc(series.labels, series.count);
+    },
+  });
+  const httpDuration = new HistogramTally({
+    name: "tidings_http_request_duration_seconds",
+    help: "Time from receiving a request to sending its answer, by method, route template and status class",
+    labelNames: httpLabels,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+
   return {
     registry,
-    httpRequests: new Tally({
-      name: "tidings_http_requests_total",
-      help: "HTTP requests answered, by method, route template and status class",
-      labelNames: httpLabels,
-      registers,
-    }),
-    httpDuration: new Histogram({
-      name: "tidings_http_request_duration_seconds",
-      help: "Time from receiving a request to sending its answer, by method, route template and status class",
-      labelNames: httpLabels,
-      buckets: HTTP_BUCKETS,
-      registers,
-    }),
+    httpDuration,
     dbQueryDuration,
     mailDeliveries,
     webhookDeliveries,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { sameSecret } from "../console/auth.js";
 import { ApiError } from "../http/errors.js";
+import type { HistogramSeries } from "./histogram-tally.js";
 import type { Metrics } from "./metrics.js";
 
 /** The `status_class` label: `2xx`, `4xx`, … */
@@ -19,10 +20,24 @@ export function statusClass(status: number): string {
  * ```
  */
 export function metricsRoutes(app: FastifyInstance, metrics: Metrics, token: string | null): void {
+  // The series of each route, found from its config object (one per route, kept by Fastify for
+  // the app's life): by method, then by status / 100. A request only indexes into them.
+  const routes = new WeakMap<object, Record<string, HistogramSeries[] | undefined>>();
   app.addHook("onResponse", (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? "unmatched", status_class: statusClass(reply.statusCode) };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const route = request.routeOptions;
+    let byMethod = routes.get(route.config);
+    if (byMethod === undefined) {
+      byMethod = Object.create(null) as Record<string, HistogramSeries[] | undefined>;
+      routes.set(route.config, byMethod);
+    }
+    const byClass = (byMethod[request.method] ??= []);
+    const status = reply.statusCode;
+    const series = (byClass[(status / 100) | 0] ??= metrics.httpDuration.series({
+      method: request.method,
+      route: route.url ?? "unmatched",
+      status_class: statusClass(status),
+    }));
+    series.observe(reply.elapsedTime / 1000);
     done();
   });
   app.get(

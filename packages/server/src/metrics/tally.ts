@@ -12,7 +12,7 @@ import { Counter, type CounterConfiguration } from "prom-client";
  * ```
  */
 export class Tally<L extends string> {
-  readonly #pending = new Map<string, { labels: Record<L, string>; count: number }>();
+  readonly #pending = new Map<string, TallySeries<L>>();
   readonly #labelNames: readonly L[];
   readonly counter: Counter<L>;
 
@@ -31,12 +31,26 @@ export class Tally<L extends string> {
     });
   }
 
-  /** Adds one to the series of `labels`. */
-  inc(labels: Record<L, string>): void {
+  /** The series of `labels`, to keep and count on with `series.count++` where the labels are known ahead. */
+  series(labels: Record<L, string>): TallySeries<L> {
     let key = "";
     for (const name of this.#labelNames) key += `${labels[name]}\u0000`;
-    const entry = this.#pending.get(key);
-    if (entry === undefined) this.#pending.set(key, { labels: { ...labels }, count: 1 });
-    else entry.count++;
+    let entry = this.#pending.get(key);
+    if (entry === undefined) {
+      entry = { labels: { ...labels }, count: 0 };
+      this.#pending.set(key, entry);
+    }
+    return entry;
   }
+
+  /** Adds one to the series of `labels`. */
+  inc(labels: Record<L, string>): void {
+    this.series(labels).count++;
+  }
+}
+
+/** One label set of a {@link Tally}: `count` is what was counted since the last scrape. */
+export interface TallySeries<L extends string> {
+  readonly labels: Readonly<Record<L, string>>;
+  count: number;
 }
