@@ -69,16 +69,17 @@ function queryTimings(): { timings: QueryTimings; log: (event: LogEvent) => void
 
 const INT8_OID = 20;
 
-/** Connections of the PostgreSQL pool. */
-const POSTGRES_POOL_SIZE = 10;
-
 /**
  * Shared transactions PostgreSQL runs at once (each holds a pooled connection while it runs).
- * One is limited by its statements' round trips; while one waits for its commit to be flushed,
- * the others fill up. Four leave the pool six connections for reads; on a loaded machine four
- * gave 244 votes/s where one gave 157 and eight 256 (docs/postgresql.md).
+ * A lane spends most of its time waiting for the next round trip (its connection idle in
+ * transaction while the statement's answer and the next statement cross the machine), so lanes
+ * add up until the database's CPU is the limit: with votes in one statement, eight gave 1.1–1.4×
+ * the votes of four, and sixteen no more than eight (docs/postgresql.md).
  */
-export const POSTGRES_COMMIT_LANES = 4;
+export const POSTGRES_COMMIT_LANES = 8;
+
+/** Connections of the PostgreSQL pool: one per commit lane, and six for reads. */
+const POSTGRES_POOL_SIZE = POSTGRES_COMMIT_LANES + 6;
 
 /**
  * Opens `sqlite:<file>` (WAL checkpointed from a worker thread, synchronous=FULL, foreign keys on)

@@ -1,6 +1,7 @@
 import type { Comment } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
@@ -75,6 +76,59 @@ export async function listComments(
     nextCursor: hasMore && last !== undefined ? encodeCursor({ c: last.createdAt, i: last.id, r: featureRequestId }) : null,
   };
 }
+
+/**
+ * The first page of a public request's visible comments, as {@link listComments} answers it, with
+ * the request's app; undefined when the request is not public (approved, not merged). One
+ * prepared statement where the public route sent three (find the request, then the page with its
+ * count, built anew each time): the request's row, its comments joined to it (none: one row of
+ * nulls) and their count, computed once. The caller still checks the app before answering.
+ */
+export async function firstPublicComments(db: Kysely<Database>, featureRequestId: string, limit: number) {
+  const rows = await firstPublicPage.rows(db, { id: featureRequestId, limit: limit + 1 });
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const found = rows.filter((row): row is typeof row & { id: string } => row.id !== null) as unknown as Array<CommentRow & { total: number }>;
+  const pageRows = found.slice(0, limit);
+  const hasMore = found.length > limit;
+  const last = pageRows.at(-1);
+  return {
+    appId: first.requestAppId,
+    page: {
+      comments: pageRows.map(toComment),
+      total: Number(first.total),
+      hasMore,
+      nextCursor: hasMore && last !== undefined ? encodeCursor({ c: last.createdAt, i: last.id, r: featureRequestId }) : null,
+    },
+  };
+}
+
+const firstPublicPage = preparedQuery<{ id: string; limit: number }, { requestAppId: string; id: string | null; total: number } & Omit<CommentRow, "id">>(
+  (db, p) =>
+    db
+      .selectFrom("featureRequests as fr")
+      .leftJoin("featureRequestComments as cm", (join) => join.onRef("cm.featureRequestId", "=", "fr.id").on("cm.isHidden", "=", 0))
+      .leftJoin("endUsers as author", "author.id", "cm.endUserId")
+      .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
+      .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
+      .selectAll("cm")
+      .select(["fr.appId as requestAppId", "author.publicId as authorPublicId", "author.avatarUrl as authorAvatarUrl", "parentAuthor.publicId as parentPublicId"])
+      // On the parameter, not on `fr.id`: counted once, not once per row.
+      .select((eb) =>
+        eb
+          .selectFrom("featureRequestComments")
+          .where("featureRequestId", "=", p.id)
+          .where("isHidden", "=", 0)
+          .select((c) => c.fn.countAll<number>().as("n"))
+          .as("total"),
+      )
+      .where("fr.id", "=", p.id)
+      .where("fr.moderation", "=", "approved")
+      .where("fr.mergedIntoId", "is", null)
+      .orderBy("cm.createdAt", "asc")
+      .orderBy("cm.id", "asc")
+      .limit(p.limit) as never,
+);
 
 export interface NewComment {
   featureRequestId: string;

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
 import { testDialects } from "../testing/test-database.js";
+import { newPublicUserId, tokenHash } from "../users/identity.js";
 
 /** Hundreds of requests each: more than the default budget on a busy machine. */
 const SLOW = 90_000;
@@ -123,4 +125,66 @@ describe.each(testDialects())("cached counts under concurrent writes on %s", (di
     expect(listed.commentCount).toBe(comments.length);
     expect(comments.length).toBeGreaterThanOrEqual(70);
   }, SLOW);
+
+  // A PostgreSQL toggle is one statement whose snapshot is taken before it waits for the
+  // request's lock: what another transaction commits meanwhile must still decide the answer.
+  describe.runIf(dialect === "postgres")("while another transaction holds the request", () => {
+    const db = () => t.database.db.kysely;
+    const vote = (id: string, token: string) =>
+      t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": token }, payload: {} });
+    /** Resolves once a vote's statement waits for a lock held by another transaction. */
+    const voteWaiting = async () => {
+      for (;;) {
+        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like 'with fr as%' and pid <> pg_backend_pid()`.execute(db());
+        if (waiting.rows[0]!.n > 0) return;
+      }
+    };
+    const stored = async (id: string) => ({
+      votes: (await db().selectFrom("featureRequestVotes").select("endUserId").where("featureRequestId", "=", id).execute()).map((r) => r.endUserId),
+      count: (await db().selectFrom("featureRequests").select("voteCount").where("id", "=", id).executeTakeFirstOrThrow()).voteCount,
+    });
+
+    it("withdraws a vote that another transaction added while the toggle waited", async () => {
+      const id = await newRequest("Contended");
+      const other = await newRequest("Elsewhere");
+      expect((await vote(other, "waiter")).statusCode).toBe(200);
+      const voter = await db().selectFrom("endUsers").select("id").where("tokenHash", "=", tokenHash("waiter")).executeTakeFirstOrThrow();
+      let pending!: ReturnType<typeof vote>;
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx.selectFrom("featureRequests").select("id").where("id", "=", id).forUpdate().execute();
+          await trx.insertInto("featureRequestVotes").values({ featureRequestId: id, endUserId: voter.id, shipNotifyEmail: null, createdAt: new Date().toISOString() }).execute();
+          await trx.updateTable("featureRequests").set({ voteCount: sql<number>`vote_count + 1` }).where("id", "=", id).execute();
+          pending = vote(id, "waiter");
+          await voteWaiting();
+        });
+      const res = await pending;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ voted: false, voteCount: 0 });
+      expect(await stored(id)).toEqual({ votes: [], count: 0 });
+    });
+
+    it("counts the vote of a voter that another transaction minted while the toggle waited", async () => {
+      const id = await newRequest("Newcomer");
+      const mintedId = `eu_minted_elsewhere_${Date.now()}`;
+      let pending!: ReturnType<typeof vote>;
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          const now = new Date().toISOString();
+          await trx
+            .insertInto("endUsers")
+            .values({ id: mintedId, appId: acme.appId, tokenHash: tokenHash("newcomer"), publicId: newPublicUserId(), createdAt: now, lastSeenAt: now })
+            .execute();
+          pending = vote(id, "newcomer");
+          await voteWaiting();
+        });
+      const res = await pending;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ voted: true, voteCount: 1 });
+      expect(await stored(id)).toEqual({ votes: [mintedId], count: 1 });
+    });
+  });
 });

@@ -28,7 +28,7 @@ import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, findEndUser, identifyCaller, identifyReader, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
-import { addComment, listComments } from "./comments.js";
+import { addComment, firstPublicComments, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
 import { findListedItem } from "./item.js";
 import { listFeatureRequests, pageViewer, personalisePage, type ListPage } from "./listing.js";
@@ -340,11 +340,14 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     },
     async (request) => {
       await enforceRateLimit(ctx, request, "public_read");
-      const fr = await findPublicRequest(db, request.params.id);
+      const limit = request.query.limit ?? 200;
+      // The first page, what a viewer opening a request reads, comes with the request's check.
+      const first = request.query.cursor === undefined ? await firstPublicComments(db, request.params.id, limit) : undefined;
+      const fr = first === undefined ? await findPublicRequest(db, request.params.id) : { id: request.params.id, appId: first.appId };
       const appRow = await appOfRequest(ctx, fr.appId);
       const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
-      return listComments(db, fr.id, { limit: request.query.limit ?? 200, cursor: request.query.cursor });
+      return first?.page ?? listComments(db, fr.id, { limit, cursor: request.query.cursor });
     },
   );
 

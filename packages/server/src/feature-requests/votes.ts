@@ -5,7 +5,8 @@ import type { Db } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { ensureEndUser, tokenHash } from "../users/identity.js";
+import { newId } from "../ids.js";
+import { ensureEndUser, newPublicUserId, tokenHash } from "../users/identity.js";
 import type { SsoProfile } from "../users/sso.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 
@@ -37,25 +38,16 @@ export async function applyVote(
   return db.sharedTransaction(async (trx) => {
     let endUserId: string;
     let outcome: VoteOutcome;
-    if (db.dialect === "postgres") {
+    let webhooks = true;
+    const oneStatement = db.dialect === "postgres" && input.mode === "toggle" && input.profile === undefined ? await toggleInOneStatement(trx, clock, input) : undefined;
+    if (oneStatement !== undefined) {
+      ({ endUserId, outcome, webhooks } = oneStatement);
+    } else if (db.dialect === "postgres") {
       const locked = await lockRequestFindVoter.first(trx, { id: input.featureRequestId, appId: input.appId, hash: tokenHash(input.token) });
       if (locked === undefined) throw new ApiError("feature_request_not_found");
       const voter = locked.endUserId === null || locked.publicId === null ? null : { id: locked.endUserId, publicId: locked.publicId };
       endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile, voter)).id;
-      if (input.mode === "toggle") {
-        const toggled = await toggleOnPostgres.first(trx, {
-          featureRequestId: input.featureRequestId,
-          appId: input.appId,
-          endUserId,
-          shipNotifyEmail: input.shipNotifyEmail ?? null,
-          createdAt: isoNow(clock),
-        });
-        if (toggled?.voteCount === null || toggled?.voteCount === undefined) throw new ApiError("feature_request_not_found");
-        // A toggle always adds or removes the caller's vote.
-        outcome = { voted: Number(toggled.added) > 0, voteCount: Number(toggled.voteCount), changed: true };
-      } else {
-        outcome = await removeVote(trx, input, endUserId);
-      }
+      outcome = input.mode === "toggle" ? await toggle(trx, clock, input, endUserId) : await removeVote(trx, input, endUserId);
     } else {
       endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile)).id;
       // A toggle adds the vote unless there is one already (then it removes it): one statement
@@ -72,7 +64,7 @@ export async function applyVote(
           .catch(requestGone)) !== undefined;
       outcome = added ? await count(trx, input, 1) : await removeVote(trx, input, endUserId);
     }
-    if (outcome.changed) {
+    if (outcome.changed && webhooks) {
       await queueWebhookEvent(trx, clock, input.appId, outcome.voted ? "vote.added" : "vote.removed", async () => {
         const request = await requestSnapshot(trx, input.featureRequestId);
         return request === undefined ? undefined : { request, voter: { endUserId } };
@@ -88,6 +80,54 @@ interface VoteOutcome {
   voted: boolean;
   voteCount: number;
   changed: boolean;
+}
+
+/** PostgreSQL, after the request is locked: the toggle's own statement (see {@link toggleOnPostgres}). */
+async function toggle(
+  trx: Kysely<Database>,
+  clock: Clock,
+  input: { featureRequestId: string; appId: string; shipNotifyEmail?: string },
+  endUserId: string,
+): Promise<VoteOutcome> {
+  const toggled = await toggleOnPostgres.first(trx, {
+    featureRequestId: input.featureRequestId,
+    appId: input.appId,
+    endUserId,
+    shipNotifyEmail: input.shipNotifyEmail ?? null,
+    createdAt: isoNow(clock),
+  });
+  if (toggled?.voteCount === null || toggled?.voteCount === undefined) throw new ApiError("feature_request_not_found");
+  // A toggle always adds or removes the caller's vote.
+  return { voted: Number(toggled.added) > 0, voteCount: Number(toggled.voteCount), changed: true };
+}
+
+/**
+ * PostgreSQL, the common toggle (no SSO profile to store) in one round trip: {@link toggleVoteMintVoter}.
+ * Undefined when that statement could not decide and the vote has to take the longer path,
+ * which then runs in the same unit, under the lock the statement took: the voter was being minted
+ * by a concurrent transaction, or the statement waited for the request's lock while another
+ * transaction changed the caller's vote (its snapshot predates the lock, so it saw neither).
+ */
+async function toggleInOneStatement(
+  trx: Kysely<Database>,
+  clock: Clock,
+  input: { featureRequestId: string; appId: string; token: string; shipNotifyEmail?: string },
+): Promise<{ endUserId: string; outcome: VoteOutcome; webhooks: boolean } | undefined> {
+  const now = isoNow(clock);
+  const row = await toggleVoteMintVoter.first(trx, {
+    featureRequestId: input.featureRequestId,
+    appId: input.appId,
+    hash: tokenHash(input.token),
+    newEndUserId: newId("eu", clock.now()),
+    newPublicId: newPublicUserId(),
+    shipNotifyEmail: input.shipNotifyEmail ?? null,
+    now,
+  });
+  if (row?.requestId === null || row?.requestId === undefined) throw new ApiError("feature_request_not_found");
+  const added = Number(row.added);
+  if (row.endUserId === null || added + Number(row.removed) === 0) return undefined;
+  if (row.voteCount === null) throw new ApiError("feature_request_not_found");
+  return { endUserId: row.endUserId, outcome: { voted: added > 0, voteCount: Number(row.voteCount), changed: true }, webhooks: row.webhooks };
 }
 
 async function removeVote(trx: Kysely<Database>, input: { featureRequestId: string; appId: string }, endUserId: string): Promise<VoteOutcome> {
@@ -107,6 +147,55 @@ async function count(trx: Kysely<Database>, input: { featureRequestId: string; a
 function requestGone(error: unknown): never {
   throw isForeignKeyViolation(error) ? new ApiError("feature_request_not_found") : error;
 }
+
+/**
+ * PostgreSQL: a whole toggle in one statement, where it was four round trips (lock and find the
+ * voter, mint a new voter, toggle, look for webhook endpoints). In order: lock the request (`fr`,
+ * before anything else is written: every later step depends on it, see `ensureEndUser`), find
+ * the voter or mint one (`found`, `minted`: on a token minted meanwhile by another transaction the
+ * insert does nothing and `end_user_id` comes back null), then the toggle of
+ * {@link toggleOnPostgres} (only a known voter can have a vote to delete), and whether the app
+ * has an enabled webhook endpoint at all (`webhooks`: without one, no event is built).
+ * `request_id` is null when the request does not exist, `vote_count` when it is not the app's
+ * public request (the unit then rolls back).
+ */
+const toggleVoteMintVoter = preparedQuery<
+  { featureRequestId: string; appId: string; hash: string; newEndUserId: string; newPublicId: string; shipNotifyEmail: string | null; now: string },
+  { requestId: string | null; endUserId: string | null; added: number; removed: number; voteCount: number | null; webhooks: boolean }
+>((db, p) => ({
+  compile: () =>
+    sql<never>`with fr as (
+  select id from feature_requests where id = ${p.featureRequestId} for update
+), found as (
+  select id from end_users where app_id = ${p.appId} and token_hash = ${p.hash}
+), minted as (
+  insert into end_users (id, app_id, token_hash, public_id, created_at, last_seen_at)
+  select ${p.newEndUserId}, ${p.appId}, ${p.hash}, ${p.newPublicId}, ${p.now}, ${p.now}
+  where exists (select 1 from fr) and not exists (select 1 from found)
+  on conflict (app_id, token_hash) do nothing
+  returning id
+), voter as (
+  select id from found union all select id from minted
+), ins as (
+  insert into feature_request_votes (feature_request_id, end_user_id, ship_notify_email, created_at)
+  select fr.id, voter.id, ${p.shipNotifyEmail}, ${p.now} from fr, voter
+  on conflict (feature_request_id, end_user_id) do nothing
+  returning end_user_id
+), del as (
+  delete from feature_request_votes
+  where feature_request_id = (select id from fr) and end_user_id = (select id from found)
+  returning end_user_id
+), upd as (
+  update feature_requests set vote_count = vote_count + (select count(*) from ins) - (select count(*) from del)
+  where id = (select id from fr) and app_id = ${p.appId} and moderation = 'approved' and merged_into_id is null
+    and exists (select 1 from voter) and (select count(*) from ins) + (select count(*) from del) > 0
+  returning vote_count
+)
+select (select id from fr) as request_id, (select id from voter) as end_user_id,
+  (select count(*) from ins) as added, (select count(*) from del) as removed,
+  (select vote_count from upd) as vote_count,
+  exists (select 1 from webhook_endpoints where app_id = ${p.appId} and enabled = 1) as webhooks`.compile(db),
+}));
 
 /**
  * PostgreSQL: locks the request (so concurrent votes on it are applied one after another, and
