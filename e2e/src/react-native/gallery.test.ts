@@ -151,5 +151,6 @@ describe.skipIf(!run)("the React Native screens through react-native-web in Chro
       await page.close();
     }
     await context.close();
-  });
+    // Every screen of the gallery in one browser context: seconds each on a loaded 2-core machine.
+  }, 120_000);
 });
