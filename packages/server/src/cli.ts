@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { loadConfig, ConfigError, type Config } from "./config.js";
+import { commandConfig, type CommandIo } from "./command-io.js";
+import type { Config } from "./config.js";
 import { migrateToLatest, openDatabase } from "./db/database.js";
 import { findAppByKey } from "./apps/apps.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
@@ -84,8 +85,8 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const io = { env: process.env, stdout: process.stdout, stderr: process.stderr };
-  const subcommands: Record<string, (args: string[], commandIo: typeof io) => Promise<number>> = {
+  const io: CommandIo = { env: process.env, stdout: process.stdout, stderr: process.stderr };
+  const subcommands: Record<string, (args: string[], commandIo: CommandIo) => Promise<number>> = {
     storage: storageCommand,
     import: importCommand,
     export: exportCommand,
@@ -102,16 +103,8 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${commandUsage}\n`);
     return;
   }
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = commandConfig(io);
+  if (config === undefined) process.exit(2);
   if (command === "serve") return serve(config);
   if (command === "migrate") return migrate(config);
   process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);

@@ -1,29 +1,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { capturedIo } from "../testing/command-io.js";
 import { seedDemo } from "../demo/seed-demo.js";
-import type { CommandIo } from "../storage/storage-command.js";
 import { FakeClock } from "../testing/fake-clock.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { databaseUrl, openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { exportCommand } from "./export-command.js";
 import { importCommand } from "./import-command.js";
 
-function captured(env: Record<string, string>) {
-  let out = "";
-  let err = "";
-  const io: CommandIo = {
-    env,
-    stdout: new PassThrough().on("data", (c: Buffer) => (out += c.toString())),
-    stderr: new PassThrough().on("data", (c: Buffer) => (err += c.toString())),
-  };
-  return { io, out: () => out, err: () => err };
-}
-
 const envOf = (database: TestDatabase, dir: string) => ({
   DATA_DIR: dir,
-  DATABASE_URL: database.schema === undefined ? database.url : `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}`,
+  DATABASE_URL: databaseUrl(database),
   LOG_LEVEL: "silent",
 });
 
@@ -37,7 +25,7 @@ describe.each(testDialects())("tidings import --format tidings on %s", (dialect)
     await seedDemo(source.db.kysely, new FakeClock(), dialect);
     dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), "tidings-archive-cli-")));
     archive = path.join(dirs[0]!, "demo.jsonl");
-    const run = captured(envOf(source, dirs[0]!));
+    const run = capturedIo(envOf(source, dirs[0]!));
     expect(await exportCommand(["--app", "app_demo", "--out", archive], run.io), run.err()).toBe(0);
   });
   afterAll(async () => {
@@ -49,7 +37,7 @@ describe.each(testDialects())("tidings import --format tidings on %s", (dialect)
     (await database.db.kysely.selectFrom("featureRequests").select(["id", "title", "voteCount"]).orderBy("id").execute()).map((r) => ({ ...r, voteCount: Number(r.voteCount) }));
 
   it("reads an export back into an empty server with its ids, and a second run adds nothing", async () => {
-    const first = captured(envOf(target, dirs[1]!));
+    const first = capturedIo(envOf(target, dirs[1]!));
     expect(await importCommand(["--format", "tidings", "--json", archive], first.io), first.err()).toBe(0);
     const events = first.out().trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; inserted?: Record<string, number> });
     expect(events[0]).toMatchObject({ type: "start", unit: "bytes", total: fs.statSync(archive).size });
@@ -58,7 +46,7 @@ describe.each(testDialects())("tidings import --format tidings on %s", (dialect)
     expect(summary.inserted!.featureRequests).toBe(12);
     expect(await requests(target)).toEqual(await requests(source));
 
-    const again = captured(envOf(target, dirs[1]!));
+    const again = capturedIo(envOf(target, dirs[1]!));
     expect(await importCommand(["--format", "tidings", archive], again.io), again.err()).toBe(0);
     expect(again.out()).toMatch(/featureRequests\s+0 new, 12 already there/);
     expect(await requests(target)).toEqual(await requests(source));
@@ -66,18 +54,18 @@ describe.each(testDialects())("tidings import --format tidings on %s", (dialect)
 
   it("refuses the options of the other formats, a missing workspace and an unreadable archive", async () => {
     const env = envOf(target, dirs[1]!);
-    const withApp = captured(env);
+    const withApp = capturedIo(env);
     expect(await importCommand(["--format", "tidings", "--app", "app_demo", "--dry-run", archive], withApp.io)).toBe(2);
     expect(withApp.err()).toContain("--app, --dry-run cannot be used with it");
-    const noWorkspace = captured(env);
+    const noWorkspace = capturedIo(env);
     expect(await importCommand(["--format", "tidings", "--workspace", "nowhere", archive], noWorkspace.io)).toBe(2);
     expect(noWorkspace.err()).toContain('no workspace with slug "nowhere"');
     const broken = path.join(dirs[1]!, "broken.jsonl");
     fs.writeFileSync(broken, "this is not JSON\n");
-    const bad = captured(env);
+    const bad = capturedIo(env);
     expect(await importCommand(["--format", "tidings", broken], bad.io)).toBe(1);
     expect(bad.err()).toMatch(/Archive refused at line 1/);
-    const missing = captured(env);
+    const missing = capturedIo(env);
     expect(await importCommand(["--format", "tidings", path.join(dirs[1]!, "absent.jsonl")], missing.io)).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { migrateToLatest, openDatabase, type Db } from "../db/database.js";
 import { openStorage } from "../storage/open-storage.js";
-import type { CommandIo } from "../storage/storage-command.js";
+import type { CommandIo } from "../command-io.js";
 import { ArchiveError, importArchive, type ImportArchiveSummary } from "./archive-import.js";
 import { createReporter, progressMode } from "./progress.js";
 

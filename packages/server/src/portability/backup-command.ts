@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig, type Config } from "../config.js";
+import { commandConfig, type CommandIo } from "../command-io.js";
 import { openStorage } from "../storage/open-storage.js";
-import type { CommandIo } from "../storage/storage-command.js";
 import { BackupUsageError, backup, restore } from "./backup.js";
 import { systemClock } from "../clock.js";
 import { stderrProgress } from "./progress.js";
@@ -57,16 +56,6 @@ function parse(args: string[], usage: string, io: CommandIo, withPositional: boo
   }
 }
 
-function config(io: CommandIo): Config | undefined {
-  try {
-    return loadConfig(io.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`Invalid configuration: ${error.message}\n`);
-    return undefined;
-  }
-}
-
 async function run(io: CommandIo, what: string, work: () => Promise<void>): Promise<number> {
   try {
     await work();
@@ -97,7 +86,7 @@ export async function backupCommand(args: string[], io: CommandIo): Promise<numb
     io.stderr.write(`Give --out <dir>.\n\n${BACKUP_USAGE}\n`);
     return 2;
   }
-  const settings = config(io);
+  const settings = commandConfig(io);
   if (settings === undefined) return 2;
   const storage = await openStorage(settings);
   try {
@@ -132,7 +121,7 @@ export async function restoreCommand(args: string[], io: CommandIo): Promise<num
     return 2;
   }
   const dir = parsed.positionals[0]!;
-  const settings = config(io);
+  const settings = commandConfig(io);
   if (settings === undefined) return 2;
   const storage = await openStorage(settings);
   try {

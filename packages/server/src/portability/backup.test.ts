@@ -1,28 +1,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { capturedIo } from "../testing/command-io.js";
 import { loadConfig } from "../config.js";
 import { startServer, type RunningServer } from "../serve.js";
-import type { CommandIo } from "../storage/storage-command.js";
 import { GENEROUS_RATE_LIMITS } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { databaseUrl, testDialects } from "../testing/test-database.js";
 import { createUploadTestApp, multipartBody, png } from "../uploads/test-kit.js";
 import { tokenHash } from "../users/identity.js";
 import { backupCommand, restoreCommand } from "./backup-command.js";
-
-function captured(env: Record<string, string>) {
-  let out = "";
-  let err = "";
-  const io: CommandIo = {
-    env,
-    stdout: new PassThrough().on("data", (c: Buffer) => (out += c.toString())),
-    stderr: new PassThrough().on("data", (c: Buffer) => (err += c.toString())),
-  };
-  return { io, out: () => out, err: () => err };
-}
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -75,7 +63,7 @@ describe("tidings backup and restore (SQLite)", () => {
     const before = [...acknowledged];
     const inFlight = sent - acknowledged.length;
     const out = path.join(tempDir(), "backup");
-    const run = captured(env);
+    const run = capturedIo(env);
     const code = await backupCommand(["--out", out, "--json"], run.io);
     stop = true;
     await Promise.all(load);
@@ -85,7 +73,7 @@ describe("tidings backup and restore (SQLite)", () => {
     expect(JSON.parse(run.out())).toMatchObject({ type: "tidings-backup", database: "sqlite", uploads: 1, missing: [] });
 
     const target = tempDir();
-    const restored = captured({ DATA_DIR: target, LOG_LEVEL: "silent" });
+    const restored = capturedIo({ DATA_DIR: target, LOG_LEVEL: "silent" });
     expect(await restoreCommand([out], restored.io), restored.err()).toBe(0);
     const copy = new SQLite(path.join(target, "tidings.db"), { readonly: true });
     try {
@@ -117,23 +105,23 @@ describe("tidings backup and restore (SQLite)", () => {
     server = await startServer({ ...loadConfig(env), port: 0, host: "127.0.0.1" });
     const busy = tempDir();
     fs.writeFileSync(path.join(busy, "x"), "x");
-    const refused = captured(env);
+    const refused = capturedIo(env);
     expect(await backupCommand(["--out", busy], refused.io)).toBe(2);
     expect(refused.err()).toMatch(/is not empty/);
-    const usage = captured(env);
+    const usage = capturedIo(env);
     expect(await backupCommand([], usage.io)).toBe(2);
     expect(usage.err()).toMatch(/Give --out/);
-    const help = captured(env);
+    const help = capturedIo(env);
     expect(await backupCommand(["--help"], help.io)).toBe(0);
     expect(help.out()).toMatch(/^Usage: tidings backup/);
 
-    const notABackup = captured(env);
+    const notABackup = capturedIo(env);
     expect(await restoreCommand([busy], notABackup.io)).toBe(2);
     expect(notABackup.err()).toMatch(/not a complete Tidings backup/);
 
     const out = path.join(tempDir(), "b");
-    expect(await backupCommand(["--out", out], captured(env).io)).toBe(0);
-    const over = captured(env);
+    expect(await backupCommand(["--out", out], capturedIo(env).io)).toBe(0);
+    const over = capturedIo(env);
     expect(await restoreCommand([out], over.io)).toBe(2);
     expect(over.err()).toMatch(/already exists: stop the server and pass --force/);
 
@@ -143,7 +131,7 @@ describe("tidings backup and restore (SQLite)", () => {
     bytes.fill(0x55, 4096 * 2, 4096 * 4);
     fs.writeFileSync(broken, bytes);
     const target = tempDir();
-    const damaged = captured({ DATA_DIR: target, LOG_LEVEL: "silent" });
+    const damaged = capturedIo({ DATA_DIR: target, LOG_LEVEL: "silent" });
     expect(await restoreCommand([out], damaged.io)).not.toBe(0);
     expect(fs.existsSync(path.join(target, "tidings.db"))).toBe(false);
   });
@@ -157,14 +145,14 @@ describe.skipIf(!testDialects().includes("postgres"))("tidings backup and restor
       const body = multipartBody([{ name: "appKey", value: "app_demo" }, { name: "file", filename: "s.png", contentType: "image/png", data: png(900) }]);
       const res = await t.app.inject({ method: "POST", url: "/api/v1/uploads/images", payload: body.payload, headers: body.headers });
       expect(res.statusCode).toBe(200);
-      const url = `${t.database.url}?options=${encodeURIComponent(`-c search_path=${t.database.schema}`)}`;
+      const url = databaseUrl(t.database);
       const out = path.join(tempDir(), "files");
-      const run = captured({ DATA_DIR: t.dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" });
+      const run = capturedIo({ DATA_DIR: t.dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" });
       expect(await backupCommand(["--out", out], run.io), run.err()).toBe(0);
       expect(run.out()).toMatch(/Database not included \(PostgreSQL: use pg_dump\); 1 upload\(s\) written/);
       expect(fs.existsSync(path.join(out, "tidings.db"))).toBe(false);
 
-      const restored = captured({ DATA_DIR: elsewhere, DATABASE_URL: url, LOG_LEVEL: "silent" });
+      const restored = capturedIo({ DATA_DIR: elsewhere, DATABASE_URL: url, LOG_LEVEL: "silent" });
       expect(await restoreCommand([out, "--json"], restored.io), restored.err()).toBe(0);
       expect(JSON.parse(restored.out())).toMatchObject({ database: "postgres", uploads: 1 });
       const [key] = await t.storedFiles();

@@ -1,25 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { capturedIo } from "../testing/command-io.js";
 import { seedDemo } from "../demo/seed-demo.js";
-import type { CommandIo } from "../storage/storage-command.js";
 import { FakeClock } from "../testing/fake-clock.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { databaseUrl, openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { exportCommand } from "./export-command.js";
 import { csvField } from "./requests-csv.js";
-
-function captured(env: Record<string, string>) {
-  let out = "";
-  let err = "";
-  const io: CommandIo = {
-    env,
-    stdout: new PassThrough().on("data", (c: Buffer) => (out += c.toString())),
-    stderr: new PassThrough().on("data", (c: Buffer) => (err += c.toString())),
-  };
-  return { io, out: () => out, err: () => err };
-}
 
 /** Splits RFC 4180 CSV text into rows of fields. */
 function parseCsv(text: string): string[][] {
@@ -69,7 +57,7 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
     database = await openTestDatabase(dialect);
     await seedDemo(database.db.kysely, new FakeClock(), dialect);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-export-"));
-    const url = database.schema === undefined ? database.url : `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}`;
+    const url = databaseUrl(database);
     env = { DATA_DIR: dir, DATABASE_URL: url, LOG_LEVEL: "silent" };
   });
   afterAll(async () => {
@@ -79,7 +67,7 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
 
   it("writes the app's archive to --out and a JSON summary", async () => {
     const out = path.join(dir, "demo.jsonl");
-    const run = captured(env);
+    const run = capturedIo(env);
     expect(await exportCommand(["--app", "app_demo", "--out", out, "--json"], run.io), run.err()).toBe(0);
     const lines = fs.readFileSync(out, "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: "tidings-archive", scope: { kind: "app", appKey: "app_demo" } });
@@ -91,11 +79,11 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
 
   it("exports a workspace, and the requests as CSV with their column, votes and author", async () => {
     const ws = path.join(dir, "ws.jsonl");
-    expect(await exportCommand(["--workspace", "demo", "--out", ws], captured(env).io)).toBe(0);
+    expect(await exportCommand(["--workspace", "demo", "--out", ws], capturedIo(env).io)).toBe(0);
     expect(JSON.parse(fs.readFileSync(ws, "utf8").split("\n")[0]!)).toMatchObject({ scope: { kind: "workspace", slug: "demo" } });
 
     const csv = path.join(dir, "requests.csv");
-    expect(await exportCommand(["--app", "app_demo", "--format", "csv", "--out", csv], captured(env).io)).toBe(0);
+    expect(await exportCommand(["--app", "app_demo", "--format", "csv", "--out", csv], capturedIo(env).io)).toBe(0);
     const [header, ...rows] = parseCsv(fs.readFileSync(csv, "utf8"));
     expect(header).toEqual(["id", "title", "description", "status", "votes", "comments", "author_name", "author_email", "version", "moderation", "merged_into", "created_at", "updated_at"]);
     expect(rows).toHaveLength(12);
@@ -108,16 +96,16 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
   });
 
   it("answers 3 for an unknown app, 2 for bad usage, and leaves no file behind", async () => {
-    const missing = captured(env);
+    const missing = capturedIo(env);
     expect(await exportCommand(["--app", "app_nope", "--out", path.join(dir, "nope.jsonl")], missing.io)).toBe(3);
     expect(missing.err()).toMatch(/No app with key "app_nope"/);
     expect(fs.existsSync(path.join(dir, "nope.jsonl"))).toBe(false);
     for (const args of [["--out", "x.jsonl"], ["--app", "a", "--workspace", "b", "--out", "x"], ["--app", "a"], ["--workspace", "demo", "--format", "csv", "--out", "x"], ["--app", "a", "--out", "x", "--format", "xml"], ["--bogus"]]) {
-      const bad = captured(env);
+      const bad = capturedIo(env);
       expect(await exportCommand(args, bad.io), args.join(" ")).toBe(2);
       expect(bad.err()).toMatch(/Usage: tidings export/);
     }
-    const help = captured(env);
+    const help = capturedIo(env);
     expect(await exportCommand(["--help"], help.io)).toBe(0);
     expect(help.out()).toMatch(/^Usage: tidings export/);
   });

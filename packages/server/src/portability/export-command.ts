@@ -3,10 +3,9 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config.js";
+import { commandConfig, type CommandIo } from "../command-io.js";
 import { openDatabase } from "../db/database.js";
 import { openStorage } from "../storage/open-storage.js";
-import type { CommandIo } from "../storage/storage-command.js";
 import { ExportScopeNotFound, exportArchive, type ExportScope } from "./export.js";
 import { systemClock } from "../clock.js";
 import { stderrProgress } from "./progress.js";
@@ -78,14 +77,8 @@ export async function exportCommand(args: string[], io: CommandIo): Promise<numb
     io.stderr.write(`${problem}\n\n${EXPORT_USAGE}\n`);
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`Invalid configuration: ${error.message}\n`);
-    return 2;
-  }
+  const config = commandConfig(io);
+  if (config === undefined) return 2;
   const scope: ExportScope = options.app !== undefined ? { appKey: options.app } : { workspaceSlug: options.workspace! };
   const out = options.out!;
   const toStdout = out === "-";

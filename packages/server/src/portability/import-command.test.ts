@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CommandIo } from "../storage/storage-command.js";
+import { capturedIo } from "../testing/command-io.js";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
 import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { testDialects } from "../testing/test-database.js";
@@ -14,14 +13,8 @@ import { EXIT, importCommand } from "./import-command.js";
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const fixture = (name: string) => path.join(fixtures, name);
 
-/** Output captured as a pipe would get it. */
-function captured(): { io: CommandIo; out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  const stdout = new PassThrough().on("data", (c: Buffer) => (out += c.toString()));
-  const stderr = new PassThrough().on("data", (c: Buffer) => (err += c.toString()));
-  return { io: { env: { DATA_DIR: "/nonexistent-test-data" }, stdout, stderr }, out: () => out, err: () => err };
-}
+/** Output captured as a pipe would get it; no settings but a data folder the tests never reach. */
+const captured = () => capturedIo({ DATA_DIR: "/nonexistent-test-data" });
 
 describe.each(testDialects())("tidings import on %s", (dialect) => {
   let t: TestApp;

@@ -2,10 +2,10 @@ import { parseArgs } from "node:util";
 import type { Kysely } from "kysely";
 import { findAppByKey, createApp, type AppRow } from "../apps/apps.js";
 import { systemClock, type Clock } from "../clock.js";
-import { ConfigError, loadConfig, type Config } from "../config.js";
+import type { Config } from "../config.js";
 import { migrateToLatest, openDatabase, type Db, type DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
-import type { CommandIo } from "../storage/storage-command.js";
+import { commandConfig, type CommandIo } from "../command-io.js";
 import { cannyImporter } from "./canny-import.js";
 import { csvImporter } from "./csv-import.js";
 import { fiderImporter } from "./fider-import.js";
@@ -232,15 +232,8 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
   let path: string;
   let archive: { file: string; options: ArchiveImportOptions } | undefined;
   const runArchive = async (what: { file: string; options: ArchiveImportOptions }) => {
-    let config: Config;
-    try {
-      config = loadConfig(io.env);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      io.stderr.write(`Invalid configuration: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    return importArchiveFile(config, what.file, what.options, io, deps);
+    const config = commandConfig(io);
+    return config === undefined ? EXIT.usage : importArchiveFile(config, what.file, what.options, io, deps);
   };
   try {
     const { values, positionals } = parseArgs({
@@ -294,14 +287,8 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
   } catch (error) {
     return usage((error as Error).message);
   }
-  let config: Config;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`Invalid configuration: ${error.message}\n`);
-    return EXIT.usage;
-  }
+  const config = commandConfig(io);
+  if (config === undefined) return EXIT.usage;
   const clock = deps.clock ?? systemClock;
   const format = IMPORT_FORMATS[options.format]!;
   const fail = (message: string, code: number = EXIT.failed) => {

@@ -1,24 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { capturedIo } from "../testing/command-io.js";
 import { startTestS3Server, type TestS3Server } from "../testing/s3-server.js";
-import { storageCommand, type CommandIo } from "./storage-command.js";
-
-/** Output captured as a terminal or a pipe would get it. */
-function captured(env: Record<string, string>, tty = false) {
-  let out = "";
-  let err = "";
-  const stdout = new PassThrough().on("data", (c: Buffer) => (out += c.toString()));
-  const stderr = Object.assign(
-    new PassThrough().on("data", (c: Buffer) => (err += c.toString())),
-    tty ? { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true } : {},
-  );
-  const io: CommandIo = { env, stdout, stderr };
-  return { io, out: () => out, err: () => err };
-}
+import { storageCommand } from "./storage-command.js";
 
 describe("tidings storage migrate", () => {
   let s3: TestS3Server;
@@ -44,7 +31,7 @@ describe("tidings storage migrate", () => {
   });
   const env = (prefix: string) => ({ DATA_DIR: dataDir, ...s3.env(prefix) });
   const json = async (prefix: string) => {
-    const run = captured(env(prefix));
+    const run = capturedIo(env(prefix));
     const code = await storageCommand(["migrate", "--json"], run.io);
     return { code, summary: JSON.parse(run.out()) as Record<string, unknown>, err: run.err() };
   };
@@ -81,33 +68,33 @@ describe("tidings storage migrate", () => {
 
   it("prints one plain line per upload when piped and a progress bar with counts on a terminal", async () => {
     write("ab/upl_00000000000000000000000000000005-aaaaaaaa", "hello");
-    const piped = captured(env("lines"));
+    const piped = capturedIo(env("lines"));
     expect(await storageCommand(["migrate"], piped.io)).toBe(0);
     expect(piped.err()).toBe("[1/1] ab/upl_00000000000000000000000000000005-aaaaaaaa (5 bytes) copied\n");
     expect(piped.out()).toMatch(/^Copied 1 upload\(s\) \(0\.0 MB\) from .+ to s3:\/\/tidings-test\/lines; 0 already there, 0 failed\.\n$/);
 
-    const terminal = captured(env("lines"), true);
+    const terminal = capturedIo(env("lines"), { tty: true });
     expect(await storageCommand(["migrate"], terminal.io)).toBe(0);
     expect(terminal.err()).toContain("1/1 | 0 copied, 1 already there, 0 failed");
   });
 
   it("refuses to run without an s3:// STORAGE_URL or with a bad setting, with exit code 2", async () => {
-    const local = captured({ DATA_DIR: dataDir });
+    const local = capturedIo({ DATA_DIR: dataDir });
     expect(await storageCommand(["migrate"], local.io)).toBe(2);
     expect(local.err()).toContain("STORAGE_URL");
-    const bad = captured({ ...env(""), S3_REGION: "Mars One" });
+    const bad = capturedIo({ ...env(""), S3_REGION: "Mars One" });
     expect(await storageCommand(["migrate"], bad.io)).toBe(2);
     expect(bad.err()).toContain("S3_REGION");
-    const unknown = captured(env(""));
+    const unknown = capturedIo(env(""));
     expect(await storageCommand(["migrate", "--to", "x"], unknown.io)).toBe(2);
-    const help = captured({});
+    const help = capturedIo({});
     expect(await storageCommand(["migrate", "--help"], help.io)).toBe(0);
     expect(help.out()).toContain("Usage: tidings storage migrate");
   });
 
   it("exits 1 when the bucket cannot be reached", async () => {
     write("ab/upl_00000000000000000000000000000006-aaaaaaaa", "hello");
-    const run = captured({ DATA_DIR: dataDir, ...s3.env(""), STORAGE_URL: "s3://no-such-bucket" });
+    const run = capturedIo({ DATA_DIR: dataDir, ...s3.env(""), STORAGE_URL: "s3://no-such-bucket" });
     expect(await storageCommand(["migrate"], run.io)).toBe(1);
     expect(run.err()).toContain('Cannot reach bucket "no-such-bucket"');
   });

@@ -1,16 +1,9 @@
 import cliProgress from "cli-progress";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config.js";
+import { commandConfig, type CommandIo } from "../command-io.js";
 import { listLocalUploads, migrateUploads, type MigrationStep, type MigrationSummary, type SizedStorage } from "./migrate-uploads.js";
 import { openStorage } from "./open-storage.js";
-
-/** Where a command reads its settings and writes its output. */
-export interface CommandIo {
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
 
 export const STORAGE_USAGE = `Usage: tidings storage migrate [--from <folder>] [--json]
 
@@ -78,14 +71,8 @@ async function migrate(args: string[], io: CommandIo): Promise<number> {
     io.stdout.write(`${STORAGE_USAGE}\n`);
     return 0;
   }
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`Invalid configuration: ${error.message}\n`);
-    return 2;
-  }
+  const config = commandConfig(io);
+  if (config === undefined) return 2;
   if (config.storage.kind !== "s3") {
     io.stderr.write("STORAGE_URL: set it to the s3://bucket/prefix to copy the uploads into (see --help).\n");
     return 2;

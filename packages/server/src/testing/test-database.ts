@@ -20,10 +20,18 @@ export function testDialects(env: Record<string, string | undefined> = process.e
 /** A migrated, empty database of one dialect, and how to throw it away. */
 export interface TestDatabase {
   db: Db;
-  /** The URL another process can open (SQLite file or PostgreSQL with `?options=` search path). */
+  /** The SQLite file's URL, or the PostgreSQL database's (its schema apart: see {@link databaseUrl}). */
   url: string;
   schema: string | undefined;
   cleanup(): Promise<void>;
+}
+
+/**
+ * The `DATABASE_URL` a command or another process opens `database` with: on PostgreSQL, the
+ * database's URL with its schema as the search path.
+ */
+export function databaseUrl(database: Pick<TestDatabase, "url" | "schema">): string {
+  return database.schema === undefined ? database.url : `${database.url}?options=${encodeURIComponent(`-c search_path=${database.schema}`)}`;
 }
 
 /**
