@@ -14,6 +14,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { alternate, formatRatio, median, ratio } from "./alternate.js";
 import { CONNECTIONS, load } from "./load.js";
 
 const HOST = "127.0.0.1";
@@ -91,15 +92,8 @@ async function serve(env: Record<string, string>): Promise<Server> {
   }
 }
 
-/** The middle value (mean of the two middle ones for an even count). */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** (max − min) / median, as a percentage: how far apart the runs of one side were. */
-function spread(values: readonly number[]): string {
+function spread(values: number[]): string {
   return `${(((Math.max(...values) - Math.min(...values)) / median(values)) * 100).toFixed(1)}%`;
 }
 
@@ -140,27 +134,29 @@ async function measure(side: keyof typeof sides): Promise<{ rps: number; cpuPerR
 try {
   // A first start migrates the database and seeds the demo app; every measured process finds both done.
   await (await serve(common)).stop();
-  const off = [];
-  const on = [];
-  for (let round = 0; round < rounds; round++) {
-    off.push(await measure("off"));
-    on.push(await measure("on"));
-  }
-  const offRuns = off.map((run) => run.rps);
-  const onRuns = on.map((run) => run.rps);
+  const cpu: Record<keyof typeof sides, number[]> = { off: [], on: [] };
+  const sideRun = (side: keyof typeof sides) => async () => {
+    const run = await measure(side);
+    if (run.cpuPerRequest !== undefined) cpu[side].push(run.cpuPerRequest);
+    return run.rps;
+  };
+  const runs = await alternate({ off: sideRun("off"), on: sideRun("on") }, rounds);
+  const offRuns = runs.off;
+  const onRuns = runs.on;
+  const kept = ratio(runs, "on", "off");
 
   const offMedian = median(offRuns);
   const onMedian = median(onRuns);
-  const cost = 1 - onMedian / offMedian;
+  const cost = 1 - kept.median;
   console.log(`${CONNECTIONS} connections, ${rounds} alternated rounds of ${seconds}s per side, each on a fresh process after a ${WARMUP_SECONDS}s warm-up, loopback`);
   console.log(`${"public config".padEnd(24)} ${"median req/s".padStart(13)} ${"spread".padStart(8)}  runs`);
   console.log(`${"metrics off".padEnd(24)} ${offMedian.toFixed(0).padStart(13)} ${spread(offRuns).padStart(8)}  ${offRuns.map((r) => r.toFixed(0)).join(", ")}`);
   console.log(`${"metrics on".padEnd(24)} ${onMedian.toFixed(0).padStart(13)} ${spread(onRuns).padStart(8)}  ${onRuns.map((r) => r.toFixed(0)).join(", ")}`);
   console.log(`/metrics scraped ${scrapes} times while measured (every ${SCRAPE_INTERVAL_MS} ms)`);
-  console.log(`cost of metrics (1 - on/off median req/s): ${(cost * 100).toFixed(1)}%`);
+  console.log(`on/off req/s, median of the rounds' ratios: ${formatRatio(kept)}; cost of metrics ${(cost * 100).toFixed(1)}%`);
   console.log(`target: cost < ${(TARGET_COST * 100).toFixed(0)}%: ${cost < TARGET_COST ? "PASS" : "ABOVE"}`);
-  const offCpu = off.map((run) => run.cpuPerRequest).filter((c) => c !== undefined);
-  const onCpu = on.map((run) => run.cpuPerRequest).filter((c) => c !== undefined);
+  const offCpu = cpu.off;
+  const onCpu = cpu.on;
   if (offCpu.length === rounds && onCpu.length === rounds) {
     const micros = (values: number[]) => values.map((c) => (c * 1e6).toFixed(1)).join(", ");
     console.log(`server CPU per request (user + system), median µs: off ${(median(offCpu) * 1e6).toFixed(1)} (${micros(offCpu)}), on ${(median(onCpu) * 1e6).toFixed(1)} (${micros(onCpu)})`);
