@@ -1,7 +1,7 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { recentCommenters, toItem } from "./items.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 
 /**
  * One request in the listing's item shape, or undefined when the listing would not show it to
@@ -18,29 +18,8 @@ export async function findListedItem(db: Kysely<Database>, id: string, viewerEnd
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
     .leftJoin("appVersions as v", "v.id", "fr.versionId")
     .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-    .select([
-      "fr.id",
-      "fr.appId",
-      "fr.title",
-      "fr.description",
-      "fr.moderation",
-      "fr.mergedIntoId",
-      "fr.voteCount",
-      "fr.importedVotes",
-      "fr.commentCount",
-      "fr.columnId",
-      "fr.versionId",
-      "fr.requesterName",
-      "fr.requesterEndUserId",
-      "fr.createdAt",
-      "fr.updatedAt",
-      "c.slug as columnSlug",
-      "c.name as columnName",
-      "c.color as columnColor",
-      "v.label as versionLabel",
-      "v.released as versionReleased",
-      "requester.publicId as requesterPublicId",
-    ])
+    .select(ITEM_COLUMNS)
+    .select(["fr.mergedIntoId", ...ITEM_JOINED_COLUMNS])
     .where("fr.id", "=", id)
     .executeTakeFirst();
   if (row === undefined || row.mergedIntoId !== null) return undefined;

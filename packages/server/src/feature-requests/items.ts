@@ -4,6 +4,34 @@ import type { Database } from "../db/schema.js";
 
 type Commenter = FeatureRequestItem["recentCommenters"][number];
 
+/** The request's own columns a listed item is built from. */
+export const ITEM_COLUMNS = [
+  "fr.id",
+  "fr.appId",
+  "fr.title",
+  "fr.description",
+  "fr.moderation",
+  "fr.voteCount",
+  "fr.importedVotes",
+  "fr.commentCount",
+  "fr.columnId",
+  "fr.versionId",
+  "fr.requesterName",
+  "fr.requesterEndUserId",
+  "fr.createdAt",
+  "fr.updatedAt",
+] as const;
+
+/** What an item takes from its column, version and requester (joined as `c`, `v` and `requester`). */
+export const ITEM_JOINED_COLUMNS = [
+  "c.slug as columnSlug",
+  "c.name as columnName",
+  "c.color as columnColor",
+  "v.label as versionLabel",
+  "v.released as versionReleased",
+  "requester.publicId as requesterPublicId",
+] as const;
+
 /** The columns a feature request item is built from (the listing's and the console's rows). */
 export interface ItemRow {
   id: string;

@@ -5,7 +5,7 @@ import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
-import { recentCommenters, toItem } from "./items.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { appPrefixes, searchTerms } from "./search-text.js";
 import { findEndUser, tokenHash } from "../users/identity.js";
@@ -41,23 +41,6 @@ type Cursor =
 
 const RANK_ALIAS = "rank";
 
-/** The request's own columns a listed item is built from. */
-const ITEM_COLUMNS = [
-  "fr.id",
-  "fr.appId",
-  "fr.title",
-  "fr.description",
-  "fr.moderation",
-  "fr.voteCount",
-  "fr.importedVotes",
-  "fr.commentCount",
-  "fr.columnId",
-  "fr.versionId",
-  "fr.requesterName",
-  "fr.requesterEndUserId",
-  "fr.createdAt",
-  "fr.updatedAt",
-] as const;
 
 /**
  * Votes cast since `since`, counted per request as `rc.recent`: counted once from the votes' time
@@ -496,14 +479,7 @@ export async function listFeatureRequests(
     .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
     // Not `fr.*`: the search copies of the text would be read for every row and thrown away.
     .select(ITEM_COLUMNS)
-    .select([
-      "c.slug as columnSlug",
-      "c.name as columnName",
-      "c.color as columnColor",
-      "v.label as versionLabel",
-      "v.released as versionReleased",
-      "requester.publicId as requesterPublicId",
-    ])
+    .select(ITEM_JOINED_COLUMNS)
     .select((eb) =>
       (viewer === null
         ? sql<number>`0`
