@@ -1,13 +1,14 @@
 import { useFollowRequest, useTidings } from "@tidings/react-core";
 import { useState } from "react";
-import { Text, TextInput, View } from "react-native";
-import { MIN_TOUCH, usePalette } from "../theme.js";
+import { Text, View } from "react-native";
+import { usePalette } from "../theme.js";
+import { EmailField } from "./EmailField.js";
 import { TextButton } from "./TextButton.js";
 
 /**
  * "Get updates on this request" under a request's description: an address (not asked for when the
  * provider's `userEmail` is known) and a button; then "Check your inbox to confirm" or "You'll get
- * updates", with "Stop updates". Buttons and the field are at least {@link MIN_TOUCH} points tall.
+ * updates", with "Stop updates". Buttons and the field are at least 44 points tall (`MIN_TOUCH`).
  *
  * @example
  * ```tsx
@@ -52,21 +53,7 @@ export function FollowRequest(props: { id: string }) {
           {asking ? null : <Text style={{ color: palette.text2, fontSize: 15 }}>{t("follow.sendsTo", { email: follow.knownEmail ?? "" })}</Text>}
           <View style={{ flexDirection: "row", gap: 8 }}>
             {asking ? (
-              <TextInput
-                accessibilityLabel={t("follow.email")}
-                placeholder={t("follow.email")}
-                placeholderTextColor={palette.muted}
-                value={email}
-                onChangeText={setEmail}
-                keyboardType="email-address"
-                autoComplete="email"
-                textContentType="emailAddress"
-                autoCapitalize="none"
-                autoCorrect={false}
-                returnKeyType="send"
-                onSubmitEditing={submit}
-                style={{ flex: 1, minHeight: MIN_TOUCH, paddingHorizontal: 12, fontSize: 16, color: palette.text, backgroundColor: palette.inputBg, borderWidth: 1, borderColor: palette.inputBorder, borderRadius: 10 }}
-              />
+              <EmailField label={t("follow.email")} value={email} onChangeText={setEmail} onSubmit={submit} />
             ) : null}
             <TextButton label={t("follow.submit")} text={sending ? t("follow.sending") : t("follow.submit")} primary busy={sending} disabled={blocked} onPress={submit} />
           </View>

@@ -1,7 +1,8 @@
 import { useChangelog, useTidings, type ChangelogState } from "@tidings/react-core";
 import { useState } from "react";
-import { FlatList, Pressable, RefreshControl, Text, TextInput, View } from "react-native";
+import { FlatList, Pressable, RefreshControl, Text, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
+import { EmailField } from "./EmailField.js";
 import { ReleaseNotes } from "./ReleaseNotes.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
@@ -97,21 +98,7 @@ function SubscribeField({ changelog }: { changelog: ChangelogState }) {
     <View style={{ gap: 8, marginBottom: 4 }}>
       <Text style={{ color: palette.text, fontSize: 16, fontWeight: "600" }}>{t("changelog.subscribe")}</Text>
       <View style={{ flexDirection: "row", gap: 8 }}>
-        <TextInput
-          accessibilityLabel={t("changelog.email")}
-          placeholder={t("changelog.email")}
-          placeholderTextColor={palette.muted}
-          value={email}
-          onChangeText={setEmail}
-          keyboardType="email-address"
-          autoComplete="email"
-          textContentType="emailAddress"
-          autoCapitalize="none"
-          autoCorrect={false}
-          returnKeyType="send"
-          onSubmitEditing={() => void submit()}
-          style={{ flex: 1, minHeight: MIN_TOUCH, paddingHorizontal: 12, fontSize: 16, color: palette.text, backgroundColor: palette.inputBg, borderWidth: 1, borderColor: palette.inputBorder, borderRadius: 10 }}
-        />
+        <EmailField label={t("changelog.email")} value={email} onChangeText={setEmail} onSubmit={() => void submit()} />
         <Pressable
           accessibilityRole="button"
           accessibilityLabel={t("changelog.subscribeButton")}
