@@ -7,7 +7,7 @@ import { migrations } from "./migrations/index.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer.js";
 import { sqliteDirectRunner } from "./direct-statements.js";
 import { isDeadlock } from "./constraint-violations.js";
-import { createGroupCommit, type SharedWork } from "./group-commit.js";
+import { createGroupCommit, type BatchedWork, type SharedWork } from "./group-commit.js";
 import { withStatementCache } from "./statement-cache.js";
 import { walSync } from "./wal-sync.js";
 import type { Database } from "./schema.js";
@@ -23,9 +23,10 @@ export interface Db {
    * Runs `work` in a transaction that concurrent callers share, with its commit (group commit,
    * each under its own savepoint); the promise settles only after the commit. SQLite runs one
    * such transaction at a time; PostgreSQL several ({@link POSTGRES_COMMIT_LANES}), work with the
-   * same `key` (what it locks, such as a request's id) always in the same one.
+   * same `key` (what it locks, such as a request's id) always in the same one. Units of a
+   * {@link BatchedWork}'s batch in one transaction run in one call.
    */
-  sharedTransaction<T>(work: SharedWork<T>, key?: string): Promise<T>;
+  sharedTransaction<T, I = never>(work: SharedWork<T> | BatchedWork<I, T>, key?: string): Promise<T>;
   /** Databases opened with `timeQueries` only: where each query's duration is reported. */
   readonly queries?: QueryTimings;
   /** SQLite files only: the thread that checkpoints the WAL. */
@@ -71,12 +72,11 @@ const INT8_OID = 20;
 
 /**
  * Shared transactions PostgreSQL runs at once (each holds a pooled connection while it runs).
- * A lane spends most of its time waiting for the next round trip (its connection idle in
- * transaction while the statement's answer and the next statement cross the machine), so lanes
- * add up until the database's CPU is the limit: with votes in one statement, eight gave 1.1–1.4×
- * the votes of four, and sixteen no more than eight (docs/postgresql.md).
+ * While one waits for its commit to be flushed, the others fill up. Since the votes of a
+ * transaction are applied in one round trip (`apply_votes`), fewer lanes make larger batches:
+ * four gave 1.2–1.3× the votes of eight over HTTP with 100 clients (docs/postgresql.md).
  */
-export const POSTGRES_COMMIT_LANES = 8;
+export const POSTGRES_COMMIT_LANES = 4;
 
 /** Connections of the PostgreSQL pool: one per commit lane, and six for reads. */
 const POSTGRES_POOL_SIZE = POSTGRES_COMMIT_LANES + 6;

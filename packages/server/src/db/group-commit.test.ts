@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { openDatabase, type Db } from "./database.js";
-import { createGroupCommit } from "./group-commit.js";
+import { createGroupCommit, type Batch, type Outcome } from "./group-commit.js";
+import type { Database } from "./schema.js";
 
 const clock = new FakeClock();
 
@@ -66,6 +67,55 @@ describe.each(testDialects())("shared transactions on %s", (dialect) => {
     expect(results[1]).toMatchObject({ reason: new Error("refused drop-b") });
     expect(await slugs(t.db, "keep-")).toEqual(["keep-a", "keep-c"]);
     expect(await slugs(t.db, "drop-")).toEqual([]);
+  });
+
+  it("runs the units of a batch in one call, in order, and settles each with its own outcome", async () => {
+    const calls: string[][] = [];
+    const batch: Batch<string, string> = {
+      async run(trx, inputs) {
+        calls.push(inputs);
+        const outcomes: Array<Outcome<string>> = [];
+        for (const slug of inputs) {
+          if (slug.startsWith("batch-drop")) outcomes.push({ ok: false, error: new Error(`refused ${slug}`) });
+          else {
+            await createWorkspace(trx, clock, { name: slug, slug }, null);
+            outcomes.push({ ok: true, value: slug.toUpperCase() });
+          }
+        }
+        return outcomes;
+      },
+    };
+    // One key: every unit in the same transaction, a plain unit between the batch's units.
+    const results = await Promise.allSettled([
+      t.db.sharedTransaction({ batch, input: "batch-a" }, "k"),
+      t.db.sharedTransaction(async (trx) => (await createWorkspace(trx, clock, { name: "plain", slug: "batch-plain" }, null)).workspace.slug, "k"),
+      t.db.sharedTransaction({ batch, input: "batch-drop-b" }, "k"),
+      t.db.sharedTransaction({ batch, input: "batch-c" }, "k"),
+    ]);
+    expect(calls).toEqual([["batch-a", "batch-drop-b", "batch-c"]]);
+    expect(results).toEqual([
+      { status: "fulfilled", value: "BATCH-A" },
+      { status: "fulfilled", value: "batch-plain" },
+      { status: "rejected", reason: new Error("refused batch-drop-b") },
+      { status: "fulfilled", value: "BATCH-C" },
+    ]);
+    expect(await slugs(t.db, "batch-")).toEqual(["batch-a", "batch-c", "batch-plain"]);
+  });
+
+  it("rolls back the whole call and fails its units only when a batch throws", async () => {
+    const batch: Batch<string, string> = {
+      async run(trx, inputs) {
+        for (const slug of inputs) await createWorkspace(trx, clock, { name: slug, slug }, null);
+        throw new Error("the batch broke");
+      },
+    };
+    const results = await Promise.allSettled([
+      t.db.sharedTransaction({ batch, input: "broken-a" }, "k"),
+      t.db.sharedTransaction(async (trx) => (await createWorkspace(trx, clock, { name: "kept", slug: "broken-kept" }, null)).workspace.slug, "k"),
+      t.db.sharedTransaction({ batch, input: "broken-b" }, "k"),
+    ]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["the batch broke", "broken-kept", "the batch broke"]);
+    expect(await slugs(t.db, "broken-")).toEqual(["broken-kept"]);
   });
 });
 
@@ -142,7 +192,7 @@ describe.skipIf(!testDialects().includes("postgres"))("group commit on PostgreSQ
   });
   afterAll(() => t.cleanup());
 
-  const txid = (trx: Parameters<Parameters<Db["sharedTransaction"]>[0]>[0]) =>
+  const txid = (trx: Kysely<Database>) =>
     sql<{ id: string }>`select txid_current()::text as id`.execute(trx).then((r) => r.rows[0]!.id);
 
   it("units of one turn with one key share one transaction; other keys may run beside it", async () => {

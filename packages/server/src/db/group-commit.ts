@@ -5,6 +5,26 @@ import type { Database } from "./schema.js";
 /** Work that runs inside a transaction shared with other callers' work. */
 export type SharedWork<T> = (trx: Kysely<Database>) => Promise<T>;
 
+/** What one unit of work came to. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * A kind of work that a shared transaction runs for all its callers at once: one call with every
+ * unit of the kind in the transaction, in the order they came, answering one outcome per input.
+ * It must leave nothing of an input it reports as failed (each in a subtransaction of its own,
+ * say); if the call itself throws, all of its units are rolled back and fail with that error.
+ * On PostgreSQL this turns a round trip per unit into one per transaction.
+ */
+export interface Batch<I, T> {
+  run(trx: Kysely<Database>, inputs: I[]): Promise<Array<Outcome<T>>>;
+}
+
+/** One caller's unit of a {@link Batch}. */
+export interface BatchedWork<I, T> {
+  readonly batch: Batch<I, T>;
+  readonly input: I;
+}
+
 /** The most units one shared transaction takes; the rest wait for the next one. */
 const MAX_BATCH = 256;
 
@@ -45,17 +65,18 @@ const FULL_SYNC = CompiledQuery.raw("pragma synchronous = FULL");
 const SAVEPOINT = CompiledQuery.raw("savepoint unit");
 const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw("rollback to unit");
 const RELEASE_SAVEPOINT = CompiledQuery.raw("release unit");
-/** Two statements in one simple query: valid through `pg` without parameters, not through better-sqlite3. */
+// Two statements in one simple query: valid through `pg` without parameters, not through better-sqlite3.
 const RELEASE_THEN_SAVEPOINT = CompiledQuery.raw("release unit; savepoint unit");
+const BEGIN_THEN_SAVEPOINT = CompiledQuery.raw("begin; savepoint unit");
+const RELEASE_THEN_COMMIT = CompiledQuery.raw("release unit; commit");
+const ROLLBACK = CompiledQuery.raw("rollback");
 
 interface Pending {
-  work: SharedWork<unknown>;
+  work: SharedWork<unknown> | BatchedWork<unknown, unknown>;
   attempts: number;
   resolve(value: unknown): void;
   reject(reason: unknown): void;
 }
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * Group commit: units of work submitted in the same turn of the event loop run one after another
@@ -66,10 +87,13 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * several, each on a pooled connection, and a unit goes to the lane of its key (see
  * {@link GroupCommitOptions.lanes}).
  */
-export function createGroupCommit(kysely: Kysely<Database>, options: GroupCommitOptions = {}): <T>(work: SharedWork<T>, key?: string) => Promise<T> {
+export function createGroupCommit(
+  kysely: Kysely<Database>,
+  options: GroupCommitOptions = {},
+): <T, I = never>(work: SharedWork<T> | BatchedWork<I, T>, key?: string) => Promise<T> {
   const lanes = Array.from({ length: Math.max(1, options.lanes ?? 1) }, () => createLane(kysely, options));
   let next = 0;
-  return <T>(work: SharedWork<T>, key?: string) => {
+  return <T, I = never>(work: SharedWork<T> | BatchedWork<I, T>, key?: string) => {
     const lane = key === undefined ? next++ % lanes.length : hash(key) % lanes.length;
     return lanes[lane]!(work);
   };
@@ -83,7 +107,7 @@ function hash(key: string): number {
 }
 
 /** One queue of units and the shared transactions that run them, one at a time. */
-function createLane(kysely: Kysely<Database>, options: GroupCommitOptions): <T>(work: SharedWork<T>) => Promise<T> {
+function createLane(kysely: Kysely<Database>, options: GroupCommitOptions): <T, I>(work: SharedWork<T> | BatchedWork<I, T>) => Promise<T> {
   const durable = options.sync;
   const direct = options.direct;
   const retryable = options.retryable ?? (() => false);
@@ -91,29 +115,54 @@ function createLane(kysely: Kysely<Database>, options: GroupCommitOptions): <T>(
   let queue: Pending[] = [];
   let running = false;
 
+  /** Runs the units in order on `trx`, each step under a savepoint (on PostgreSQL the first is taken with `begin`). */
+  const runUnits = async (trx: Kysely<Database>, batch: Pending[], run: (query: CompiledQuery) => unknown) => {
+    const outcomes: Array<Outcome<unknown>> = [];
+    const steps = stepsOf(batch);
+    for (const [i, step] of steps.entries()) {
+      // On PostgreSQL the savepoint goes with the statement before it (`begin`, the previous
+      // step's `release`) and the last release with the commit: one round trip less each.
+      if (!combined) await run(SAVEPOINT);
+      else if (i > 0) await run(RELEASE_THEN_SAVEPOINT);
+      try {
+        if (step.batch === undefined) {
+          outcomes[step.units[0]!] = { ok: true, value: await (batch[step.units[0]!]!.work as SharedWork<unknown>)(trx) };
+        } else {
+          const inputs = step.units.map((u) => (batch[u]!.work as BatchedWork<unknown, unknown>).input);
+          const results = await step.batch.run(trx, inputs);
+          if (results.length !== inputs.length) throw new Error(`a batch answered ${results.length} outcomes for ${inputs.length} units`);
+          step.units.forEach((u, j) => (outcomes[u] = results[j]!));
+        }
+      } catch (error) {
+        await run(ROLLBACK_TO_SAVEPOINT);
+        for (const u of step.units) outcomes[u] = { ok: false, error };
+      }
+      if (!combined) await run(RELEASE_SAVEPOINT);
+    }
+    return outcomes;
+  };
+
   const runBatch = (batch: Pending[]) =>
     // One connection for the pragma and the transaction: no other transaction may commit while
     // synchronous is relaxed, or it would be acknowledged without a sync.
     kysely.connection().execute(async (conn) => {
+      if (combined) {
+        // PostgreSQL: `begin` and `commit` sent with the first and last savepoint statements.
+        await conn.executeQuery(BEGIN_THEN_SAVEPOINT);
+        try {
+          const outcomes = await runUnits(conn, batch, (query) => conn.executeQuery(query));
+          await conn.executeQuery(RELEASE_THEN_COMMIT);
+          return outcomes;
+        } catch (error) {
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
+          throw error;
+        }
+      }
       if (durable !== undefined) await conn.executeQuery(RELAXED_SYNC);
       try {
         return await conn.transaction().execute(async (trx) => {
           const run = (query: CompiledQuery) => (direct === undefined ? trx.executeQuery(query) : direct(query.sql, query.parameters));
-          const units = async () => {
-            const outcomes: Outcome[] = [];
-            for (const [i, unit] of batch.entries()) {
-              // On PostgreSQL one unit's release and the next one's savepoint go in one round trip.
-              await run(i > 0 && combined ? RELEASE_THEN_SAVEPOINT : SAVEPOINT);
-              try {
-                outcomes.push({ ok: true, value: await unit.work(trx) });
-              } catch (error) {
-                await run(ROLLBACK_TO_SAVEPOINT);
-                outcomes.push({ ok: false, error });
-              }
-              if (!combined || i === batch.length - 1) await run(RELEASE_SAVEPOINT);
-            }
-            return outcomes;
-          };
+          const units = () => runUnits(trx, batch, run);
           return direct === undefined ? units() : withDirectStatements(trx, direct, units);
         });
       } finally {
@@ -124,7 +173,7 @@ function createLane(kysely: Kysely<Database>, options: GroupCommitOptions): <T>(
   const flush = async () => {
     const batch = queue.slice(0, MAX_BATCH);
     queue = queue.slice(batch.length);
-    let committed: Promise<Outcome[]>;
+    let committed: Promise<Array<Outcome<unknown>>>;
     try {
       const outcomes = await runBatch(batch);
       committed = durable === undefined ? Promise.resolve(outcomes) : durable().then(() => outcomes);
@@ -157,6 +206,35 @@ function createLane(kysely: Kysely<Database>, options: GroupCommitOptions): <T>(
     }
   };
 
-  return <T>(work: SharedWork<T>) =>
-    new Promise<T>((resolve, reject) => submit({ work: work as SharedWork<unknown>, attempts: 1, resolve: resolve as (value: unknown) => void, reject }));
+  return <T, I>(work: SharedWork<T> | BatchedWork<I, T>) =>
+    new Promise<T>((resolve, reject) =>
+      submit({ work: work as SharedWork<unknown> | BatchedWork<unknown, unknown>, attempts: 1, resolve: resolve as (value: unknown) => void, reject }),
+    );
+}
+
+/** What a transaction runs under one savepoint: one unit of work, or every unit of one batch. */
+interface Step {
+  batch: Batch<unknown, unknown> | undefined;
+  /** Indexes of the units in the transaction's list. */
+  units: number[];
+}
+
+/** The units in order, the units of each batch together where the first of them came. */
+function stepsOf(units: Pending[]): Step[] {
+  const steps: Step[] = [];
+  const batches = new Map<Batch<unknown, unknown>, Step>();
+  units.forEach((unit, i) => {
+    if (typeof unit.work === "function") {
+      steps.push({ batch: undefined, units: [i] });
+      return;
+    }
+    const step = batches.get(unit.work.batch);
+    if (step !== undefined) step.units.push(i);
+    else {
+      const first = { batch: unit.work.batch, units: [i] };
+      batches.set(unit.work.batch, first);
+      steps.push(first);
+    }
+  });
+  return steps;
 }

@@ -126,8 +126,8 @@ describe.each(testDialects())("cached counts under concurrent writes on %s", (di
     expect(comments.length).toBeGreaterThanOrEqual(70);
   }, SLOW);
 
-  // A PostgreSQL toggle is one statement whose snapshot is taken before it waits for the
-  // request's lock: what another transaction commits meanwhile must still decide the answer.
+  // A PostgreSQL vote waits for the request's lock inside `apply_votes`: what another
+  // transaction commits meanwhile must still decide the answer.
   describe.runIf(dialect === "postgres")("while another transaction holds the request", () => {
     const db = () => t.database.db.kysely;
     const vote = (id: string, token: string) =>
@@ -136,7 +136,7 @@ describe.each(testDialects())("cached counts under concurrent writes on %s", (di
     const voteWaiting = async () => {
       for (;;) {
         const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like 'with fr as%' and pid <> pg_backend_pid()`.execute(db());
+          where wait_event_type = 'Lock' and query like '%apply_votes%' and pid <> pg_backend_pid()`.execute(db());
         if (waiting.rows[0]!.n > 0) return;
       }
     };

@@ -22,7 +22,7 @@ import type { AppRow } from "../apps/apps.js";
 import { lookupAppById, PUBLIC_CACHE_SECONDS, requirePublicApp } from "../apps/public-app.js";
 import { appContentTag, appRequestSetTag, appTag, contentTags, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import { recordIdempotentWrite } from "../http/idempotency.js";
+import { hasIdempotencyKey, recordIdempotentWrite } from "../http/idempotency.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
@@ -306,7 +306,8 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         ...(identity.profile === undefined ? {} : { profile: identity.profile }),
         ...(body.shipNotifyEmail === undefined ? {} : { shipNotifyEmail: body.shipNotifyEmail }),
       },
-      (trx) => recordIdempotentWrite(trx, request),
+      // Only a keyed request has a write to record; the others are applied in batches.
+      hasIdempotencyKey(request) ? (trx) => recordIdempotentWrite(trx, request) : undefined,
     );
     await ctx.cache.invalidateTag(appContentTag(appRow.id));
     return result;

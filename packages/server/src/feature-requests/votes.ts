@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import { isForeignKeyViolation } from "../db/constraint-violations.js";
 import type { Db } from "../db/database.js";
+import type { Batch, Outcome } from "../db/group-commit.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -22,27 +23,28 @@ export type VoteMode = "toggle" | "remove";
  * counting them: the cost of a vote does not grow with the request's votes. Every other path
  * that moves votes (merging duplicates, the demo data) recounts them (`recountVotes`). On
  * PostgreSQL the request row is locked first so concurrent votes on one request are applied one
- * after another. 404 `feature_request_not_found` (nothing written) when the request is not, or
- * no longer, a public request of `appId`. Few statements: this is the hottest write path.
- * `alongside` runs last in the same transaction (the caller's record of the write, such as its
- * idempotency key). Webhook deliveries of the vote are queued in the same transaction (one
+ * after another, and the votes of one shared transaction are applied by one call of
+ * `apply_votes` (migration 0023): one round trip for all of them. 404 `feature_request_not_found`
+ * (nothing written) when the request is not, or no longer, a public request of `appId`. Few
+ * statements: this is the hottest write path. `alongside` runs last in the same transaction (the
+ * caller's record of the write, such as its idempotency key; such votes take the path of one
+ * vote at a time). Webhook deliveries of the vote are queued in the same transaction (one
  * indexed read when the app has no endpoint).
  */
 export async function applyVote(
   db: Db,
   clock: Clock,
-  input: { featureRequestId: string; appId: string; token: string; mode: VoteMode; shipNotifyEmail?: string; profile?: SsoProfile },
+  input: VoteInput,
   alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ voted: boolean; voteCount: number }> {
   // Keyed by the request: its votes share transactions, never wait for each other's lock.
+  if (db.dialect === "postgres" && alongside === undefined) {
+    return db.sharedTransaction({ batch: votesOnPostgres, input: { ...input, clock } }, input.featureRequestId);
+  }
   return db.sharedTransaction(async (trx) => {
     let endUserId: string;
     let outcome: VoteOutcome;
-    let webhooks = true;
-    const oneStatement = db.dialect === "postgres" && input.mode === "toggle" && input.profile === undefined ? await toggleInOneStatement(trx, clock, input) : undefined;
-    if (oneStatement !== undefined) {
-      ({ endUserId, outcome, webhooks } = oneStatement);
-    } else if (db.dialect === "postgres") {
+    if (db.dialect === "postgres") {
       const locked = await lockRequestFindVoter.first(trx, { id: input.featureRequestId, appId: input.appId, hash: tokenHash(input.token) });
       if (locked === undefined) throw new ApiError("feature_request_not_found");
       const voter = locked.endUserId === null || locked.publicId === null ? null : { id: locked.endUserId, publicId: locked.publicId };
@@ -64,16 +66,109 @@ export async function applyVote(
           .catch(requestGone)) !== undefined;
       outcome = added ? await count(trx, input, 1) : await removeVote(trx, input, endUserId);
     }
-    if (outcome.changed && webhooks) {
-      await queueWebhookEvent(trx, clock, input.appId, outcome.voted ? "vote.added" : "vote.removed", async () => {
-        const request = await requestSnapshot(trx, input.featureRequestId);
-        return request === undefined ? undefined : { request, voter: { endUserId } };
-      });
-    }
+    if (outcome.changed) await queueVoteEvent(trx, clock, input, endUserId, outcome.voted);
     await alongside?.(trx);
     return { voted: outcome.voted, voteCount: outcome.voteCount };
   }, input.featureRequestId);
 }
+
+/** One caller's vote. */
+export interface VoteInput {
+  featureRequestId: string;
+  appId: string;
+  token: string;
+  mode: VoteMode;
+  shipNotifyEmail?: string;
+  profile?: SsoProfile;
+}
+
+/** The webhook event of a vote that changed something (nothing is built when the app has no endpoint). */
+function queueVoteEvent(trx: Kysely<Database>, clock: Clock, input: { featureRequestId: string; appId: string }, endUserId: string, voted: boolean): Promise<void> {
+  return queueWebhookEvent(trx, clock, input.appId, voted ? "vote.added" : "vote.removed", async () => {
+    const request = await requestSnapshot(trx, input.featureRequestId);
+    return request === undefined ? undefined : { request, voter: { endUserId } };
+  });
+}
+
+/**
+ * PostgreSQL: the votes of one shared transaction, applied in the order they came by one call of
+ * `apply_votes` (migration 0023), each vote in a subtransaction of its own: a vote that fails
+ * rolls back alone and fails its caller only (a lost deadlock with the `40P01` code, so it is run
+ * again). Webhook events of the votes that changed something on an app with an endpoint are
+ * queued after the call, in the same transaction.
+ */
+const votesOnPostgres: Batch<VoteInput & { clock: Clock }, { voted: boolean; voteCount: number }> = {
+  async run(trx, votes) {
+    const rows = await applyVotes.rows(trx, {
+      requestIds: votes.map((v) => v.featureRequestId),
+      appIds: votes.map((v) => v.appId),
+      tokenHashes: votes.map((v) => tokenHash(v.token)),
+      newIds: votes.map((v) => newId("eu", v.clock.now())),
+      newPublicIds: votes.map(() => newPublicUserId()),
+      shipEmails: votes.map((v) => v.shipNotifyEmail ?? null),
+      removes: votes.map((v) => v.mode === "remove"),
+      profiles: votes.map((v) => v.profile !== undefined),
+      names: votes.map((v) => v.profile?.name ?? null),
+      emails: votes.map((v) => v.profile?.email ?? null),
+      avatars: votes.map((v) => v.profile?.avatarUrl ?? null),
+      now: votes.map((v) => isoNow(v.clock)),
+    });
+    if (rows.length !== votes.length) throw new Error(`apply_votes answered ${rows.length} rows for ${votes.length} votes`);
+    const outcomes: Array<Outcome<{ voted: boolean; voteCount: number }>> = [];
+    for (const [i, row] of rows.entries()) {
+      const vote = votes[i]!;
+      if (row.outcome !== "ok") {
+        outcomes.push({ ok: false, error: voteFailure(row) });
+        continue;
+      }
+      if (row.changed === true && row.webhooks === true) await queueVoteEvent(trx, vote.clock, vote, row.endUserId!, row.voted === true);
+      outcomes.push({ ok: true, value: { voted: row.voted === true, voteCount: Number(row.voteCount) } });
+    }
+    return outcomes;
+  },
+};
+
+/** The error a vote that `apply_votes` rolled back fails with. */
+function voteFailure(row: { outcome: string; errorCode: string | null; errorMessage: string | null }): Error {
+  if (row.outcome === "not_found") return new ApiError("feature_request_not_found");
+  const code = row.outcome === "deadlock" ? "40P01" : (row.errorCode ?? "XX000");
+  return Object.assign(new Error(row.errorMessage ?? `vote failed (${row.outcome})`), { code });
+}
+
+/** A vote row of `apply_votes`, in the order of the votes given (see migration 0023). */
+const applyVotes = preparedQuery<
+  {
+    requestIds: string[];
+    appIds: string[];
+    tokenHashes: string[];
+    newIds: string[];
+    newPublicIds: string[];
+    shipEmails: Array<string | null>;
+    removes: boolean[];
+    profiles: boolean[];
+    names: Array<string | null>;
+    emails: Array<string | null>;
+    avatars: Array<string | null>;
+    now: string[];
+  },
+  {
+    outcome: "ok" | "not_found" | "deadlock" | "error";
+    endUserId: string | null;
+    voted: boolean | null;
+    voteCount: number | null;
+    changed: boolean | null;
+    webhooks: boolean | null;
+    errorCode: string | null;
+    errorMessage: string | null;
+  }
+>((db, p) => ({
+  compile: () =>
+    sql<never>`select outcome, end_user_id, voted, vote_count, changed, webhooks, error_code, error_message
+from apply_votes(${p.requestIds}::text[], ${p.appIds}::text[], ${p.tokenHashes}::text[], ${p.newIds}::text[], ${p.newPublicIds}::text[],
+  ${p.shipEmails}::text[], ${p.removes}::boolean[], ${p.profiles}::boolean[], ${p.names}::text[], ${p.emails}::text[], ${p.avatars}::text[],
+  ${p.now}::text[]) with ordinality
+order by ordinality`.compile(db),
+}));
 
 /** A vote's effect: the caller's vote after it, the new count, and whether anything moved. */
 interface VoteOutcome {
@@ -101,35 +196,6 @@ async function toggle(
   return { voted: Number(toggled.added) > 0, voteCount: Number(toggled.voteCount), changed: true };
 }
 
-/**
- * PostgreSQL, the common toggle (no SSO profile to store) in one round trip: {@link toggleVoteMintVoter}.
- * Undefined when that statement could not decide and the vote has to take the longer path,
- * which then runs in the same unit, under the lock the statement took: the voter was being minted
- * by a concurrent transaction, or the statement waited for the request's lock while another
- * transaction changed the caller's vote (its snapshot predates the lock, so it saw neither).
- */
-async function toggleInOneStatement(
-  trx: Kysely<Database>,
-  clock: Clock,
-  input: { featureRequestId: string; appId: string; token: string; shipNotifyEmail?: string },
-): Promise<{ endUserId: string; outcome: VoteOutcome; webhooks: boolean } | undefined> {
-  const now = isoNow(clock);
-  const row = await toggleVoteMintVoter.first(trx, {
-    featureRequestId: input.featureRequestId,
-    appId: input.appId,
-    hash: tokenHash(input.token),
-    newEndUserId: newId("eu", clock.now()),
-    newPublicId: newPublicUserId(),
-    shipNotifyEmail: input.shipNotifyEmail ?? null,
-    now,
-  });
-  if (row?.requestId === null || row?.requestId === undefined) throw new ApiError("feature_request_not_found");
-  const added = Number(row.added);
-  if (row.endUserId === null || added + Number(row.removed) === 0) return undefined;
-  if (row.voteCount === null) throw new ApiError("feature_request_not_found");
-  return { endUserId: row.endUserId, outcome: { voted: added > 0, voteCount: Number(row.voteCount), changed: true }, webhooks: row.webhooks };
-}
-
 async function removeVote(trx: Kysely<Database>, input: { featureRequestId: string; appId: string }, endUserId: string): Promise<VoteOutcome> {
   const removed = (await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId })) !== undefined;
   return count(trx, input, removed ? -1 : 0);
@@ -147,55 +213,6 @@ async function count(trx: Kysely<Database>, input: { featureRequestId: string; a
 function requestGone(error: unknown): never {
   throw isForeignKeyViolation(error) ? new ApiError("feature_request_not_found") : error;
 }
-
-/**
- * PostgreSQL: a whole toggle in one statement, where it was four round trips (lock and find the
- * voter, mint a new voter, toggle, look for webhook endpoints). In order: lock the request (`fr`,
- * before anything else is written: every later step depends on it, see `ensureEndUser`), find
- * the voter or mint one (`found`, `minted`: on a token minted meanwhile by another transaction the
- * insert does nothing and `end_user_id` comes back null), then the toggle of
- * {@link toggleOnPostgres} (only a known voter can have a vote to delete), and whether the app
- * has an enabled webhook endpoint at all (`webhooks`: without one, no event is built).
- * `request_id` is null when the request does not exist, `vote_count` when it is not the app's
- * public request (the unit then rolls back).
- */
-const toggleVoteMintVoter = preparedQuery<
-  { featureRequestId: string; appId: string; hash: string; newEndUserId: string; newPublicId: string; shipNotifyEmail: string | null; now: string },
-  { requestId: string | null; endUserId: string | null; added: number; removed: number; voteCount: number | null; webhooks: boolean }
->((db, p) => ({
-  compile: () =>
-    sql<never>`with fr as (
-  select id from feature_requests where id = ${p.featureRequestId} for update
-), found as (
-  select id from end_users where app_id = ${p.appId} and token_hash = ${p.hash}
-), minted as (
-  insert into end_users (id, app_id, token_hash, public_id, created_at, last_seen_at)
-  select ${p.newEndUserId}, ${p.appId}, ${p.hash}, ${p.newPublicId}, ${p.now}, ${p.now}
-  where exists (select 1 from fr) and not exists (select 1 from found)
-  on conflict (app_id, token_hash) do nothing
-  returning id
-), voter as (
-  select id from found union all select id from minted
-), ins as (
-  insert into feature_request_votes (feature_request_id, end_user_id, ship_notify_email, created_at)
-  select fr.id, voter.id, ${p.shipNotifyEmail}, ${p.now} from fr, voter
-  on conflict (feature_request_id, end_user_id) do nothing
-  returning end_user_id
-), del as (
-  delete from feature_request_votes
-  where feature_request_id = (select id from fr) and end_user_id = (select id from found)
-  returning end_user_id
-), upd as (
-  update feature_requests set vote_count = vote_count + (select count(*) from ins) - (select count(*) from del)
-  where id = (select id from fr) and app_id = ${p.appId} and moderation = 'approved' and merged_into_id is null
-    and exists (select 1 from voter) and (select count(*) from ins) + (select count(*) from del) > 0
-  returning vote_count
-)
-select (select id from fr) as request_id, (select id from voter) as end_user_id,
-  (select count(*) from ins) as added, (select count(*) from del) as removed,
-  (select vote_count from upd) as vote_count,
-  exists (select 1 from webhook_endpoints where app_id = ${p.appId} and enabled = 1) as webhooks`.compile(db),
-}));
 
 /**
  * PostgreSQL: locks the request (so concurrent votes on it are applied one after another, and

@@ -20,6 +20,7 @@ import * as m0019 from "./0019-shipped-events-index.js";
 import * as m0020 from "./0020-sso-end-users.js";
 import * as m0021 from "./0021-request-updates.js";
 import * as m0022 from "./0022-import-sources.js";
+import * as m0023 from "./0023-vote-batches.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "0020-sso-end-users": m0020,
   "0021-request-updates": m0021,
   "0022-import-sources": m0022,
+  "0023-vote-batches": m0023,
 };
