@@ -8,6 +8,7 @@ import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from 
 import { sqliteDirectRunner } from "./direct-statements.js";
 import { isDeadlock } from "./constraint-violations.js";
 import { createGroupCommit, type BatchedWork, type SharedWork } from "./group-commit.js";
+import { useNamedStatements } from "./named-statements.js";
 import { withStatementCache } from "./statement-cache.js";
 import { walSync } from "./wal-sync.js";
 import type { Database } from "./schema.js";
@@ -144,6 +145,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
     },
   });
+  pool.on("connect", useNamedStatements);
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],

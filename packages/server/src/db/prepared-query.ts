@@ -1,5 +1,6 @@
-import type { CompiledQuery, Compilable, DialectAdapter, Kysely, QueryResult } from "kysely";
+import { PostgresAdapter, type CompiledQuery, type Compilable, type DialectAdapter, type Kysely, type QueryResult } from "kysely";
 import { directRunner } from "./direct-statements.js";
+import { nameStatement } from "./named-statements.js";
 import type { Database } from "./schema.js";
 
 const MARKER = "\u0000tidings-param:";
@@ -26,7 +27,8 @@ interface Compiled<P> {
  * A query for the hot paths: Kysely builds, transforms and compiles a query on every execution,
  * which costs about ten times what SQLite spends running a small indexed statement. This builds
  * it once per dialect, with each parameter standing in as `p.name`, and afterwards only binds new
- * values to the compiled SQL (which the SQLite handle keeps prepared). Only plain values may be
+ * values to the compiled SQL (which the SQLite handle keeps prepared, and PostgreSQL as a named
+ * statement on each connection). Only plain values may be
  * parameters: a list whose length varies changes the SQL and is no parameter.
  *
  * @example
@@ -52,6 +54,8 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
       const slots = query.parameters.map((value) =>
         typeof value === "string" && value.startsWith(MARKER) ? { name: value.slice(MARKER.length) as keyof P } : { value },
       );
+      // PostgreSQL: a named statement on each connection, parsed and planned once (see named-statements.ts).
+      if (dialect instanceof PostgresAdapter) nameStatement(query.sql);
       byDialect.set(dialect, (compiled = { query, slots }));
     }
     return compiled;

@@ -387,6 +387,15 @@ export interface FeatureRequestsFtsTable {
   extra: string;
 }
 
+/**
+ * PostgreSQL only: every word prefix (one to eight letters) of each public request's search texts,
+ * kept by a trigger on `feature_requests` (migration 0024).
+ */
+export interface FeatureRequestSearchTable {
+  featureRequestId: string;
+  prefixes: string[];
+}
+
 /** A signed-in browser: only the SHA-256 of the session cookie is stored. */
 export interface ConsoleSessionsTable {
   id: string;
@@ -532,6 +541,7 @@ export interface Database {
   verificationTokensUsed: VerificationTokensUsedTable;
   workspaceUsage: WorkspaceUsageTable;
   featureRequestsFts: FeatureRequestsFtsTable;
+  featureRequestSearch: FeatureRequestSearchTable;
   serverSettings: ServerSettingsTable;
   submissions: SubmissionsTable;
   uploadSessions: UploadSessionsTable;

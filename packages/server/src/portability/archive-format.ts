@@ -66,8 +66,7 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
  */
 export const OMITTED_COLUMNS: Partial<Record<ArchiveTable, readonly string[]>> = {
   apps: ["signingSecret", "verificationSecret"],
-  // search_prefixes is a column PostgreSQL generates from the search text (migration 0014).
-  featureRequests: ["searchTitle", "searchBody", "searchExtra", "searchPrefixes"],
+  featureRequests: ["searchTitle", "searchBody", "searchExtra"],
   submissions: ["searchText"],
   uploads: ["sessionId"],
 };

@@ -21,6 +21,7 @@ import * as m0020 from "./0020-sso-end-users.js";
 import * as m0021 from "./0021-request-updates.js";
 import * as m0022 from "./0022-import-sources.js";
 import * as m0023 from "./0023-vote-batches.js";
+import * as m0024 from "./0024-search-words-table.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "0021-request-updates": m0021,
   "0022-import-sources": m0022,
   "0023-vote-batches": m0023,
+  "0024-search-words-table": m0024,
 };
