@@ -43,3 +43,28 @@ describe.each(testDialects())("prepared queries on %s", (dialect) => {
     expect((await bySlug.first(t.db.kysely, { slug: "alpha" }))?.name).toBe("Team alpha");
   });
 });
+
+describe.skipIf(!testDialects().includes("postgres"))("prepared queries on PostgreSQL", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase("postgres");
+    await createWorkspace(t.db.kysely, new FakeClock(), { name: "Team delta", slug: "delta" }, null);
+  });
+  afterAll(() => t.cleanup());
+
+  it("are prepared once on each connection as named statements, and answer as before", async () => {
+    await t.db.kysely.connection().execute(async (conn) => {
+      const prepared = async () =>
+        (await sql<{ statement: string; calls: number }>`select statement, generic_plans + custom_plans as calls from pg_prepared_statements where statement like '%"slug" = $1%'`.execute(conn)).rows;
+      for (let i = 0; i < 3; i++) expect((await bySlug.first(conn, { slug: "delta" }))?.name).toBe("Team delta");
+      const [statement, ...others] = await prepared();
+      expect(others).toEqual([]);
+      expect(statement).toMatchObject({ calls: 3 });
+    });
+    // Kysely's own queries stay unnamed.
+    await t.db.kysely.connection().execute(async (conn) => {
+      await conn.selectFrom("workspaces").select("id").where("slug", "=", "delta").execute();
+      expect((await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like '%from "workspaces" where "slug" = $1'`.execute(conn)).rows[0]!.n).toBe(0);
+    });
+  });
+});
