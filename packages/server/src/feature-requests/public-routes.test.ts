@@ -487,6 +487,21 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect((await list(`appKey=${ws.appKey}&q=pending`)).body.total).toBe(0);
     });
 
+    // PostgreSQL's search orders each relevance tier by votes, read from its search table, which
+    // a trigger keeps current (migration 0024); SQLite's anonymous search orders a tier by age.
+    it.runIf(dialect === "postgres")("orders equally relevant matches by their votes as votes come and go", async () => {
+      const older = (await propose(ws.appKey, "Widget for the lock screen", "")).json().featureRequestId;
+      t.clock.advance(1000);
+      const newer = (await propose(ws.appKey, "Widget for the home screen", "")).json().featureRequestId;
+      const vote = (method: "POST" | "DELETE", token: string) =>
+        t.app.inject({ method, url: `/api/v1/feature-requests/${older}/vote`, headers: { "x-user-token": token }, payload: {} });
+      expect(await search("widget")).toEqual([newer, older]);
+      expect((await vote("POST", "wanda")).statusCode).toBe(200);
+      expect(await search("widget")).toEqual([older, newer]);
+      expect((await vote("DELETE", "wanda")).statusCode).toBe(200);
+      expect(await search("widget")).toEqual([newer, older]);
+    });
+
     it("pages search results with a cursor", async () => {
       const first = await list(`appKey=${ws.appKey}&q=dark&limit=1`);
       expect(first.body).toMatchObject({ total: 2, hasMore: true });
