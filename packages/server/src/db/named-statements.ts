@@ -1,4 +1,6 @@
+import { PostgresAdapter, type Compilable, type Kysely } from "kysely";
 import type pg from "pg";
+import type { Database } from "./schema.js";
 
 /**
  * Server-side prepared statements on PostgreSQL for the hot paths' fixed SQL (`preparedQuery`).
@@ -14,9 +16,23 @@ import type pg from "pg";
  */
 const names = new Map<string, string>();
 
+/** Most statements named; SQL met past it runs unnamed, a bound on what each connection keeps. */
+const MAX_NAMED = 1000;
+
 /** Marks `sql` as a statement to prepare on each connection that runs it. */
 export function nameStatement(sql: string): void {
-  if (!names.has(sql)) names.set(sql, `tidings_${names.size + 1}`);
+  if (!names.has(sql) && names.size < MAX_NAMED) names.set(sql, `tidings_${names.size + 1}`);
+}
+
+/**
+ * Runs a query Kysely built, on PostgreSQL as a named statement. Only for SQL whose text does
+ * not vary with the values: a list goes in as one array parameter (`= any($1::text[])`), never
+ * as `in ($1, $2, …)`.
+ */
+export async function executeNamed<O>(db: Kysely<Database>, query: Compilable<O>): Promise<O[]> {
+  const compiled = query.compile();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(compiled.sql);
+  return (await db.executeQuery(compiled)).rows;
 }
 
 type QueryFunction = (...args: unknown[]) => unknown;

@@ -1,5 +1,6 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
-import type { Kysely } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
+import { executeNamed } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
 
 type Commenter = FeatureRequestItem["recentCommenters"][number];
@@ -93,15 +94,17 @@ export function toItem(r: ItemRow, commenters: Commenter[], personal: { hasVoted
 export async function recentCommenters(db: Kysely<Database>, ids: string[]): Promise<Map<string, Commenter[]>> {
   const out = new Map<string, Commenter[]>();
   if (ids.length === 0) return out;
-  const rows = await db
-    .selectFrom("featureRequestComments as cm")
-    .leftJoin("endUsers as eu", "eu.id", "cm.endUserId")
-    .select(["cm.featureRequestId", "cm.authorName", "cm.isTeam", "eu.publicId"])
-    .where("cm.featureRequestId", "in", ids)
-    .where("cm.isHidden", "=", 0)
-    .orderBy("cm.createdAt", "desc")
-    .orderBy("cm.id", "desc")
-    .execute();
+  const rows = await executeNamed(
+    db,
+    db
+      .selectFrom("featureRequestComments as cm")
+      .leftJoin("endUsers as eu", "eu.id", "cm.endUserId")
+      .select(["cm.featureRequestId", "cm.authorName", "cm.isTeam", "eu.publicId"])
+      .where(idIn(db, "cm.featureRequestId", ids))
+      .where("cm.isHidden", "=", 0)
+      .orderBy("cm.createdAt", "desc")
+      .orderBy("cm.id", "desc"),
+  );
   const seen = new Map<string, Set<string>>();
   for (const row of rows) {
     const list = out.get(row.featureRequestId) ?? [];
@@ -117,3 +120,11 @@ export async function recentCommenters(db: Kysely<Database>, ids: string[]): Pro
   return out;
 }
 
+/**
+ * `column in (ids)`: on PostgreSQL as one array parameter, so the statement's text is the same
+ * for any number of ids and it can be prepared once (see `executeNamed`).
+ */
+export function idIn(db: Kysely<Database>, column: string, ids: string[]): RawBuilder<SqlBool> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<SqlBool>`${sql.ref(column)} = any(${sql.val(ids)}::text[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
+}

@@ -3,9 +3,10 @@ import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
+import { executeNamed } from "../db/named-statements.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { appPrefixes, searchTerms } from "./search-text.js";
 import { findEndUser, tokenHash } from "../users/identity.js";
@@ -469,7 +470,7 @@ export async function listFeatureRequests(
   // preferred an app index and walked the whole board (tens of ms on 100k requests).
   const withSearch =
     ranked !== null
-      ? db.selectFrom("featureRequests as fr").where("fr.id", "in", ranked.ids.length > 0 ? ranked.ids : [""])
+      ? db.selectFrom("featureRequests as fr").where(idIn(db, "fr.id", ranked.ids.length > 0 ? ranked.ids : [""]))
       : searching
         ? base.innerJoin(searchJoin(db, query.appId, terms).as("s"), "s.featureRequestId", "fr.id")
         : base;
@@ -515,7 +516,7 @@ export async function listFeatureRequests(
   if (after !== undefined && ranked === null) page = page.where(afterKey(after));
   if (offset > 0 && ranked === null) page = page.offset(offset);
 
-  let rows = await page.execute();
+  let rows = await executeNamed(db, page);
   if (ranked !== null) {
     const position = new Map(ranked.ids.map((id, i) => [id, i]));
     rows = rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
