@@ -388,17 +388,11 @@ export interface FeatureRequestsFtsTable {
 }
 
 /**
- * PostgreSQL only: each public request's word prefixes (one to eight letters of every word of its
- * search texts) with what a search filters and orders by, kept by triggers on `feature_requests`
- * (migration 0024).
+ * PostgreSQL only: every word prefix (one to eight letters) of each public request's search texts,
+ * kept by triggers on `feature_requests` (migration 0024).
  */
 export interface FeatureRequestSearchTable {
   featureRequestId: string;
-  appId: string;
-  versionId: string | null;
-  searchTitle: string;
-  voteCount: number;
-  createdAt: string;
   prefixes: string[];
 }
 
