@@ -510,6 +510,10 @@ export async function listFeatureRequests(
   if (after !== undefined && ranked === null) page = page.where(afterKey(after));
   if (offset > 0 && ranked === null) page = page.offset(offset);
 
+  // A ranked page's ids are known already: on PostgreSQL its recent commenters are read beside
+  // its rows, on another pooled connection, instead of one round trip later.
+  const early = ranked !== null && dialect === "postgres" ? recentCommenters(db, ranked.ids.slice(0, query.limit)) : undefined;
+  early?.catch(() => undefined);
   let rows = await executeNamed(db, page);
   if (ranked !== null) {
     const position = new Map(ranked.ids.map((id, i) => [id, i]));
@@ -527,7 +531,7 @@ export async function listFeatureRequests(
         : { s: "newest", c: last.createdAt, i: last.id, k: key };
     nextCursor = encodeCursor(cursor);
   }
-  const commenters = await recentCommenters(db, pageRows.map((r) => r.id));
+  const commenters = await (early ?? recentCommenters(db, pageRows.map((r) => r.id)));
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];
     return toItem(r, recent, { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer });
