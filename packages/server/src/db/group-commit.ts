@@ -2,7 +2,10 @@ import { CompiledQuery, PostgresAdapter, type Kysely } from "kysely";
 import { withDirectStatements, type DirectRunner } from "./direct-statements.js";
 import type { Database } from "./schema.js";
 
-/** Work that runs inside a transaction shared with other callers' work. */
+/**
+ * Work that runs inside a transaction shared with other callers' work. It never opens a
+ * transaction of its own: on PostgreSQL `trx` is the lane's connection inside its `begin`.
+ */
 export type SharedWork<T> = (trx: Kysely<Database>) => Promise<T>;
 
 /** What one unit of work came to. */
