@@ -10,7 +10,9 @@ import type { Database } from "./schema.js";
  * parsed once per connection and, after a few runs, executed with a cached plan.
  *
  * Only SQL registered here is named, so the text of every named statement is fixed and their
- * number bounded by the code. A pooler in transaction mode that does not follow protocol-level
+ * number bounded by the code. Their columns are named, never `*`: a prepared statement keeps the
+ * shape of its result, and PostgreSQL refuses to run it once a column added by a migration (of a
+ * newer instance, during a rolling upgrade) would change that shape. A pooler in transaction mode that does not follow protocol-level
  * prepared statements (PgBouncer before 1.21, or without `max_prepared_statements`) cannot carry
  * them: see docs/postgresql.md.
  */

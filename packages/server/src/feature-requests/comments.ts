@@ -8,13 +8,34 @@ import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 import { newId } from "../ids.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
+/**
+ * A comment's own columns, named rather than `cm.*`: a statement prepared on a PostgreSQL
+ * connection keeps its result's shape, so a column added later by another instance's migration
+ * must not change what it answers.
+ */
+const COMMENT_COLUMNS = [
+  "cm.id",
+  "cm.featureRequestId",
+  "cm.endUserId",
+  "cm.teamUserId",
+  "cm.authorName",
+  "cm.authorEmail",
+  "cm.body",
+  "cm.parentId",
+  "cm.replyToAuthorName",
+  "cm.isTeam",
+  "cm.isHidden",
+  "cm.createdAt",
+  "cm.updatedAt",
+] as const;
+
 function commentQuery(db: Kysely<Database>) {
   return db
     .selectFrom("featureRequestComments as cm")
     .leftJoin("endUsers as author", "author.id", "cm.endUserId")
     .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
     .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
-    .selectAll("cm")
+    .select(COMMENT_COLUMNS)
     .select(["author.publicId as authorPublicId", "author.avatarUrl as authorAvatarUrl", "parentAuthor.publicId as parentPublicId"]);
 }
 
@@ -111,7 +132,7 @@ const firstPublicPage = preparedQuery<{ id: string; limit: number }, { requestAp
       .leftJoin("endUsers as author", "author.id", "cm.endUserId")
       .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
       .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
-      .selectAll("cm")
+      .select(COMMENT_COLUMNS)
       .select(["fr.appId as requestAppId", "author.publicId as authorPublicId", "author.avatarUrl as authorAvatarUrl", "parentAuthor.publicId as parentPublicId"])
       // On the parameter, not on `fr.id`: counted once, not once per row.
       .select((eb) =>
