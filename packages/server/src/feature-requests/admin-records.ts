@@ -1,5 +1,5 @@
 import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, ModerationState } from "@tidings/protocol";
-import { recentCommenters, toItem } from "./items.js";
+import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -22,13 +22,8 @@ function recordQuery(db: Kysely<Database>, workspaceId: string) {
     .leftJoin("appVersions as v", "v.id", "fr.versionId")
     .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
     .selectAll("fr")
+    .select(ITEM_JOINED_COLUMNS)
     .select([
-      "c.slug as columnSlug",
-      "c.name as columnName",
-      "c.color as columnColor",
-      "v.label as versionLabel",
-      "v.released as versionReleased",
-      "requester.publicId as requesterPublicId",
       PAYING_VOTERS.as("payingVoters"),
       REVENUE_CENTS.as("revenueCents"),
       SUBMITTER_PAYING.as("submitterPaying"),
