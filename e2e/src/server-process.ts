@@ -28,7 +28,9 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const child = spawn(command?.file ?? process.execPath, command?.args ?? [CLI, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
-    ...(command === undefined ? {} : { cwd: command.cwd }),
+    // A command such as npx starts the server as a child of its own: in a process group of their
+    // own, both can be stopped together (`stopGroup`).
+    ...(command === undefined ? {} : { cwd: command.cwd, detached: true }),
   });
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
@@ -50,4 +52,19 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     });
   });
   return { child, url, output: () => output, exited };
+}
+
+/**
+ * Stops a server started with a `command` and every process of its group: signalling npx alone
+ * leaves the server it started running after the test.
+ */
+export async function stopGroup(server: ServerProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  if (server.child.pid !== undefined && server.child.exitCode === null && server.child.signalCode === null) {
+    try {
+      process.kill(-server.child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+  await server.exited;
 }

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopGroup, type ServerProcess } from "../server-process.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -204,9 +204,7 @@ describe("the published packages", () => {
       });
     }, 90_000);
     afterAll(async () => {
-      if (server === undefined) return;
-      server.child.kill("SIGTERM");
-      await server.exited;
+      if (server !== undefined) await stopGroup(server);
     });
 
     it("runs as `npx @tidings/server`: health, the demo config, the dashboard and the portal from the tarball", async () => {
