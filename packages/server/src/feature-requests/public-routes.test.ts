@@ -487,8 +487,8 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect((await list(`appKey=${ws.appKey}&q=pending`)).body.total).toBe(0);
     });
 
-    // PostgreSQL's search orders each relevance tier by votes, read from its search table, which
-    // a trigger keeps current (migration 0024); SQLite's anonymous search orders a tier by age.
+    // PostgreSQL's search orders each relevance tier by votes, though its words live in a table
+    // of their own (migration 0024); SQLite's anonymous search orders a tier by age.
     it.runIf(dialect === "postgres")("orders equally relevant matches by their votes as votes come and go", async () => {
       const older = (await propose(ws.appKey, "Widget for the lock screen", "")).json().featureRequestId;
       t.clock.advance(1000);
