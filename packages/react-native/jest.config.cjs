@@ -17,6 +17,7 @@ module.exports = {
     ...preset.moduleNameMapper,
     "^@tidings/client$": src("client"),
     "^@tidings/client/locales$": src("client", "locales/index.ts"),
+    "^@tidings/client/outbox$": src("client", "outbox.ts"),
     "^@tidings/protocol$": src("protocol"),
     "^@tidings/react-core$": src("react-core"),
     "^@tidings/react-core/testing$": src("react-core", "testing/index.ts"),

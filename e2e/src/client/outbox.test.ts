@@ -2,7 +2,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { FeedbackClient, memoryStorage, Outbox, type OutboxEvent, type StorageAdapter } from "@tidings/client";
+import { FeedbackClient, memoryStorage, type StorageAdapter } from "@tidings/client";
+import { Outbox, type OutboxEvent } from "@tidings/client/outbox";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRealServer, type RealServer } from "./real-server.js";
 

@@ -9,30 +9,30 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npm, packWorkspaces, ROOT } from "../mobile/packs.js";
 import { startServerProcess, stopGroup, type ServerProcess } from "../server-process.js";
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
 
 /**
- * The published packages, and how Are the Types Wrong? reads each. `@tidings/server` and its
- * dependency `@tidings/protocol` ship ES modules only (the server finds its assets through
- * `import.meta.url`; Node ≥ 20.19 `require()`s them), so only their ESM resolutions are checked.
- * A stylesheet has no types to resolve.
+ * The published packages, and how Are the Types Wrong? reads each. Every package ships ES modules
+ * only, so that no bundler can load a second, CommonJS copy of a module (Metro asserts `require`
+ * for `require()` calls, and would); Node ≥ 20.19 `require()`s them, so only the ESM resolutions
+ * are checked. A stylesheet has no types to resolve.
  */
+const ESM_ONLY = ["--profile", "esm-only"];
 const PACKAGES = [
-  { name: "@tidings/protocol", attw: ["--profile", "esm-only"] },
-  { name: "@tidings/client", attw: [] },
-  { name: "@tidings/react-core", attw: [] },
-  { name: "@tidings/react", attw: ["--exclude-entrypoints", "./styles.css"] },
-  { name: "@tidings/react-native", attw: [] },
-  { name: "@tidings/server", attw: ["--profile", "esm-only"] },
+  { name: "@tidings/protocol", attw: ESM_ONLY },
+  { name: "@tidings/client", attw: ESM_ONLY },
+  { name: "@tidings/react-core", attw: ESM_ONLY },
+  { name: "@tidings/react", attw: [...ESM_ONLY, "--exclude-entrypoints", "./styles.css"] },
+  { name: "@tidings/react-native", attw: ESM_ONLY },
+  { name: "@tidings/server", attw: ESM_ONLY },
 ] as const;
 
 // `npm test` built these before the tests run. Their prepack would build them again, and
@@ -44,22 +44,8 @@ let scratch: string;
 const tarballs = new Map<string, string>();
 let installSeconds = 0;
 
-async function npm(args: string[], cwd: string, timeoutMs = 180_000): Promise<string> {
-  try {
-    const { stdout } = await run("npm", args, { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } });
-    return stdout;
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`npm ${args.join(" ")} failed: ${failed.message}\n${failed.stdout ?? ""}\n${failed.stderr ?? ""}`, { cause: error });
-  }
-}
-
 async function pack(names: readonly string[], ignoreScripts: boolean): Promise<void> {
-  const args = ["pack", ...names.flatMap((name) => ["-w", name]), "--pack-destination", path.join(work, "packs"), "--json"];
-  const out = await npm(ignoreScripts ? [...args, "--ignore-scripts"] : args, ROOT);
-  // Lifecycle scripts print before npm's JSON.
-  const packed = JSON.parse(out.slice(out.indexOf("\n[") + 1 || out.indexOf("["))) as { name: string; filename: string }[];
-  for (const { name, filename } of packed) tarballs.set(name, path.join(work, "packs", filename));
+  for (const [name, tarball] of await packWorkspaces(names, path.join(work, "packs"), ignoreScripts)) tarballs.set(name, tarball);
 }
 
 /** Runs `node file` in the scratch project and answers what it printed. */
@@ -228,18 +214,19 @@ describe("the published packages", () => {
       expect(out.native).toMatch(/node_modules\/@tidings\/react-native\/dist\/esm\/index\.js$/);
     }, 30_000);
 
-    it("works from CommonJS: require() of the client, its locales, react-core and react", async () => {
+    it("works from CommonJS: require() of the client, its locales, react-core and react (the ES modules themselves)", async () => {
       const out = JSON.parse(await node("cjs.cjs", server.url)) as Record<string, unknown>;
       expect(out).toMatchObject({ hook: "function" });
       expect(typeof out.name).toBe("string");
       expect(out.html).toContain("inside the provider");
-      expect(out.native).toMatch(/node_modules\/@tidings\/react-native\/dist\/cjs\/index\.js$/);
+      expect(out.native).toMatch(/node_modules\/@tidings\/react-native\/dist\/esm\/index\.js$/);
     }, 30_000);
 
     // Our declarations are checked with everything they import (skipLibCheck off); the server's
     // pull in Fastify's and the AWS SDK's, which are not ours to check and take a minute.
     it.each([
-      ["node16", "the SDK", { module: "node16", moduleResolution: "node16", skipLibCheck: false }, { "esm.mts": TYPED_IMPORTS, "cjs.cts": TYPED_IMPORTS }],
+      // node20: CommonJS that require()s ES modules, as Node 20.19 does.
+      ["node20", "the SDK", { module: "node20", moduleResolution: "node16", skipLibCheck: false }, { "esm.mts": TYPED_IMPORTS, "cjs.cts": TYPED_IMPORTS }],
       ["bundler", "the SDK", { module: "preserve", moduleResolution: "bundler", skipLibCheck: false }, { "app.ts": TYPED_IMPORTS }],
       ["node16", "the server", { module: "node16", moduleResolution: "node16", skipLibCheck: true }, { "server.mts": TYPED_SERVER }],
       ["bundler", "the server", { module: "preserve", moduleResolution: "bundler", skipLibCheck: true }, { "server.ts": TYPED_SERVER }],

@@ -47,15 +47,8 @@ export {
   type FeedbackComposerSettings,
   type FeedbackComposerState,
 } from "./feedback-composer.js";
-export {
-  Outbox,
-  OutboxFullError,
-  OUTBOX_KEY,
-  DEFAULT_OUTBOX_MAX_ENTRIES,
-  type OutboxClient,
-  type OutboxEvent,
-  type OutboxOptions,
-  type OutboxSubmission,
-} from "./outbox.js";
+// The outbox's code is its own entry, `@tidings/client/outbox`, so an app that keeps no outbox does
+// not carry it (Metro bundles every module an entry reaches); its types are here as well.
+export type { Outbox, OutboxClient, OutboxEvent, OutboxFullError, OutboxOptions, OutboxSubmission } from "./outbox.js";
 export type { OutboxAttemptError, OutboxEntry, OutboxKind, QueuedFeatureRequest, QueuedFeedback } from "./outbox-entry.js";
 export { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "./portal-paths.js";

@@ -16,6 +16,9 @@ import type { Timers } from "./timers.js";
 import type { FeedbackResult, ProposeResult } from "./types.js";
 import { uuidV4 } from "./uuid.js";
 
+// `@tidings/client/outbox` is this module: the entry's types come along with the class.
+export type { OutboxAttemptError, OutboxEntry, OutboxKind, QueuedFeatureRequest, QueuedFeedback } from "./outbox-entry.js";
+
 /** Storage key prefix of the outbox; the app key follows it. */
 export const OUTBOX_KEY = "service_outbox_v1";
 /** Entries an outbox keeps at most, unless `maxEntries` says otherwise. */

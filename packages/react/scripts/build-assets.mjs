@@ -1,5 +1,5 @@
 /* global console */
-// Writes what tsc does not: the CommonJS marker of dist/cjs, the stylesheet, and the portal
+// Writes what tsc does not: the stylesheet, and the portal
 // bundles the server serves (dist/portal/portal.js, widget.js, portal.css).
 import fs from "node:fs";
 import path from "node:path";
@@ -8,8 +8,7 @@ import { build } from "esbuild";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
-fs.mkdirSync(path.join(dist, "cjs"), { recursive: true });
-fs.writeFileSync(path.join(dist, "cjs", "package.json"), '{ "type": "commonjs" }\n');
+fs.mkdirSync(dist, { recursive: true });
 fs.copyFileSync(path.join(root, "src", "styles.css"), path.join(dist, "styles.css"));
 
 const common = {

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { FeedbackClient, memoryStorage, Outbox } from "@tidings/client";
+import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { Outbox } from "@tidings/client/outbox";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChangelogOverlay } from "./components/ChangelogOverlay.js";

@@ -1,4 +1,5 @@
-import { FeedbackClient, memoryStorage, Outbox } from "@tidings/client";
+import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { Outbox } from "@tidings/client/outbox";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";

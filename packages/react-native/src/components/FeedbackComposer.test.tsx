@@ -1,4 +1,5 @@
-import { FeedbackClient, memoryStorage, Outbox, type FetchLike, type Timers } from "@tidings/client";
+import { FeedbackClient, memoryStorage, type FetchLike, type Timers } from "@tidings/client";
+import { Outbox } from "@tidings/client/outbox";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react-native";
