@@ -14,8 +14,9 @@ export default tseslint.config(
     },
   },
   {
-    // CommonJS helpers (autocannon loads them in its worker threads).
-    files: ["**/*.cjs"],
+    // CommonJS helpers (autocannon loads them in its worker threads), and the example apps' Metro
+    // and Babel configs, which those tools load as CommonJS.
+    files: ["**/*.cjs", "examples/*/*.config.js"],
     languageOptions: { sourceType: "commonjs", globals: { process: "readonly", module: "writable", require: "readonly", __dirname: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -1,3 +1,5 @@
+import AsyncStorage from "@react-native-async-storage/async-storage";
+import { FeedbackClient } from "@tidings/client";
 import {
   ChangelogOverlay,
   FeatureRequestsScreen,
@@ -7,46 +9,50 @@ import {
   Screen,
   TidingsProvider,
   WhatsNewScreen,
+  runtimePlatform,
   usePalette,
   useTidings,
 } from "@tidings/react-native";
-import { useState, type ReactElement } from "react";
-import { Pressable, Text, View } from "react-native";
-import { client } from "./client";
-import { pickImage } from "./pick-image";
+import { useState } from "react";
+import { Platform, Pressable, Text, View } from "react-native";
 
-interface Tab {
-  key: string;
-  title: string;
-  render: () => ReactElement;
-}
+// `npm start` in the Tidings repository serves the demo app on port 8787. The Android emulator
+// reaches your machine at 10.0.2.2; on a phone, put your machine's address or your server here.
+const client = new FeedbackClient({
+  baseUrl: Platform.OS === "android" ? "http://10.0.2.2:8787" : "http://localhost:8787",
+  appKey: "app_demo",
+  storage: AsyncStorage, // the user token and seen releases survive restarts
+  defaultPlatform: runtimePlatform(), // ios or android, from Platform.OS
+});
 
-/** A tab bar over the package's screens; each screen is one entry of `tabs`. */
+const TABS = [
+  { key: "requests.title", Body: FeatureRequestsScreen },
+  { key: "roadmap.title", Body: RoadmapBoardScreen },
+  { key: "changelog.title", Body: WhatsNewScreen },
+  { key: "feedback.title", Body: FeedbackComposer },
+] as const;
+
+/** One tab per Tidings screen, titled in the user's language. */
 function Tabs() {
   const { t } = useTidings();
   const palette = usePalette();
-  const tabs: Tab[] = [
-    { key: "requests", title: t("requests.title"), render: () => <FeatureRequestsScreen /> },
-    { key: "roadmap", title: t("roadmap.title"), render: () => <RoadmapBoardScreen /> },
-    { key: "changelog", title: t("changelog.title"), render: () => <WhatsNewScreen /> },
-    { key: "feedback", title: t("feedback.title"), render: () => <FeedbackComposer pickAttachment={pickImage} /> },
-  ];
-  const [current, setCurrent] = useState(tabs[0]!.key);
-  const active = tabs.find((tab) => tab.key === current) ?? tabs[0]!;
+  const [current, setCurrent] = useState(0);
+  const { key, Body } = TABS[current] ?? TABS[0];
   return (
-    <Screen label={active.title}>
-      <View style={{ flex: 1 }}>{active.render()}</View>
-      <View accessibilityRole="tablist" style={{ flexDirection: "row", borderTopWidth: 1, borderTopColor: palette.divider, backgroundColor: palette.card }}>
-        {tabs.map((tab) => (
+    <Screen label={t(key)}>
+      <View style={{ flex: 1 }}>
+        <Body />
+      </View>
+      <View accessibilityRole="tablist" style={{ flexDirection: "row", borderTopWidth: 1, borderTopColor: palette.divider }}>
+        {TABS.map((tab, index) => (
           <Pressable
             key={tab.key}
             accessibilityRole="tab"
-            accessibilityLabel={tab.title}
-            accessibilityState={{ selected: tab.key === active.key }}
-            onPress={() => setCurrent(tab.key)}
+            accessibilityState={{ selected: index === current }}
+            onPress={() => setCurrent(index)}
             style={{ flex: 1, minHeight: MIN_TOUCH + 12, alignItems: "center", justifyContent: "center" }}
           >
-            <Text style={{ color: tab.key === active.key ? palette.primary : palette.muted, fontSize: 14, fontWeight: "600" }}>{tab.title}</Text>
+            <Text style={{ color: index === current ? palette.primary : palette.muted, fontWeight: "600" }}>{t(tab.key)}</Text>
           </Pressable>
         ))}
       </View>
@@ -54,14 +60,11 @@ function Tabs() {
   );
 }
 
-/**
- * The app: the provider once at the top, with the client that keeps its token in AsyncStorage,
- * and the changelog overlay that shows a new release once on launch (spec rule 8).
- */
-export function App() {
+export default function App() {
   return (
     <TidingsProvider client={client}>
       <Tabs />
+      {/* A new release shows once, on launch (spec rule 8). */}
       <ChangelogOverlay onlyIfUnseen autoMarkSeen />
     </TidingsProvider>
   );

@@ -1,7 +1,9 @@
-// The entry file: the crypto polyfill first, before anything imports @tidings/client (Hermes has
-// no crypto.getRandomValues, which the anonymous user token needs).
+// The polyfill comes first, before anything imports @tidings/client: Hermes has no
+// crypto.getRandomValues, which the anonymous user token needs.
 import "react-native-get-random-values";
-import { AppRegistry } from "react-native";
-import { App } from "./App";
+import { registerRootComponent } from "expo";
+import App from "./App";
 
-AppRegistry.registerComponent("main", () => App);
+// registerRootComponent calls AppRegistry.registerComponent("main", () => App) and sets up the
+// app for Expo Go and release builds alike.
+registerRootComponent(App);

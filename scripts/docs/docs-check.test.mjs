@@ -4,6 +4,7 @@ import path from "node:path";
 import { URL, fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkedBlocks, codeBlockErrors } from "./code-blocks.mjs";
+import { staleExampleBlocks } from "./example-blocks.mjs";
 import { brokenLinks } from "./links.mjs";
 import { anchorsOf } from "./markdown.mjs";
 
@@ -71,5 +72,21 @@ describe("the code-block check", () => {
     expect(count).toBe(1);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^guide\.md:6:\d+: TS2345: Argument of type 'number'/);
+  });
+});
+
+describe("the example check", () => {
+  it("accepts a block that is its file, and names the line of one that drifted or names no file", () => {
+    const app = "export default function App() {\n  return null;\n}\n";
+    const root = tree({
+      "examples/app/App.tsx": app,
+      "README.md": `# Example\n\n\`\`\`tsx file=examples/app/App.tsx\n${app}\`\`\`\n`,
+      "docs/old.md": `Old\n\n\`\`\`tsx file=examples/app/App.tsx\n${app.replace("null", "undefined")}\`\`\`\n\n\`\`\`tsx file=examples/gone.tsx\nx\n\`\`\`\n`,
+    });
+    expect(staleExampleBlocks(root, ["README.md"])).toEqual([]);
+    expect(staleExampleBlocks(root, ["docs/old.md"])).toEqual([
+      "docs/old.md:4: the block differs from examples/app/App.tsx; copy the file into it",
+      "docs/old.md:10: the block names examples/gone.tsx, which does not exist",
+    ]);
   });
 });
