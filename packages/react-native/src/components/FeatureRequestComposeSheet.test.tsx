@@ -1,4 +1,6 @@
 import { FeedbackClient, memoryStorage, Outbox } from "@tidings/client";
+import { fr } from "@tidings/react-core/locales/fr";
+import { ja } from "@tidings/react-core/locales/ja";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
@@ -58,7 +60,7 @@ describe("FeatureRequestComposeSheet", () => {
     ]);
     let closed = 0;
     render(
-      <TidingsProvider client={client} locale="fr">
+      <TidingsProvider client={client} locale="fr" locales={[fr]}>
         <FeatureRequestComposeSheet onClose={() => (closed += 1)} />
       </TidingsProvider>,
     );
@@ -104,7 +106,7 @@ describe("FeatureRequestComposeSheet", () => {
     const outbox = new Outbox(client, { storage: memoryStorage() });
     let closed = 0;
     render(
-      <TidingsProvider client={client} locale="ja" outbox={outbox}>
+      <TidingsProvider client={client} locale="ja" locales={[ja]} outbox={outbox}>
         <FeatureRequestComposeSheet onClose={() => (closed += 1)} />
       </TidingsProvider>,
     );
