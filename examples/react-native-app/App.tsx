@@ -10,6 +10,8 @@ import {
   usePalette,
   useTidings,
 } from "@tidings/react-native";
+import { de } from "@tidings/react-core/locales/de";
+import { fr } from "@tidings/react-core/locales/fr";
 import { useState, type ReactElement } from "react";
 import { Pressable, Text, View } from "react-native";
 import { client } from "./client";
@@ -54,13 +56,16 @@ function Tabs() {
   );
 }
 
+/** The languages besides English the app offers: only these packs end up in the bundle. */
+const LANGUAGES = [de, fr];
+
 /**
  * The app: the provider once at the top, with the client that keeps its token in AsyncStorage,
  * and the changelog overlay that shows a new release once on launch (spec rule 8).
  */
 export function App() {
   return (
-    <TidingsProvider client={client}>
+    <TidingsProvider client={client} locales={LANGUAGES}>
       <Tabs />
       <ChangelogOverlay onlyIfUnseen autoMarkSeen />
     </TidingsProvider>
