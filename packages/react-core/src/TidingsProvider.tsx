@@ -111,6 +111,7 @@ export function TidingsProvider(props: TidingsProviderProps) {
 
   const refreshConfig = useCallback(() => loader?.refresh() ?? Promise.resolve(), [loader]);
   const packs = props.locales ?? ENGLISH_ONLY;
+  // Keyed by the languages, not the array: an inline `locales={[de, fr]}` is new on every render.
   const offeredKey = availableLocales(packs).join(",");
   const offered = useMemo(() => offeredKey.split(",") as Locale[], [offeredKey]);
   const locale = resolveLocale(localeSetting, props.deviceLocales ?? deviceLocales(), offered);
