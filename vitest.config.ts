@@ -2,6 +2,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const src = (pkg: string, file = "index") => fileURLToPath(new URL(`./packages/${pkg}/src/${file}.ts`, import.meta.url));
+/** A `<pkg>/src/locales/<code>.ts` module for a `…/locales/<code>` subpath (`$1`, the code). */
+const localeModule = (pkg: string) => src(pkg, "locales/$1");
 
 export default defineConfig({
   // Tests run against the sources, so they never see a stale build.
@@ -9,6 +11,11 @@ export default defineConfig({
     alias: [
       { find: /^@tidings\/protocol$/, replacement: src("protocol") },
       { find: /^@tidings\/protocol\/testing$/, replacement: src("protocol", "testing/hostile-text") },
+      // The language packs an app imports one by one (`@tidings/react-core/locales/de`), and all at once.
+      { find: /^@tidings\/client\/locales$/, replacement: src("client", "locales/index") },
+      { find: /^@tidings\/client\/locales\/([a-z-]+)$/, replacement: localeModule("client") },
+      { find: /^@tidings\/react-core\/locales\/([a-z-]+)$/, replacement: localeModule("react-core") },
+      { find: /^@tidings\/react-core\/locales$/, replacement: src("react-core", "locales/index") },
     ],
   },
   test: {

@@ -18,9 +18,12 @@ module.exports = {
     "^@tidings/client$": src("client"),
     "^@tidings/client/locales$": src("client", "locales/index.ts"),
     "^@tidings/client/outbox$": src("client", "outbox.ts"),
+    "^@tidings/client/locales/([a-z-]+)$": src("client", "locales/$1.ts"),
     "^@tidings/protocol$": src("protocol"),
     "^@tidings/react-core$": src("react-core"),
     "^@tidings/react-core/testing$": src("react-core", "testing/index.ts"),
+    "^@tidings/react-core/locales$": src("react-core", "locales/index.ts"),
+    "^@tidings/react-core/locales/([a-z-]+)$": src("react-core", "locales/$1.ts"),
     // The workspace sources import siblings as `./x.js` (NodeNext); Jest resolves the `.ts` file.
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },

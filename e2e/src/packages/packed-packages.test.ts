@@ -57,8 +57,11 @@ async function node(file: string, ...args: string[]): Promise<string> {
 const ESM_CONSUMER = `
 import { FeedbackClient } from "@tidings/client";
 import { getMessages } from "@tidings/client/locales";
+import { deMessages } from "@tidings/client/locales/de";
 import { TidingsProvider } from "@tidings/react";
-import { useTidings } from "@tidings/react-core";
+import { createTranslator, useTidings } from "@tidings/react-core";
+import { allLocales } from "@tidings/react-core/locales";
+import { de } from "@tidings/react-core/locales/de";
 import { buildApp, loadConfig } from "@tidings/server";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
@@ -71,14 +74,18 @@ const served = await app.inject({ url: "/api/v1/public/config/app_demo" });
 await app.close();
 // React Native screens run only inside React Native: here, where Node would load them from.
 const native = import.meta.resolve("@tidings/react-native");
-console.log(JSON.stringify({ name: config.name, english: Object.keys(getMessages("en")).length, html, hook: typeof useTidings, library: served.json().name, native }));
+const german = { text: createTranslator(de)("feedback.submit"), sdk: de.messages === deMessages, all: allLocales.length };
+console.log(JSON.stringify({ name: config.name, english: Object.keys(getMessages("en")).length, html, hook: typeof useTidings, library: served.json().name, native, german }));
 `;
 
 const CJS_CONSUMER = `
 const { FeedbackClient } = require("@tidings/client");
 const { getMessages } = require("@tidings/client/locales");
+const { deMessages } = require("@tidings/client/locales/de");
 const { TidingsProvider } = require("@tidings/react");
-const { useTidings } = require("@tidings/react-core");
+const { createTranslator, useTidings } = require("@tidings/react-core");
+const { allLocales } = require("@tidings/react-core/locales");
+const { de } = require("@tidings/react-core/locales/de");
 const { createElement } = require("react");
 const { renderToString } = require("react-dom/server");
 
@@ -87,7 +94,8 @@ const { renderToString } = require("react-dom/server");
   const config = await client.getConfig();
   const html = renderToString(createElement(TidingsProvider, { client }, createElement("p", null, "inside the provider")));
   const native = require.resolve("@tidings/react-native");
-  console.log(JSON.stringify({ name: config.name, english: Object.keys(getMessages("en")).length, html, hook: typeof useTidings, native }));
+  const german = { text: createTranslator(de)("feedback.submit"), sdk: de.messages === deMessages, all: allLocales.length };
+  console.log(JSON.stringify({ name: config.name, english: Object.keys(getMessages("en")).length, html, hook: typeof useTidings, native, german }));
 })().catch((error) => {
   console.error(error);
   process.exitCode = 1;
@@ -98,12 +106,17 @@ const { renderToString } = require("react-dom/server");
 const TYPED_IMPORTS = `
 import { FeedbackClient, FeedbackException, type MessageCatalog, type PublicAppConfig } from "@tidings/client";
 import { getMessages } from "@tidings/client/locales";
+import { deMessages } from "@tidings/client/locales/de";
 import { TidingsProvider, FeatureRequestList } from "@tidings/react";
-import { useTidings, type TidingsContextValue } from "@tidings/react-core";
+import { useTidings, type LocalePack, type TidingsContextValue } from "@tidings/react-core";
+import { allLocales } from "@tidings/react-core/locales";
+import { de } from "@tidings/react-core/locales/de";
 
 export const client = new FeedbackClient({ baseUrl: "https://feedback.example.com", appKey: "app_demo" });
 export const config: Promise<PublicAppConfig> = client.getConfig();
 export const catalog: MessageCatalog = getMessages("fr");
+export const german: MessageCatalog = deMessages;
+export const packs: readonly LocalePack[] = [de, ...allLocales];
 export const isSdkError = (error: unknown): boolean => error instanceof FeedbackException;
 export const parts = [TidingsProvider, FeatureRequestList, useTidings] as const;
 export type Context = TidingsContextValue;
@@ -212,14 +225,16 @@ describe("the published packages", () => {
       expect(out.english).toBeGreaterThan(10);
       expect(out.html).toContain("inside the provider");
       expect(out.native).toMatch(/node_modules\/@tidings\/react-native\/dist\/esm\/index\.js$/);
+      expect(out.german).toEqual({ text: "Senden", sdk: true, all: 14 });
     }, 30_000);
 
-    it("works from CommonJS: require() of the client, its locales, react-core and react (the ES modules themselves)", async () => {
+    it("works from CommonJS: require() of the client, its locales, react-core, its language packs and react (the ES modules themselves)", async () => {
       const out = JSON.parse(await node("cjs.cjs", server.url)) as Record<string, unknown>;
       expect(out).toMatchObject({ hook: "function" });
       expect(typeof out.name).toBe("string");
       expect(out.html).toContain("inside the provider");
       expect(out.native).toMatch(/node_modules\/@tidings\/react-native\/dist\/esm\/index\.js$/);
+      expect(out.german).toEqual({ text: "Senden", sdk: true, all: 14 });
     }, 30_000);
 
     // Our declarations are checked with everything they import (skipLibCheck off); the server's

@@ -231,6 +231,8 @@ export class FeedbackClient {
   /** Seen changelog releases, in the same storage as the token. */
   readonly seenChangelogs: SeenChangelogStore;
   readonly timers: Timers;
+  /** Where this client's development warnings go (the `warn` option); the UI packages use it too. */
+  readonly warn: Warn;
   private readonly options: FeedbackClientOptions;
   private readonly send: Transport;
   /** Set by {@link FeedbackClient.setSsoToken}; wins over the option. */
@@ -253,9 +255,9 @@ export class FeedbackClient {
     this.uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
     this.tokenTransport = options.tokenTransport ?? "header";
     this.timers = options.timers ?? systemTimers;
-    const warn = options.warn ?? defaultWarn;
+    this.warn = options.warn ?? defaultWarn;
     // Without storage the token store gives the one warning, which covers seen-tracking too.
-    this.tokens = options.tokenStore ?? new UserTokenStore({ storage: options.storage, warn });
+    this.tokens = options.tokenStore ?? new UserTokenStore({ storage: options.storage, warn: this.warn });
     this.seenChangelogs = new SeenChangelogStore(options.storage ?? memoryStorage());
     const transport = createTransport({ baseUrl: this.baseUrl, fetch: fetchImpl, timers: this.timers });
     // Every exchange goes through here, so the signed-in user is never left off one.

@@ -28,6 +28,14 @@ describe("resolveLocale", () => {
     expect(resolveLocale("ja", ["de-DE"])).toBe("ja");
     expect(resolveLocale("pt-BR", ["de-DE"])).toBe("pt");
   });
+
+  it("chooses among English and the available locales only", () => {
+    expect(resolveLocale("auto", ["de-AT", "fr-CA"], ["en", "fr"])).toBe("fr");
+    expect(resolveLocale("auto", ["de-AT", "en-GB", "fr-CA"], ["fr"])).toBe("en");
+    expect(resolveLocale("auto", ["de-AT"], [])).toBe("en");
+    expect(resolveLocale("de-AT", ["fr-CA"], ["fr"])).toBe("en");
+    expect(resolveLocale("zh-TW", [], ["zh-Hant"])).toBe("zh-Hant");
+  });
 });
 
 describe("message catalogs", () => {

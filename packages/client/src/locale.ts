@@ -44,18 +44,24 @@ export function deviceLocales(env: { navigator?: unknown } = globalThis): string
 
 /**
  * Rule 13: an explicit supported locale wins; `auto` takes the first device language with a
- * built-in catalog; everything else is English.
+ * catalog; everything else is English. `available` narrows the choice to the catalogs an app
+ * ships (English is always among them): an explicit locale outside it is English too.
  *
  * @example
  * ```ts
  * resolveLocale("auto", ["nb-NO", "en-US"]); // "no"
+ * resolveLocale("auto", ["nb-NO", "fr-FR"], ["en", "fr"]); // "fr"
  * ```
  */
-export function resolveLocale(setting: LocaleSetting = "auto", device: readonly string[] = deviceLocales()): Locale {
-  if (setting !== "auto") return matchLocale(setting) ?? "en";
+export function resolveLocale(setting: LocaleSetting = "auto", device: readonly string[] = deviceLocales(), available: readonly Locale[] = LOCALES): Locale {
+  const usable = (locale: Locale | undefined): locale is Locale => locale !== undefined && (locale === "en" || available.includes(locale));
+  if (setting !== "auto") {
+    const match = matchLocale(setting);
+    return usable(match) ? match : "en";
+  }
   for (const tag of device) {
     const match = matchLocale(tag);
-    if (match !== undefined) return match;
+    if (usable(match)) return match;
   }
   return "en";
 }

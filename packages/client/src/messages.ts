@@ -11,7 +11,7 @@ export type MessageId = ErrorMessageId | "outbox.queued";
 /** One locale's messages. */
 export type MessageCatalog = Record<MessageId, string | PluralMessage>;
 
-/** English defaults; other locales live in `@tidings/client/locales`. */
+/** English defaults; each other locale is a module of its own (`deMessages` in `@tidings/client/locales/de`), all of them `@tidings/client/locales`. */
 export const enMessages: MessageCatalog = {
   "error.verificationRequired": "Please complete the human verification and try again.",
   "error.quotaExceeded": "This app has reached its monthly submission limit. Please try again later.",

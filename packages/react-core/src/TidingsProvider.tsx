@@ -1,16 +1,19 @@
 import {
   ConfigLoader,
+  deviceLocales,
   isSurfaceEnabled,
+  matchLocale,
   resolveLocale,
   type ConfigState,
   type FeedbackClient,
+  type Locale,
   type LocaleSetting,
   type Outbox,
   type ThemeName,
 } from "@tidings/client";
-import { catalogs } from "@tidings/client/locales";
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { TidingsContext, type TidingsContextValue } from "./context.js";
+import { availableLocales, packFor, warnMissingPack, type LocalePack } from "./i18n/locale-pack.js";
 import { createTranslator, errorText, type StringOverrides } from "./i18n/translate.js";
 
 /** Props of {@link TidingsProvider}. */
@@ -25,8 +28,20 @@ export interface TidingsProviderProps {
    * @default undefined (the control asks for an address)
    */
   userEmail?: string | undefined;
-  /** `auto` (device language, else English) or a locale tag; an explicit locale wins. @default "auto" */
+  /**
+   * `auto` (the first device language among English and the `locales` packs, else English) or a
+   * locale tag; an explicit locale wins. A locale whose pack is not in `locales` shows English, with
+   * one development warning.
+   * @default "auto"
+   */
   locale?: LocaleSetting | undefined;
+  /**
+   * The languages besides English the app offers, one pack each
+   * (`import { de } from "@tidings/react-core/locales/de"`), or every one
+   * (`allLocales` from `@tidings/react-core/locales`). Only the packs imported end up in the bundle.
+   * @default [] (English only)
+   */
+  locales?: readonly LocalePack[] | undefined;
   /** Overrides of UI strings and SDK error messages by id. @default {} */
   strings?: StringOverrides | undefined;
   /** Theme; wins over the config's `sdk.theme`. @default the config's theme, else "system" */
@@ -49,6 +64,8 @@ export interface TidingsProviderProps {
   children?: ReactNode;
 }
 
+const ENGLISH_ONLY: readonly LocalePack[] = [];
+
 const blank = (value: string | undefined): value is undefined => value === undefined || value.trim() === "";
 
 /**
@@ -58,7 +75,10 @@ const blank = (value: string | undefined): value is undefined => value === undef
  *
  * @example
  * ```tsx
- * <TidingsProvider client={client} locale="auto">
+ * import { de } from "@tidings/react-core/locales/de";
+ * import { fr } from "@tidings/react-core/locales/fr";
+ *
+ * <TidingsProvider client={client} locale="auto" locales={[de, fr]}>
  *   <FeatureRequestList />
  * </TidingsProvider>
  * ```
@@ -90,7 +110,16 @@ export function TidingsProvider(props: TidingsProviderProps) {
   }, [client]);
 
   const refreshConfig = useCallback(() => loader?.refresh() ?? Promise.resolve(), [loader]);
-  const locale = props.deviceLocales === undefined ? resolveLocale(localeSetting) : resolveLocale(localeSetting, props.deviceLocales);
+  const packs = props.locales ?? ENGLISH_ONLY;
+  // Keyed by the languages, not the array: an inline `locales={[de, fr]}` is new on every render.
+  const offeredKey = availableLocales(packs).join(",");
+  const offered = useMemo(() => offeredKey.split(",") as Locale[], [offeredKey]);
+  const locale = resolveLocale(localeSetting, props.deviceLocales ?? deviceLocales(), offered);
+  const pack = packFor(locale, packs);
+  const requested = localeSetting === "auto" ? undefined : matchLocale(localeSetting);
+  useEffect(() => {
+    if (requested !== undefined && requested !== locale) warnMissingPack(client, requested);
+  }, [client, requested, locale]);
   const userToken = blank(explicitToken) ? storeToken : explicitToken.trim();
   const userEmail = blank(props.userEmail) ? undefined : props.userEmail.trim();
   const value = useMemo<TidingsContextValue>(() => {
@@ -105,14 +134,15 @@ export function TidingsProvider(props: TidingsProviderProps) {
       refreshConfig,
       theme: themeProp ?? configState.theme,
       locale,
-      t: createTranslator(locale, overrides),
-      errorMessage: (error) => errorText(locale, catalogs[locale], overrides, error),
+      locales: offered,
+      t: createTranslator(pack, overrides),
+      errorMessage: (error) => errorText(pack, overrides, error),
       userToken,
       userEmail,
       isEnabled: (surface) => isSurfaceEnabled(config, surface),
       outbox,
     };
-  }, [client, configState, refreshConfig, themeProp, locale, strings, userToken, userEmail, outbox]);
+  }, [client, configState, refreshConfig, themeProp, pack, offered, strings, userToken, userEmail, outbox]);
 
   return <TidingsContext.Provider value={value}>{props.children}</TidingsContext.Provider>;
 }

@@ -16,7 +16,10 @@ export interface TidingsContextValue {
   configSettled: boolean;
   /** Theme in force: the `theme` prop, else the config's, else `system`. */
   theme: ThemeName;
+  /** The locale the screens speak: the provider's setting among the languages it has packs for. */
   locale: Locale;
+  /** The languages the provider has packs for, English first: what a language picker offers. */
+  locales: readonly Locale[];
   t: Translate;
   /** Localized text for an error the SDK threw. */
   errorMessage: (error: unknown) => string;

@@ -20,6 +20,7 @@ export {
   THEMES,
   type TidingsContextValue,
   type StringOverrides,
+  type LocalePack,
   type Palette,
 } from "@tidings/react-core";
 export { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";

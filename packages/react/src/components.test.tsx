@@ -10,6 +10,7 @@ import { RoadmapBoard } from "./components/RoadmapBoard.js";
 import { WhatsNew } from "./components/WhatsNew.js";
 import { column, demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
+import { fr } from "@tidings/react-core/locales/fr";
 
 afterEach(cleanup);
 
@@ -178,7 +179,7 @@ describe("FeedbackComposer", () => {
       on("POST", "/api/v1/feedback", { status: 402, body: { error: "Monthly submission quota reached", code: "tier_limit_submissions" } }),
     ]);
     let pick: unknown = { kind: "image", key: "up_1", url: "https://files.test/1.png", filename: "shot.png" };
-    render(<TidingsProvider client={client} locale="fr"><FeedbackComposer pickAttachment={() => pick} /></TidingsProvider>);
+    render(<TidingsProvider client={client} locale="fr" locales={[fr]}><FeedbackComposer pickAttachment={() => pick} /></TidingsProvider>);
     await waitFor(() => expect(api.calls.length).toBe(1));
     fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
     fireEvent.change(screen.getByLabelText("Détails"), { target: { value: "On start" } });
@@ -207,7 +208,7 @@ describe("FeedbackComposer", () => {
     };
     const { client, api } = setup([config(), offline, on("POST", "/api/v1/feedback", { status: 201, body: { submissionId: "sub_1" } })]);
     const outbox = new Outbox(client, { storage: memoryStorage() });
-    render(<TidingsProvider client={client} locale="fr" outbox={outbox}><FeedbackComposer /></TidingsProvider>);
+    render(<TidingsProvider client={client} locale="fr" locales={[fr]} outbox={outbox}><FeedbackComposer /></TidingsProvider>);
     await waitFor(() => expect(api.calls.length).toBe(1));
     fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
     fireEvent.change(screen.getByLabelText("Détails"), { target: { value: "On start" } });

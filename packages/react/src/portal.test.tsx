@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TidingsPortal } from "./components/TidingsPortal.js";
 import { demoConfig, fakeFetch, item } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
+import { de } from "@tidings/react-core/locales/de";
+import { ja } from "@tidings/react-core/locales/ja";
 
 afterEach(cleanup);
 
@@ -65,5 +67,22 @@ describe("TidingsPortal screens", () => {
     await screen.findByRole("searchbox", { name: "Search requests" });
     fireEvent.click(screen.getByRole("tab", { name: "What's new" }));
     expect(moves.at(-1)).toEqual([{ screen: "changelog" }, undefined]);
+  });
+});
+
+describe("TidingsPortal language picker", () => {
+  it("offers English and the languages the provider has packs for, in the picked language", async () => {
+    const api = fakeFetch([({ url }) => (url.pathname === "/api/v1/public/config/app_test" ? { status: 200, body: demoConfig() } : { status: 200, body: { columns: [], requests: [], total: 0, entries: [], versions: [] } })]);
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
+    const view = (locale: string) => (
+      <TidingsProvider client={client} locale={locale} locales={[ja, de]}>
+        <TidingsPortal showOverlay={false} onLocaleChange={() => undefined} />
+      </TidingsProvider>
+    );
+    const result = render(view("en"));
+    const picker = await screen.findByRole("combobox", { name: "Language" });
+    expect([...picker.querySelectorAll("option")].map((option) => option.textContent)).toEqual(["English", "Deutsch", "日本語"]);
+    result.rerender(view("de"));
+    expect(await screen.findByRole("combobox", { name: "Sprache" })).toHaveProperty("value", "de");
   });
 });

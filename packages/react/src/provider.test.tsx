@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
-import { FeedbackClient, memoryStorage, UserTokenStore } from "@tidings/client";
+import { FeedbackClient, memoryStorage, NetworkException, UserTokenStore } from "@tidings/client";
 import { act, cleanup, render, renderHook, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { TidingsScreen } from "./components/TidingsScreen.js";
 import { useTidings, useAppConfig, useComments, useFeatureRequests, useUserToken, TidingsProvider, type TidingsProviderProps } from "@tidings/react-core";
+import { de } from "@tidings/react-core/locales/de";
+import { fr } from "@tidings/react-core/locales/fr";
 import { demoConfig, fakeFetch } from "@tidings/react-core/testing";
 import { startRealServer } from "./test-support/real-server.js";
 
@@ -74,6 +76,49 @@ describe("TidingsProvider", () => {
     const pinned = renderHook(() => useUserToken(), { wrapper: wrapper({ client, userToken: "host-user" }) });
     await act(() => tokens.setToken("someone-else"));
     expect(pinned.result.current.token).toBe("host-user");
+  });
+});
+
+describe("TidingsProvider locales", () => {
+  function offline(warn: (message: string) => void = () => undefined) {
+    const api = fakeFetch([({ url }) => (url.pathname.startsWith("/api/v1/public/config/") ? { status: 200, body: demoConfig() } : undefined)]);
+    return new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), warn });
+  }
+  const network = new NetworkException("offline");
+
+  it("speaks English without packs, whatever the device prefers", () => {
+    const { result } = renderHook(() => useTidings(), { wrapper: wrapper({ client: offline(), deviceLocales: ["de-DE", "fr-FR"] }) });
+    expect(result.current.locale).toBe("en");
+    expect(result.current.locales).toEqual(["en"]);
+    expect(result.current.t("feedback.submit")).toBe("Send");
+    expect(result.current.errorMessage(network)).toBe("Could not reach the server. Check your connection and try again.");
+  });
+
+  it("picks the first device language among English and the packs it was given, for strings and SDK errors", () => {
+    const { result } = renderHook(() => useTidings(), { wrapper: wrapper({ client: offline(), locales: [de, fr], deviceLocales: ["ja-JP", "fr-CA", "de-DE"] }) });
+    expect(result.current.locale).toBe("fr");
+    expect(result.current.locales).toEqual(["en", "fr", "de"]);
+    expect(result.current.t("feedback.submit")).toBe(fr.strings["feedback.submit"]);
+    expect(result.current.errorMessage(network)).toBe(fr.messages["error.network"]);
+    expect(result.current.t("error.network")).toBe(fr.messages["error.network"]);
+  });
+
+  it("lets an explicit locale with its pack win over the device", () => {
+    const { result } = renderHook(() => useTidings(), { wrapper: wrapper({ client: offline(), locale: "de-AT", locales: [fr, de], deviceLocales: ["fr-FR"] }) });
+    expect(result.current.locale).toBe("de");
+    expect(result.current.t("portal.language")).toBe("Sprache");
+  });
+
+  it("shows English for an explicit locale without its pack, and warns once", () => {
+    const warn = vi.fn<(message: string) => void>();
+    const client = offline(warn);
+    const { result, rerender } = renderHook(() => useTidings(), { wrapper: wrapper({ client, locale: "zh-Hans", locales: [fr], deviceLocales: ["fr-FR"] }) });
+    rerender();
+    renderHook(() => useTidings(), { wrapper: wrapper({ client, locale: "zh-CN", locales: [fr] }) });
+    expect(result.current.locale).toBe("en");
+    expect(result.current.t("portal.language")).toBe("Language");
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toContain('import { zhHans } from "@tidings/react-core/locales/zh-hans"');
   });
 });
 

@@ -17,7 +17,10 @@ import { zhHansMessages } from "./zh-hans.js";
 export { enMessages };
 export { frMessages, esMessages, deMessages, itMessages, ptMessages, jaMessages, zhHantMessages, koMessages, plMessages, noMessages, trMessages, viMessages, zhHansMessages };
 
-/** Every built-in catalog by locale. */
+/**
+ * Every built-in catalog by locale. An app that bundles with Metro, which keeps every module it
+ * can reach, imports only the languages it offers: `@tidings/client/locales/<code>`.
+ */
 export const catalogs: Record<Locale, MessageCatalog> = {
   en: enMessages,
   fr: frMessages,
@@ -41,6 +44,9 @@ export const catalogs: Record<Locale, MessageCatalog> = {
  * @example
  * ```ts
  * getMessages(resolveLocale("auto"), { "error.timeout": "Slow network, try again." });
+ * // with one language only:
+ * import { deMessages } from "@tidings/client/locales/de";
+ * userFacingErrorMessage(error, "de", deMessages);
  * ```
  */
 export function getMessages(locale: Locale, overrides: Partial<MessageCatalog> = {}): MessageCatalog {

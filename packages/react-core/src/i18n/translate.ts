@@ -1,7 +1,6 @@
 import { enMessages, formatMessage, userFacingErrorMessage, type Locale, type MessageCatalog, type MessageId, type PluralMessage } from "@tidings/client";
-import { catalogs as sdkCatalogs } from "@tidings/client/locales";
 import { enStrings, type StringId } from "./en.js";
-import { uiCatalogs } from "./catalogs.js";
+import { english, type LocalePack } from "./locale-pack.js";
 
 /** A UI message: plain text or plural forms (`{count}` is the number). */
 export type UiMessage = string | PluralMessage;
@@ -44,39 +43,42 @@ function fill(locale: Locale, text: string, params: MessageParams): string {
 const isUiString = (id: StringId | MessageId): id is StringId => Object.hasOwn(enStrings, id);
 
 /**
- * A translator for `locale`: overrides, then the locale's catalog, then English; plural forms are
- * chosen with `Intl.PluralRules`. SDK message ids read the SDK's catalogs the same way.
+ * A translator for `pack`'s language: overrides, then the pack's strings, then English; plural
+ * forms are chosen with `Intl.PluralRules`. SDK message ids read the pack's SDK messages the same
+ * way. Without a pack it speaks English.
  *
  * @example
  * ```ts
- * const t = createTranslator("fr");
+ * import { fr } from "@tidings/react-core/locales/fr";
+ * const t = createTranslator(fr);
  * t("vote.votes", { count: 2 }); // "2 votes"
  * ```
  */
-export function createTranslator(locale: Locale, overrides: StringOverrides = {}): Translate {
-  const catalog = uiCatalogs[locale];
+export function createTranslator(pack: LocalePack = english, overrides: StringOverrides = {}): Translate {
+  const { locale, strings, messages } = pack;
   return (id, params = {}) => {
-    const message = overrides[id] ?? (isUiString(id) ? (catalog?.[id] ?? enStrings[id]) : (sdkCatalogs[locale][id] ?? enMessages[id]));
+    const message = overrides[id] ?? (isUiString(id) ? (strings[id] ?? enStrings[id]) : (messages[id] ?? enMessages[id]));
     const text = typeof message === "string" ? message : pluralForm(locale, message, Number(params.count ?? 0));
     return fill(locale, text, params);
   };
 }
 
 /**
- * The localized text for an error the SDK threw, honouring the host's overrides of SDK error ids.
+ * The localized text for an error the SDK threw, in `pack`'s language, honouring the host's
+ * overrides of SDK error ids.
  *
  * @example
  * ```ts
- * errorText("de", sdkCatalog, {}, error); // "Bitte führe die Verifizierung durch …"
+ * errorText(de, {}, error); // "Bitte schließe die Verifizierung ab und versuche es erneut."
  * ```
  */
-export function errorText(locale: Locale, sdkCatalog: MessageCatalog | undefined, overrides: StringOverrides, error: unknown): string {
-  const merged: Partial<MessageCatalog> = { ...enMessages, ...sdkCatalog };
+export function errorText(pack: LocalePack, overrides: StringOverrides, error: unknown): string {
+  const merged: Partial<MessageCatalog> = { ...enMessages, ...pack.messages };
   for (const id of Object.keys(enMessages) as MessageId[]) {
     const override = overrides[id];
     if (override !== undefined) merged[id] = override;
   }
-  return userFacingErrorMessage(error, locale, merged);
+  return userFacingErrorMessage(error, pack.locale, merged);
 }
 
 export { formatMessage };

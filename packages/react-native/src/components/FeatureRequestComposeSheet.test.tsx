@@ -1,5 +1,7 @@
 import { FeedbackClient, memoryStorage } from "@tidings/client";
 import { Outbox } from "@tidings/client/outbox";
+import { fr } from "@tidings/react-core/locales/fr";
+import { ja } from "@tidings/react-core/locales/ja";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
@@ -59,7 +61,7 @@ describe("FeatureRequestComposeSheet", () => {
     ]);
     let closed = 0;
     render(
-      <TidingsProvider client={client} locale="fr">
+      <TidingsProvider client={client} locale="fr" locales={[fr]}>
         <FeatureRequestComposeSheet onClose={() => (closed += 1)} />
       </TidingsProvider>,
     );
@@ -105,7 +107,7 @@ describe("FeatureRequestComposeSheet", () => {
     const outbox = new Outbox(client, { storage: memoryStorage() });
     let closed = 0;
     render(
-      <TidingsProvider client={client} locale="ja" outbox={outbox}>
+      <TidingsProvider client={client} locale="ja" locales={[ja]} outbox={outbox}>
         <FeatureRequestComposeSheet onClose={() => (closed += 1)} />
       </TidingsProvider>,
     );

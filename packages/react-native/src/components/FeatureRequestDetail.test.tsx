@@ -1,4 +1,5 @@
 import { FeedbackClient, memoryStorage, type FeatureRequestItem } from "@tidings/client";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react-native";
@@ -20,7 +21,7 @@ function show(routes: FakeRoute[], props: Partial<FeatureRequestDetailProps> = {
   const api = fakeFetch([config, ...routes]);
   const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
   render(
-    <TidingsProvider client={client} locale={locale}>
+    <TidingsProvider client={client} locale={locale} locales={allLocales}>
       <FeatureRequestDetail item={request} {...props} />
     </TidingsProvider>,
   );

@@ -1,4 +1,5 @@
 import { FeedbackClient, memoryStorage, type FetchLike, type Timers } from "@tidings/client";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react-native";
@@ -61,7 +62,7 @@ function setup(routes: FakeRoute[], options: { timers?: Timers; fetch?: (inner: 
 
 function show(client: FeedbackClient, props: FeatureRequestsScreenProps = {}, locale = "en") {
   return render(
-    <TidingsProvider client={client} locale={locale}>
+    <TidingsProvider client={client} locale={locale} locales={allLocales}>
       <FeatureRequestsScreen {...props} />
     </TidingsProvider>,
   );

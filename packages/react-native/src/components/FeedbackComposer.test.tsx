@@ -1,5 +1,6 @@
 import { FeedbackClient, memoryStorage, type FetchLike, type Timers } from "@tidings/client";
 import { Outbox } from "@tidings/client/outbox";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react-native";
@@ -53,7 +54,7 @@ function setup(options: Setup) {
     ...(options.timers === undefined ? {} : { timers: options.timers }),
   });
   const view = render(
-    <TidingsProvider client={client} locale={options.locale ?? "en"}>
+    <TidingsProvider client={client} locale={options.locale ?? "en"} locales={allLocales}>
       <FeedbackComposer {...options.props} />
     </TidingsProvider>,
   );
@@ -436,7 +437,7 @@ describe("FeedbackComposer", () => {
     const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), warn: () => undefined });
     const outbox = new Outbox(client, { storage: memoryStorage() });
     render(
-      <TidingsProvider client={client} locale="de" outbox={outbox}>
+      <TidingsProvider client={client} locale="de" locales={allLocales} outbox={outbox}>
         <FeedbackComposer />
       </TidingsProvider>,
     );

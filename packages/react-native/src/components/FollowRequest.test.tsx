@@ -1,4 +1,5 @@
 import { FeedbackClient, memoryStorage, type FeatureRequestItem } from "@tidings/client";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { StyleSheet } from "react-native";
@@ -19,7 +20,7 @@ function show(routes: FakeRoute[], provider: { userEmail?: string; locale?: stri
   const api = fakeFetch([...base, ...routes]);
   const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
   render(
-    <TidingsProvider client={client} locale={provider.locale ?? "en"} userEmail={provider.userEmail}>
+    <TidingsProvider client={client} locale={provider.locale ?? "en"} locales={allLocales} userEmail={provider.userEmail}>
       <FeatureRequestDetail item={request} />
     </TidingsProvider>,
   );

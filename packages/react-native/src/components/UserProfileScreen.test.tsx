@@ -1,4 +1,5 @@
 import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, jest, test } from "@jest/globals";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
@@ -14,7 +15,7 @@ function setup(routes: FakeRoute[], locale = "en") {
   const api = fakeFetch([config, ...routes]);
   const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), warn: () => undefined });
   const view = render(
-    <TidingsProvider client={client} locale={locale}>
+    <TidingsProvider client={client} locale={locale} locales={allLocales}>
       <UserProfileScreen userId="u_1" fallbackName="Comment author" />
     </TidingsProvider>,
   );

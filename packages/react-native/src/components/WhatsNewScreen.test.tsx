@@ -1,4 +1,5 @@
 import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
 import { act, fireEvent, render, screen } from "@testing-library/react-native";
@@ -30,7 +31,7 @@ function setup(routes: FakeRoute[], locale = "en") {
   const api = fakeFetch(routes);
   const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
   render(
-    <TidingsProvider client={client} locale={locale}>
+    <TidingsProvider client={client} locale={locale} locales={allLocales}>
       <WhatsNewScreen />
     </TidingsProvider>,
   );

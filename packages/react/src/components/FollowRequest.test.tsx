@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { FeedbackClient, memoryStorage, type FeatureRequestItem } from "@tidings/client";
 import { TidingsProvider } from "@tidings/react-core";
+import { allLocales } from "@tidings/react-core/locales";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ function show(routes: FakeRoute[], provider: { userEmail?: string; locale?: stri
   const api = fakeFetch([...base, ...routes]);
   const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch: api.fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
   const page = (shown: FeatureRequestItem) => (
-    <TidingsProvider client={client} locale={provider.locale ?? "en"} userEmail={provider.userEmail}>
+    <TidingsProvider client={client} locale={provider.locale ?? "en"} locales={allLocales} userEmail={provider.userEmail}>
       <FeatureRequestDetail item={shown} votes={noVotes} />
     </TidingsProvider>
   );

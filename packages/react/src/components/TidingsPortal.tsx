@@ -1,4 +1,4 @@
-import { LOCALES, type FeatureRequestItem, type PortalRoute, type Surface, type ThemeName } from "@tidings/client";
+import { type FeatureRequestItem, type PortalRoute, type Surface, type ThemeName } from "@tidings/client";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { THEMES, useTidings, type StringId } from "@tidings/react-core";
 import { ChangelogOverlay } from "./ChangelogOverlay.js";
@@ -80,7 +80,7 @@ function tabOf(route: PortalRoute): PortalTab | undefined {
  * ```
  */
 export function TidingsPortal(props: TidingsPortalProps) {
-  const { t, config, configError, refreshConfig, isEnabled, theme, locale, errorMessage } = useTidings();
+  const { t, config, configError, refreshConfig, isEnabled, theme, locale, locales, errorMessage } = useTidings();
   const tabs = TABS.filter((tab) => isEnabled(tab.surface));
   const [ownRoute, setOwnRoute] = useState<PortalRoute>(props.initialTab === undefined ? { screen: "home" } : { screen: props.initialTab });
   const route = props.route ?? ownRoute;
@@ -142,7 +142,7 @@ export function TidingsPortal(props: TidingsPortalProps) {
             <label className="td-picker">
               <span className="td-visually-hidden">{t("portal.language")}</span>
               <select className="td-input" value={locale} onChange={(e) => props.onLocaleChange?.(e.target.value)}>
-                {LOCALES.map((code) => (
+                {locales.map((code) => (
                   <option key={code} value={code}>
                     {LANGUAGE_NAMES[code] ?? code}
                   </option>

@@ -4,6 +4,8 @@ import { StrictMode, useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
 import { TidingsProvider } from "@tidings/react-core";
+// The portal offers every language Tidings has.
+import { allLocales } from "@tidings/react-core/locales";
 
 const TABS: readonly string[] = ["roadmap", "requests", "changelog", "feedback"];
 
@@ -103,7 +105,7 @@ function PortalRoot(props: { client: FeedbackClient; embedded: boolean; appKey: 
     if (props.appName !== "" && (title !== undefined || route.screen !== "request")) document.title = title === undefined ? props.appName : `${title} · ${props.appName}`;
   }, [route, props.appName]);
   return (
-    <TidingsProvider client={props.client} theme={theme} locale={locale} userEmail={ssoEmail(fragment.ssoToken)}>
+    <TidingsProvider client={props.client} theme={theme} locale={locale} locales={allLocales} userEmail={ssoEmail(fragment.ssoToken)}>
       <TidingsPortal
         embedded={props.embedded}
         route={route}

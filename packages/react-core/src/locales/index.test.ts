@@ -1,8 +1,11 @@
-import { LOCALES, type Locale } from "@tidings/client";
+import { LOCALES, enMessages, type Locale } from "@tidings/client";
+import { catalogs as sdkCatalogs } from "@tidings/client/locales";
 import { describe, expect, it } from "vitest";
-import { uiCatalogs } from "./catalogs.js";
-import { enStrings, type StringId } from "./en.js";
-import { createTranslator, type UiMessage } from "./translate.js";
+import { enStrings, type StringId } from "../i18n/en.js";
+import type { LocalePack } from "../i18n/locale-pack.js";
+import { createTranslator, type UiMessage } from "../i18n/translate.js";
+import { allLocales } from "./all.js";
+import * as packs from "./index.js";
 
 /** Strings that stay English in every locale: product names and the version badge. */
 const SAME_EVERYWHERE: ReadonlySet<StringId> = new Set(["platform.ios", "platform.macos", "platform.android", "changelog.version"]);
@@ -26,13 +29,33 @@ const ids = Object.keys(enStrings) as StringId[];
 const placeholders = (message: UiMessage): string[] =>
   [...new Set((typeof message === "string" ? message : Object.values(message).join(" ")).match(/\{\w+\}/g) ?? [])].sort();
 
-describe("UI catalogs", () => {
-  it("has a catalog for every locale of the spec", () => {
-    expect(Object.keys(uiCatalogs).sort()).toEqual([...LOCALES].sort());
+const packOf = (locale: Locale): LocalePack => {
+  const pack = allLocales.find((p) => p.locale === locale);
+  if (pack === undefined) throw new Error(`no pack for ${locale}`);
+  return pack;
+};
+
+describe("locale packs", () => {
+  it("has one pack for every locale of the spec, each also a module of its own", () => {
+    expect(allLocales.map((pack) => pack.locale).sort()).toEqual([...LOCALES].sort());
+    const exported = Object.entries(packs).flatMap(([name, pack]) => (name === "allLocales" ? [] : [pack]));
+    expect(exported).toHaveLength(allLocales.length);
+    for (const pack of allLocales) expect(exported).toContain(pack);
+  });
+
+  it.each(LOCALES)("%s is the subpath module its lower-case code names", async (locale) => {
+    // The path the docs and the missing-pack warning tell an app to import.
+    const module = (await import(`@tidings/react-core/locales/${locale.toLowerCase()}`)) as Record<string, unknown>;
+    expect(Object.values(module)).toEqual([packOf(locale)]);
   });
 
   describe.each(LOCALES.filter((l) => l !== "en"))("%s", (locale) => {
-    const catalog = uiCatalogs[locale];
+    const catalog = packOf(locale).strings;
+
+    it("carries the SDK's messages of its language", () => {
+      expect(packOf(locale).messages).toBe(sdkCatalogs[locale]);
+      expect(Object.keys(packOf(locale).messages).sort()).toEqual(Object.keys(enMessages).sort());
+    });
 
     it("translates every id and nothing else", () => {
       // Product names may be left out: English is the fallback and the same text.
@@ -61,15 +84,16 @@ describe("UI catalogs", () => {
   });
 
   it("picks the locale's plural forms", () => {
-    const pl = createTranslator("pl");
+    const pl = createTranslator(packs.pl);
     expect([1, 2, 5, 22].map((count) => pl("vote.votes", { count }))).toEqual(["1 głos", "2 głosy", "5 głosów", "22 głosy"]);
-    expect(createTranslator("ja")("requests.comments", { count: 3 })).toBe("3 件のコメント");
-    expect(createTranslator("zh-Hant")("portal.requests")).toBe("功能建議");
+    expect(createTranslator(packs.ja)("requests.comments", { count: 3 })).toBe("3 件のコメント");
+    expect(createTranslator(packs.zhHant)("portal.requests")).toBe("功能建議");
+    expect(createTranslator(packs.pl)("error.rateLimited", { count: 5 })).toMatch(/5 sekund\./);
   });
 
   it("catches a missing key and an English copy", () => {
     // The checks above, applied to a broken catalog, must complain.
-    const broken = { ...uiCatalogs.it };
+    const broken = { ...packs.it.strings };
     delete broken["feedback.sent"];
     broken["feedback.submit"] = enStrings["feedback.submit"];
     expect(ids.filter((id) => broken[id] === undefined)).toEqual(["feedback.sent"]);
