@@ -6,6 +6,9 @@ import { NetworkException, VerificationRequiredException, type RequestTimeoutExc
 import type { FetchLike } from "./request.js";
 import { memoryStorage } from "./storage.js";
 
+/** Node's process, for its `unhandledRejection` event (this package's tests see no Node types). */
+const nodeProcess = (globalThis as unknown as { process: { on(event: "unhandledRejection", listener: (reason: unknown) => void): void; off(event: "unhandledRejection", listener: (reason: unknown) => void): void } }).process;
+
 interface Seen {
   url: URL;
   method: string;
@@ -321,21 +324,21 @@ describe("FeedbackClient without a secure random source", () => {
     vi.stubGlobal("crypto", undefined);
     const unhandled: unknown[] = [];
     const record = (reason: unknown) => void unhandled.push(reason);
-    process.on("unhandledRejection", record);
+    nodeProcess.on("unhandledRejection", record);
     try {
       const { seen, fetch } = recorder();
       const c = client(fetch, { userToken: undefined, warn: () => undefined });
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 0));
       await expect(c.listFeatureRequests()).rejects.toThrow(/install react-native-get-random-values/);
       expect(seen).toEqual([]);
       // Calls that need no token still work, and one given per call is used as is.
       await c.getConfig();
       await c.listFeatureRequests({ userToken: "host-user" });
       expect(requests(seen)).toEqual(["GET /public/config/app_demo", "GET /feature-requests"]);
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 0));
       expect(unhandled).toEqual([]);
     } finally {
-      process.off("unhandledRejection", record);
+      nodeProcess.off("unhandledRejection", record);
     }
   });
 });

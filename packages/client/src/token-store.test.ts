@@ -3,6 +3,9 @@ import type { StorageAdapter } from "./storage.js";
 import { USER_TOKEN_KEY, UserTokenStore } from "./token-store.js";
 import { uuidV4 } from "./uuid.js";
 
+/** Node's process, for its `unhandledRejection` event (this package's tests see no Node types). */
+const nodeProcess = (globalThis as unknown as { process: { on(event: "unhandledRejection", listener: (reason: unknown) => void): void; off(event: "unhandledRejection", listener: (reason: unknown) => void): void } }).process;
+
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function mapStorage(initial: Record<string, string> = {}) {
@@ -73,11 +76,11 @@ describe("UserTokenStore", () => {
     const record = (reason: unknown) => void unhandled.push(reason);
     beforeEach(() => {
       unhandled.length = 0;
-      process.on("unhandledRejection", record);
+      nodeProcess.on("unhandledRejection", record);
     });
-    afterEach(() => void process.off("unhandledRejection", record));
-    /** Lets Node report rejections nobody handled (it checks after the microtasks of a macrotask). */
-    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    afterEach(() => void nodeProcess.off("unhandledRejection", record));
+    /** Lets Node report rejections nobody handled: it checks once the microtasks have run. */
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
     it("rejects getToken at the call, naming react-native-get-random-values, and leaves nothing unhandled", async () => {
       const warn = vi.fn();
