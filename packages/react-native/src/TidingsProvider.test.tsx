@@ -13,7 +13,7 @@ const accepted: FakeRoute = ({ method, url }) => (method === "POST" && url.pathn
 const settle = () => act(() => new Promise<void>((resolve) => setImmediate(resolve)));
 
 describe("TidingsProvider, errors a developer can act on", () => {
-  const scope = globalThis as { crypto?: unknown; __DEV__?: boolean };
+  const scope = globalThis as { crypto?: unknown; __DEV__?: boolean | undefined };
   const { crypto, __DEV__: dev } = scope;
   afterEach(() => {
     Object.defineProperty(globalThis, "crypto", { value: crypto, configurable: true, writable: true });
