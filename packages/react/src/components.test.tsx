@@ -185,6 +185,8 @@ describe("FeedbackComposer", () => {
     expect(screen.queryByLabelText("Plateforme")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Ajouter des fichiers" }));
     await screen.findByText("shot.png");
+    // An uploaded image shows by its address.
+    expect(screen.getByText("shot.png").closest("li")!.querySelector("img")!.getAttribute("src")).toBe("https://files.test/1.png");
     pick = { nope: true };
     fireEvent.click(screen.getByRole("button", { name: "Ajouter des fichiers" }));
     await screen.findByText("Ce fichier ne peut pas être joint.");
