@@ -53,4 +53,14 @@ declare module "react-native-image-picker" {
   }>;
 }
 
+declare module "react-native-view-shot" {
+  export interface CaptureOptions {
+    format?: "jpg" | "png" | "webm" | "raw";
+    quality?: number;
+    result?: "tmpfile" | "base64" | "data-uri" | "zip-base64";
+    fileName?: string;
+  }
+  export function captureScreen(options?: CaptureOptions): Promise<string>;
+}
+
 declare module "react-native-get-random-values";

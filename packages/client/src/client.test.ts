@@ -6,6 +6,9 @@ import { NetworkException, VerificationRequiredException, type RequestTimeoutExc
 import type { FetchLike } from "./request.js";
 import { memoryStorage } from "./storage.js";
 
+/** Node's process, for its `unhandledRejection` event (this package's tests see no Node types). */
+const nodeProcess = (globalThis as unknown as { process: { on(event: "unhandledRejection", listener: (reason: unknown) => void): void; off(event: "unhandledRejection", listener: (reason: unknown) => void): void } }).process;
+
 interface Seen {
   url: URL;
   method: string;
@@ -313,6 +316,47 @@ function altchaServer(verification: { provider: string; required: boolean }) {
 
 const requests = (seen: Seen[]) => seen.map((s) => `${s.method} ${s.url.pathname.replace("/api/v1", "")}`);
 const sentToken = (s: Seen | undefined) => (s?.body as { verificationToken?: string } | undefined)?.verificationToken;
+
+describe("FeedbackClient without a secure random source", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("rejects the call that needs a user token with an error naming react-native-get-random-values, and leaves nothing unhandled", async () => {
+    vi.stubGlobal("crypto", undefined);
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    nodeProcess.on("unhandledRejection", record);
+    try {
+      const { seen, fetch } = recorder();
+      const c = client(fetch, { userToken: undefined, warn: () => undefined });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await expect(c.listFeatureRequests()).rejects.toThrow(/install react-native-get-random-values/);
+      expect(seen).toEqual([]);
+      // Calls that need no token still work, and one given per call is used as is.
+      await c.getConfig();
+      await c.listFeatureRequests({ userToken: "host-user" });
+      expect(requests(seen)).toEqual(["GET /public/config/app_demo", "GET /feature-requests"]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unhandled).toEqual([]);
+    } finally {
+      nodeProcess.off("unhandledRejection", record);
+    }
+  });
+});
+
+describe("FeedbackClient without a storage adapter", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("warns once per run in development that the overlay would reappear on every launch", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const { fetch } = recorder();
+    client(fetch, { storage: undefined });
+    client(fetch, { storage: undefined });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/^\[tidings\] No storage adapter given: .*changelog overlay reappears on every launch\. Pass `storage`/);
+    client(fetch);
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+});
 
 describe("FeedbackClient built-in altcha verification", () => {
   const altcha = { provider: "altcha", required: true };

@@ -31,6 +31,12 @@ function isDevelopment(): boolean {
   return g.process?.env?.NODE_ENV !== "production";
 }
 
+/** Messages already shown: a client created again (a remount, a fast refresh) does not repeat them. */
+const shown = new Set<string>();
+
+/** `console.warn` in development builds (`__DEV__` in React Native, else `NODE_ENV`), each message once per run. */
 export const defaultWarn: Warn = (message) => {
-  if (isDevelopment()) globalThis.console?.warn(`[tidings] ${message}`);
+  if (!isDevelopment() || shown.has(message)) return;
+  shown.add(message);
+  globalThis.console?.warn(`[tidings] ${message}`);
 };

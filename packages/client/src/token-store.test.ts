@@ -1,6 +1,10 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { StorageAdapter } from "./storage.js";
 import { USER_TOKEN_KEY, UserTokenStore } from "./token-store.js";
+import { uuidV4 } from "./uuid.js";
+
+/** Node's process, for its `unhandledRejection` event (this package's tests see no Node types). */
+const nodeProcess = (globalThis as unknown as { process: { on(event: "unhandledRejection", listener: (reason: unknown) => void): void; off(event: "unhandledRejection", listener: (reason: unknown) => void): void } }).process;
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -63,6 +67,54 @@ describe("UserTokenStore", () => {
     expect(store.isPersistent).toBe(false);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toMatch(/seen-tracking/);
+    expect(warn.mock.calls[0]![0]).toMatch(/overlay reappears on every launch/);
+  });
+
+  describe("without a secure random source", () => {
+    const noRandom = () => uuidV4({});
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    beforeEach(() => {
+      unhandled.length = 0;
+      nodeProcess.on("unhandledRejection", record);
+    });
+    afterEach(() => void nodeProcess.off("unhandledRejection", record));
+    /** Lets Node report rejections nobody handled: it checks once the microtasks have run. */
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+    it("rejects getToken at the call, naming react-native-get-random-values, and leaves nothing unhandled", async () => {
+      const warn = vi.fn();
+      const store = new UserTokenStore({ storage: mapStorage().storage, generate: noRandom, warn });
+      await settle();
+      expect(unhandled).toEqual([]);
+      await expect(store.getToken()).rejects.toThrow(/react-native-get-random-values/);
+      expect(store.token).toBeNull();
+      // The load that found no stored token says so once in development.
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^No user token: .*react-native-get-random-values/));
+      await settle();
+      expect(unhandled).toEqual([]);
+    });
+
+    it("still reads a stored token, and a later getToken mints once the polyfill is in", async () => {
+      const stored = new UserTokenStore({ storage: mapStorage({ [USER_TOKEN_KEY]: "kept" }).storage, generate: noRandom });
+      expect(await stored.getToken()).toBe("kept");
+
+      let available = false;
+      const { storage, values } = mapStorage();
+      const late = new UserTokenStore({ storage, generate: () => (available ? uuidV4() : noRandom()), warn: () => undefined });
+      await expect(late.getToken()).rejects.toThrow(/react-native-get-random-values/);
+      available = true;
+      const token = await late.getToken();
+      expect(token).toMatch(UUID_V4);
+      expect(values.get(USER_TOKEN_KEY)).toBe(token);
+    });
+
+    it("rejects resetToken at the call and keeps the current token", async () => {
+      const store = new UserTokenStore({ storage: mapStorage({ [USER_TOKEN_KEY]: "anon-1" }).storage, generate: noRandom });
+      await store.getToken();
+      await expect(store.resetToken()).rejects.toThrow(/react-native-get-random-values/);
+      expect(await store.getToken()).toBe("anon-1");
+    });
   });
 
   it("mints a token when storage fails to read", async () => {

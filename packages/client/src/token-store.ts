@@ -34,6 +34,7 @@ export class UserTokenStore {
   private readonly storage: StorageAdapter;
   private readonly key: string;
   private readonly generate: () => string;
+  private readonly warn: Warn;
   private readonly listeners = new Set<Listener>();
   private current: string | null = null;
   /** Bumped by every explicit change, so a late storage read can tell it lost. */
@@ -43,9 +44,12 @@ export class UserTokenStore {
 
   constructor(options: UserTokenStoreOptions = {}) {
     this.isPersistent = options.storage !== undefined;
+    this.warn = options.warn ?? defaultWarn;
     if (options.storage === undefined) {
-      (options.warn ?? defaultWarn)(
-        "No storage adapter given: the user token and changelog seen-tracking live in memory and will not survive a restart.",
+      this.warn(
+        "No storage adapter given: the user token and changelog seen-tracking live in memory and will not survive a restart, " +
+          "so every launch is a new anonymous user and the changelog overlay reappears on every launch. " +
+          "Pass `storage` (AsyncStorage, MMKV, localStorage…) to the FeedbackClient.",
       );
     }
     this.storage = options.storage ?? memoryStorage();
@@ -59,10 +63,14 @@ export class UserTokenStore {
     return this.current;
   }
 
-  /** Resolves with the token once it is read from storage (or minted). */
+  /**
+   * Resolves with the token once it is read from storage (or minted). Rejects, at this call, with
+   * the error naming react-native-get-random-values when a token must be minted and the runtime
+   * has no secure random source; the next call tries again.
+   */
   async getToken(): Promise<string> {
     await this.loaded;
-    return this.current!;
+    return this.current ?? (await this.mint());
   }
 
   /** After login: use the host's own user id from now on. */
@@ -110,10 +118,24 @@ export class UserTokenStore {
       stored = undefined;
     }
     if (generation !== this.generation) return;
-    const valid = typeof stored === "string" && stored.trim() !== "" && stored.length <= 256;
-    const value = valid ? stored!.trim() : this.generate();
-    this.current = value;
-    for (const listener of [...this.listeners]) listener(value);
-    if (!valid) await this.persist((s) => s.setItem(this.key, value)).catch(() => undefined);
+    if (typeof stored === "string" && stored.trim() !== "" && stored.length <= 256) {
+      this.replace(stored.trim());
+      return;
+    }
+    try {
+      await this.mint();
+    } catch (error) {
+      // Started by the constructor, so nobody awaits this load: a rejection here would be
+      // unhandled. The token stays unknown and getToken() mints again, failing at its caller.
+      this.warn(`No user token: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** A fresh anonymous token, announced and persisted (a failed write keeps it in memory). */
+  private async mint(): Promise<string> {
+    const value = this.generate();
+    this.replace(value);
+    await this.persist((s) => s.setItem(this.key, value)).catch(() => undefined);
+    return value;
   }
 }

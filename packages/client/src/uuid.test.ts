@@ -13,5 +13,6 @@ describe("uuidV4", () => {
 
   it("throws instead of falling back when there is no CSPRNG", () => {
     expect(() => uuidV4({})).toThrow(/secure random/);
+    expect(() => uuidV4({})).toThrow(/install react-native-get-random-values/);
   });
 });

@@ -100,9 +100,14 @@ export function TidingsProvider(props: TidingsProviderProps) {
   useEffect(() => {
     let live = true;
     const unsubscribe = client.tokens.subscribe((token) => setStoreToken(token));
-    void client.tokens.getToken().then((token) => {
-      if (live) setStoreToken(token);
-    });
+    // A token that cannot be minted (no secure random source) is the screens' error: each call
+    // that needs it rejects with the message naming the polyfill. Here it would be unhandled.
+    client.tokens.getToken().then(
+      (token) => {
+        if (live) setStoreToken(token);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
       unsubscribe();

@@ -11,7 +11,12 @@ export { useComments, type CommentsState, type UseCommentsOptions } from "./hook
 export { useRoadmap, type RoadmapState } from "./hooks/use-roadmap.js";
 export { useChangelog, type ChangelogState, type ChangelogRelease } from "./hooks/use-changelog.js";
 export { useChangelogOverlay, type ChangelogOverlayState, type UseChangelogOverlayOptions } from "./hooks/use-changelog-overlay.js";
-export { useFeedbackComposer, type FeedbackComposerState, type ComposerAttachment } from "./hooks/use-feedback-composer.js";
+export {
+  useFeedbackComposer,
+  type FeedbackComposerState,
+  type ComposerAttachment,
+  type UseFeedbackComposerOptions,
+} from "./hooks/use-feedback-composer.js";
 export { useProposeRequest, type ProposeRequestState } from "./hooks/use-propose-request.js";
 export { useUserProfile } from "./hooks/use-user-profile.js";
 export { useFeatureRequest } from "./hooks/use-feature-request.js";

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { FeedbackClient, memoryStorage } from "@tidings/client";
+import { FeedbackClient, memoryStorage, type FetchLike } from "@tidings/client";
 import { Outbox } from "@tidings/client/outbox";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -183,10 +183,12 @@ describe("FeedbackComposer", () => {
     await waitFor(() => expect(api.calls.length).toBe(1));
     fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
     fireEvent.change(screen.getByLabelText("Détails"), { target: { value: "On start" } });
-    // Rule 4: the web default is not allowed (ios, android), so the first allowed one is used.
-    expect((screen.getByLabelText("Plateforme") as HTMLSelectElement).value).toBe("ios");
+    // Rule 4 without a picker: the web default is not allowed (ios, android), so the first allowed one is sent.
+    expect(screen.queryByLabelText("Plateforme")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Ajouter des fichiers" }));
     await screen.findByText("shot.png");
+    // An uploaded image shows by its address.
+    expect(screen.getByText("shot.png").closest("li")!.querySelector("img")!.getAttribute("src")).toBe("https://files.test/1.png");
     pick = { nope: true };
     fireEvent.click(screen.getByRole("button", { name: "Ajouter des fichiers" }));
     await screen.findByText("Ce fichier ne peut pas être joint.");
@@ -198,6 +200,89 @@ describe("FeedbackComposer", () => {
     const sent = api.calls.find((c) => c.method === "POST")!.body as { platform: string; attachments: { key: string }[] };
     expect(sent.platform).toBe("ios");
     expect(sent.attachments.map((a) => a.key)).toEqual(["up_1"]);
+  });
+
+  it("asks for the platform only with showPlatformPicker: the allowlist, the rule-4 one selected, the choice sent", async () => {
+    const { client, api } = setup([config(), on("POST", "/api/v1/feedback", { status: 201, body: { submissionId: "sub_1" } })]);
+    const view = (showPlatformPicker?: boolean) => (
+      <TidingsProvider client={client} locale="en">
+        <FeedbackComposer showPlatformPicker={showPlatformPicker} />
+      </TidingsProvider>
+    );
+    const { rerender } = render(view());
+    await waitFor(() => expect(api.calls.length).toBe(1));
+    expect(screen.queryByLabelText("Platform")).toBeNull();
+    expect(screen.queryByText("iOS")).toBeNull();
+    rerender(view(true));
+    const picker = screen.getByLabelText("Platform") as HTMLSelectElement;
+    expect([...picker.options].map((o) => o.textContent)).toEqual(["iOS", "Android"]);
+    expect(picker.value).toBe("ios");
+    fireEvent.change(picker, { target: { value: "android" } });
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Crash" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    await screen.findByText("Thank you! Your feedback was sent.");
+    expect((api.calls.find((c) => c.method === "POST")!.body as { platform: string }).platform).toBe("android");
+  });
+
+  it("Screenshot of this screen attaches the host's capture, listed with its thumbnail, upload progress and a remove button", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const api = fakeFetch([config(), on("POST", "/api/v1/uploads/images", { status: 201, body: { kind: "image", key: "up_1", url: "https://files.test/up_1.png", filename: "screen.png" } })]);
+    // Uploads wait for the gate, so the progress shows.
+    const fetch: FetchLike = async (input, init) => {
+      if (String(input).includes("/uploads/")) await gate;
+      return api.fetch(input, init);
+    };
+    const client = new FeedbackClient({ baseUrl: "http://api.test", appKey: "app_test", fetch, storage: memoryStorage(), userToken: "tester", warn: () => undefined });
+    const urls = { created: [] as Blob[], revoked: [] as string[] };
+    const scope = URL as unknown as { createObjectURL?: (blob: Blob) => string; revokeObjectURL?: (url: string) => void };
+    scope.createObjectURL = (blob) => (urls.created.push(blob), "blob:screen");
+    scope.revokeObjectURL = (url) => void urls.revoked.push(url);
+    const shot = new Blob(["png"], { type: "image/png" });
+    let captured: Blob | null = shot;
+    const captureScreenshot = async () => (captured === null ? null : { file: captured, filename: "screen.png", mimeType: "image/png" });
+    try {
+      render(<TidingsProvider client={client} locale="en"><FeedbackComposer captureScreenshot={captureScreenshot} /></TidingsProvider>);
+      await waitFor(() => expect(api.calls.length).toBe(1));
+      const step = screen.getByRole("group", { name: "Attachments" });
+      expect(step.getAttribute("aria-describedby")).toBe(within(step).getByText("A screenshot or a file helps us see what you see.").id);
+      fireEvent.click(within(step).getByRole("button", { name: "Screenshot of this screen" }));
+      expect(await screen.findByRole("progressbar", { name: "Uploading screen.png…" })).toBeTruthy();
+      expect((screen.getByRole("button", { name: "Send" }) as HTMLButtonElement).disabled).toBe(true);
+      const row = screen.getByText("screen.png").closest("li")!;
+      expect(row.querySelector("img")!.getAttribute("src")).toBe("blob:screen");
+      expect(urls.created).toEqual([shot]);
+      await act(async () => {
+        release();
+        await gate;
+      });
+      expect(await screen.findByText("screen.png attached")).toBeTruthy();
+      expect(screen.queryByRole("progressbar")).toBeNull();
+      // No screenshot to give: nothing added.
+      captured = null;
+      fireEvent.click(screen.getByRole("button", { name: "Screenshot of this screen" }));
+      await waitFor(() => expect((screen.getByRole("button", { name: "Screenshot of this screen" }) as HTMLButtonElement).disabled).toBe(false));
+      expect(screen.getAllByRole("listitem")).toHaveLength(1);
+      fireEvent.click(screen.getByRole("button", { name: "Remove screen.png" }));
+      expect(screen.queryByText("screen.png")).toBeNull();
+      expect(urls.revoked).toEqual(["blob:screen"]);
+    } finally {
+      delete scope.createObjectURL;
+      delete scope.revokeObjectURL;
+    }
+  });
+
+  it("a host picker that throws shows the localized error and keeps the draft", async () => {
+    const { client, api } = setup([config()]);
+    const pickAttachment = async () => {
+      throw new Error("permission denied");
+    };
+    render(<TidingsProvider client={client} locale="de"><FeedbackComposer pickAttachment={pickAttachment} /></TidingsProvider>);
+    await waitFor(() => expect(api.calls.length).toBe(1));
+    fireEvent.change(screen.getByLabelText("Titel"), { target: { value: "Absturz" } });
+    fireEvent.click(screen.getByRole("button", { name: "Dateien hinzufügen" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Etwas ist schiefgelaufen. Bitte versuche es erneut.");
+    expect((screen.getByLabelText("Titel") as HTMLInputElement).value).toBe("Absturz");
   });
 
   it("with an outbox, says a submission made without a connection is saved on the device, clears the draft and sends it once later", async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { FeedbackClient, memoryStorage, type PortalRoute } from "@tidings/client";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { TidingsPortal } from "./components/TidingsPortal.js";
 import { demoConfig, fakeFetch, item } from "@tidings/react-core/testing";
@@ -67,6 +67,12 @@ describe("TidingsPortal screens", () => {
     await screen.findByRole("searchbox", { name: "Search requests" });
     fireEvent.click(screen.getByRole("tab", { name: "What's new" }));
     expect(moves.at(-1)).toEqual([{ screen: "changelog" }, undefined]);
+  });
+
+  it("asks for the platform on the feedback screen: the portal serves every platform of the app", async () => {
+    renderAt({ screen: "feedback" }, () => undefined);
+    // Every platform until the config names the app's.
+    await waitFor(() => expect([...(screen.getByLabelText("Platform") as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(["iOS", "Android"]));
   });
 });
 

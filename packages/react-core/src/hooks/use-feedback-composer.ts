@@ -5,14 +5,30 @@ import {
   type FeedbackResult,
   type OutboxEntry,
   type Platform,
+  PLATFORMS,
 } from "@tidings/client";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTidings } from "../context.js";
 
 /** One attachment of the draft, as the controller keeps it, with its error localized. */
 export interface ComposerAttachment extends Omit<ControllerAttachment, "error"> {
   /** Why the row cannot be sent, in the provider's locale. */
   error?: string;
+  /** An image (by mime type or uploaded kind): renderers show a thumbnail where they have its bytes or address. */
+  isImage: boolean;
+}
+
+/** Options of {@link useFeedbackComposer}. */
+export interface UseFeedbackComposerOptions {
+  /** The rule-4 candidate before the app's allowlist is applied. @default the client's `defaultPlatform` */
+  defaultPlatform?: Platform | undefined;
+  /**
+   * Offer the person typing a platform picker (a web page serving several platforms). Off, the
+   * platform is rule 4's alone (draft, then client default, then runtime OS, checked against
+   * `allowedPlatforms`) and `platformChoices` is empty.
+   * @default false
+   */
+  showPlatformPicker?: boolean | undefined;
 }
 
 /** Draft, attachments and submission of the feedback composer. */
@@ -27,6 +43,11 @@ export interface FeedbackComposerState {
   setPlatform: (value: Platform) => void;
   /** The app's allowlist (empty: any). */
   allowedPlatforms: readonly Platform[];
+  /**
+   * What a platform picker offers: empty unless `showPlatformPicker` (show none), else the
+   * allowlist, or every platform when it is empty. One entry leaves nothing to choose: show it as text.
+   */
+  platformChoices: readonly Platform[];
   attachments: ComposerAttachment[];
   /**
    * Rule 10: adds a picked value — an uploaded descriptor (attached as is), an upload request or
@@ -34,6 +55,16 @@ export interface FeedbackComposerState {
    * Ignored while the `feedback` flag is off.
    */
   addAttachment: (picked: unknown) => void;
+  /**
+   * Runs a host's picker or screenshot capture and adds what it resolves with (one value or a
+   * list, each as {@link FeedbackComposerState.addAttachment}); `null` or `undefined` is a cancel.
+   * What it throws becomes `pickError`. Ignored while another runs or the `feedback` flag is off.
+   */
+  attach: (source: () => unknown) => Promise<void>;
+  /** True while a source given to `attach` runs. */
+  picking: boolean;
+  /** Localized error of the last source that threw; cleared when the next one starts. */
+  pickError: string | undefined;
   removeAttachment: (id: string) => void;
   /** `queued`: the provider's outbox kept the submission to send it later (show `t("outbox.queued")`). */
   status: "idle" | "submitting" | "sent" | "queued" | "error";
@@ -61,7 +92,7 @@ export interface FeedbackComposerState {
  * await composer.submit();
  * ```
  */
-export function useFeedbackComposer(options: { defaultPlatform?: Platform | undefined } = {}): FeedbackComposerState {
+export function useFeedbackComposer(options: UseFeedbackComposerOptions = {}): FeedbackComposerState {
   const { client, config, userToken, outbox, errorMessage, t } = useTidings();
   const settings = { defaultPlatform: options.defaultPlatform, userToken: userToken ?? undefined, outbox };
   const create = () => ({ client, controller: new FeedbackComposerController(client, { ...settings, config, holdWhileUploading: true }) });
@@ -76,6 +107,15 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
     [controller, settings.defaultPlatform, settings.userToken, settings.outbox],
   );
 
+  const showPicker = options.showPlatformPicker === true;
+  // A platform picked while a picker was shown is not the user's choice once it is gone.
+  useEffect(() => {
+    if (!showPicker && controller.getState().draft.platform !== undefined) controller.setPlatform(undefined);
+  }, [controller, showPicker]);
+
+  const [pick, setPick] = useState<{ running: boolean; error: unknown }>({ running: false, error: undefined });
+  const running = useRef(false);
+
   const state = useSyncExternalStore(
     (onChange) => controller.subscribe(onChange),
     () => controller.getState(),
@@ -84,8 +124,9 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
   const attachments = useMemo(
     () =>
       state.draft.attachments.map(({ error, ...row }): ComposerAttachment => {
-        if (row.status !== "error") return row;
-        return { ...row, error: error instanceof AttachmentTooLargeError ? t("feedback.tooLarge", { name: row.name }) : errorMessage(error) };
+        const isImage = (row.mimeType ?? "").toLowerCase().startsWith("image/") || row.descriptor?.kind === "image";
+        if (row.status !== "error") return { ...row, isImage };
+        return { ...row, isImage, error: error instanceof AttachmentTooLargeError ? t("feedback.tooLarge", { name: row.name }) : errorMessage(error) };
       }),
     [state.draft.attachments, errorMessage, t],
   );
@@ -97,6 +138,23 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
       setDetails: (value: string) => controller.setDetails(value),
       setPlatform: (value: Platform) => controller.setPlatform(value),
       addAttachment: (picked: unknown) => void controller.addAttachment(picked),
+      attach: async (source: () => unknown) => {
+        if (running.current || !controller.getState().enabled) return;
+        running.current = true;
+        setPick({ running: true, error: undefined });
+        let error: unknown;
+        try {
+          const picked: unknown = await source();
+          if (picked !== null && picked !== undefined) {
+            for (const value of Array.isArray(picked) ? (picked as unknown[]) : [picked]) controller.addAttachment(value);
+          }
+        } catch (e) {
+          error = e;
+        } finally {
+          running.current = false;
+          setPick({ running: false, error });
+        }
+      },
       removeAttachment: (id: string) => controller.removeAttachment(id),
       submit: () => controller.submit(),
       startOver: () => controller.reset(),
@@ -111,7 +169,10 @@ export function useFeedbackComposer(options: { defaultPlatform?: Platform | unde
     details: state.draft.details,
     platform: state.platform,
     allowedPlatforms: config?.allowedPlatforms ?? [],
+    platformChoices: showPicker ? (config?.allowedPlatforms?.length ? config.allowedPlatforms : PLATFORMS) : [],
     attachments,
+    picking: pick.running,
+    pickError: pick.error === undefined ? undefined : errorMessage(pick.error),
     status: state.status,
     error: state.status === "error" ? errorMessage(state.error) : undefined,
     result: state.result,

@@ -98,6 +98,8 @@ export const deStrings: UiCatalog = {
   "feedback.attachments": "Anhänge",
   "feedback.attach": "Dateien hinzufügen",
   "feedback.dropHint": "Screenshots hier ablegen oder einfügen",
+  "feedback.attachHint": "Ein Screenshot oder eine Datei hilft uns zu sehen, was du siehst.",
+  "feedback.screenshot": "Screenshot dieses Bildschirms",
   "feedback.uploading": "{name} wird hochgeladen…",
   "feedback.uploaded": "{name} angehängt",
   "feedback.uploadFailed": "{name} konnte nicht hochgeladen werden",

@@ -99,6 +99,8 @@ export const enStrings = {
   "feedback.attachments": "Attachments",
   "feedback.attach": "Add files",
   "feedback.dropHint": "Drop or paste screenshots here",
+  "feedback.attachHint": "A screenshot or a file helps us see what you see.",
+  "feedback.screenshot": "Screenshot of this screen",
   "feedback.uploading": "Uploading {name}…",
   "feedback.uploaded": "{name} attached",
   "feedback.uploadFailed": "{name} could not be uploaded",

@@ -98,6 +98,8 @@ export const esStrings: UiCatalog = {
   "feedback.attachments": "Adjuntos",
   "feedback.attach": "Añadir archivos",
   "feedback.dropHint": "Suelta o pega capturas de pantalla aquí",
+  "feedback.attachHint": "Una captura de pantalla o un archivo nos ayuda a ver lo que ves.",
+  "feedback.screenshot": "Captura de esta pantalla",
   "feedback.uploading": "Subiendo {name}…",
   "feedback.uploaded": "{name} adjuntado",
   "feedback.uploadFailed": "No se pudo subir {name}",

@@ -98,6 +98,8 @@ export const frStrings: UiCatalog = {
   "feedback.attachments": "Pièces jointes",
   "feedback.attach": "Ajouter des fichiers",
   "feedback.dropHint": "Déposez ou collez des captures d'écran ici",
+  "feedback.attachHint": "Une capture d'écran ou un fichier nous aide à voir ce que vous voyez.",
+  "feedback.screenshot": "Capture de cet écran",
   "feedback.uploading": "Envoi de {name}…",
   "feedback.uploaded": "{name} joint",
   "feedback.uploadFailed": "{name} n'a pas pu être envoyé",

@@ -99,6 +99,8 @@ export const itStrings: UiCatalog = {
   "feedback.attachments": "Allegati",
   "feedback.attach": "Aggiungi file",
   "feedback.dropHint": "Trascina o incolla qui gli screenshot",
+  "feedback.attachHint": "Uno screenshot o un file ci aiuta a vedere quello che vedi.",
+  "feedback.screenshot": "Screenshot di questa schermata",
   "feedback.uploading": "Caricamento di {name}…",
   "feedback.uploaded": "{name} allegato",
   "feedback.uploadFailed": "Impossibile caricare {name}",

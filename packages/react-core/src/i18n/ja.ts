@@ -99,6 +99,8 @@ export const jaStrings: UiCatalog = {
   "feedback.attachments": "添付ファイル",
   "feedback.attach": "ファイルを追加",
   "feedback.dropHint": "スクリーンショットをここにドロップまたは貼り付け",
+  "feedback.attachHint": "スクリーンショットやファイルがあると、状況を把握しやすくなります。",
+  "feedback.screenshot": "この画面のスクリーンショット",
   "feedback.uploading": "{name} をアップロード中…",
   "feedback.uploaded": "{name} を添付しました",
   "feedback.uploadFailed": "{name} をアップロードできませんでした",

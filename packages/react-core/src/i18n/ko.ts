@@ -99,6 +99,8 @@ export const koStrings: UiCatalog = {
   "feedback.attachments": "첨부 파일",
   "feedback.attach": "파일 추가",
   "feedback.dropHint": "스크린샷을 여기에 끌어다 놓거나 붙여 넣으세요",
+  "feedback.attachHint": "스크린샷이나 파일이 있으면 상황을 파악하는 데 도움이 됩니다.",
+  "feedback.screenshot": "이 화면의 스크린샷",
   "feedback.uploading": "{name} 업로드 중…",
   "feedback.uploaded": "{name} 첨부됨",
   "feedback.uploadFailed": "{name}을(를) 업로드하지 못했습니다",

@@ -99,6 +99,8 @@ export const noStrings: UiCatalog = {
   "feedback.attachments": "Vedlegg",
   "feedback.attach": "Legg til filer",
   "feedback.dropHint": "Slipp eller lim inn skjermbilder her",
+  "feedback.attachHint": "Et skjermbilde eller en fil hjelper oss å se det du ser.",
+  "feedback.screenshot": "Skjermbilde av denne skjermen",
   "feedback.uploading": "Laster opp {name} …",
   "feedback.uploaded": "{name} er lagt ved",
   "feedback.uploadFailed": "Kunne ikke laste opp {name}",

@@ -99,6 +99,8 @@ export const plStrings: UiCatalog = {
   "feedback.attachments": "Załączniki",
   "feedback.attach": "Dodaj pliki",
   "feedback.dropHint": "Upuść lub wklej tutaj zrzuty ekranu",
+  "feedback.attachHint": "Zrzut ekranu lub plik pomoże nam zobaczyć to, co widzisz.",
+  "feedback.screenshot": "Zrzut tego ekranu",
   "feedback.uploading": "Przesyłanie {name}…",
   "feedback.uploaded": "Załączono {name}",
   "feedback.uploadFailed": "Nie udało się przesłać {name}",

@@ -99,6 +99,8 @@ export const ptStrings: UiCatalog = {
   "feedback.attachments": "Anexos",
   "feedback.attach": "Adicionar arquivos",
   "feedback.dropHint": "Arraste ou cole capturas de tela aqui",
+  "feedback.attachHint": "Uma captura de tela ou um arquivo nos ajuda a ver o que você vê.",
+  "feedback.screenshot": "Captura desta tela",
   "feedback.uploading": "Enviando {name}…",
   "feedback.uploaded": "{name} anexado",
   "feedback.uploadFailed": "Não foi possível enviar {name}",

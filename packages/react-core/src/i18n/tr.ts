@@ -99,6 +99,8 @@ export const trStrings: UiCatalog = {
   "feedback.attachments": "Ekler",
   "feedback.attach": "Dosya ekle",
   "feedback.dropHint": "Ekran görüntülerini buraya bırakın veya yapıştırın",
+  "feedback.attachHint": "Bir ekran görüntüsü veya dosya, gördüğünüzü görmemize yardımcı olur.",
+  "feedback.screenshot": "Bu ekranın görüntüsü",
   "feedback.uploading": "{name} yükleniyor…",
   "feedback.uploaded": "{name} eklendi",
   "feedback.uploadFailed": "{name} yüklenemedi",

@@ -99,6 +99,8 @@ export const viStrings: UiCatalog = {
   "feedback.attachments": "Tệp đính kèm",
   "feedback.attach": "Thêm tệp",
   "feedback.dropHint": "Thả hoặc dán ảnh chụp màn hình vào đây",
+  "feedback.attachHint": "Ảnh chụp màn hình hoặc tệp giúp chúng tôi thấy những gì bạn thấy.",
+  "feedback.screenshot": "Chụp màn hình này",
   "feedback.uploading": "Đang tải lên {name}…",
   "feedback.uploaded": "Đã đính kèm {name}",
   "feedback.uploadFailed": "Không thể tải lên {name}",

@@ -99,6 +99,8 @@ export const zhHansStrings: UiCatalog = {
   "feedback.attachments": "附件",
   "feedback.attach": "添加文件",
   "feedback.dropHint": "将截图拖放或粘贴到此处",
+  "feedback.attachHint": "截图或文件能帮助我们看到你所看到的情况。",
+  "feedback.screenshot": "截取此屏幕",
   "feedback.uploading": "正在上传 {name}…",
   "feedback.uploaded": "已附加 {name}",
   "feedback.uploadFailed": "无法上传 {name}",

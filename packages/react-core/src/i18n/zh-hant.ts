@@ -99,6 +99,8 @@ export const zhHantStrings: UiCatalog = {
   "feedback.attachments": "附件",
   "feedback.attach": "新增檔案",
   "feedback.dropHint": "將螢幕截圖拖放或貼上到這裡",
+  "feedback.attachHint": "螢幕截圖或檔案能幫助我們看到你所看到的情況。",
+  "feedback.screenshot": "此畫面的螢幕截圖",
   "feedback.uploading": "正在上傳 {name}…",
   "feedback.uploaded": "已附加 {name}",
   "feedback.uploadFailed": "無法上傳 {name}",

@@ -90,14 +90,14 @@ describe("FeedbackComposer", () => {
     scope.FormData = NodeFormData;
   });
 
-  test("rule 4: sends the running OS when the app allows it, else the first allowed platform", async () => {
+  test("rule 4 without a picker: the person typing sees no platform, and the running OS is sent when allowed, else the first allowed", async () => {
     expect(Platform.OS).toBe("ios");
     const allowAndroidFirst = setup({ routes: [config({}, { allowedPlatforms: ["android", "ios"] }), accepted] });
     await allowAndroidFirst.configLoaded();
-    // Several allowed platforms: a chooser, with the device's own checked.
-    expect(await screen.findByRole("radio", { name: "iOS", checked: true })).toBeTruthy();
-    expect(screen.getByRole("radio", { name: "Android", checked: false })).toBeTruthy();
     type("Crash", "On start");
+    expect(screen.queryByText("Platform")).toBeNull();
+    expect(screen.queryByRole("radio")).toBeNull();
+    expect(screen.queryByText("iOS")).toBeNull();
     fireEvent.press(screen.getByRole("button", { name: "Send" }));
     await screen.findByText("Thank you! Your feedback was sent.");
     expect(allowAndroidFirst.posts().map((c) => (c.body as { platform: string }).platform)).toEqual(["ios"]);
@@ -105,24 +105,108 @@ describe("FeedbackComposer", () => {
 
     const androidOnly = setup({ routes: [config({}, { allowedPlatforms: ["android"] }), accepted] });
     await androidOnly.configLoaded();
-    await screen.findByText("Android");
-    expect(screen.queryByRole("radio")).toBeNull();
     type("Crash", "On start");
+    expect(screen.queryByText("Android")).toBeNull();
     fireEvent.press(screen.getByRole("button", { name: "Send" }));
     await screen.findByText("Thank you! Your feedback was sent.");
     expect(androidOnly.posts().map((c) => (c.body as { platform: string }).platform)).toEqual(["android"]);
   });
 
-  test("a host's defaultPlatform is the candidate, and the chooser changes what is sent", async () => {
-    const { configLoaded, posts } = setup({ routes: [config({}, { allowedPlatforms: ["ios", "android", "macos"] }), accepted], props: { defaultPlatform: "macos" } });
+  test("with showPlatformPicker: a chooser of the allowed platforms with the rule-4 one checked, and the choice is sent", async () => {
+    const { configLoaded, posts } = setup({
+      routes: [config({}, { allowedPlatforms: ["ios", "android", "macos"] }), accepted],
+      props: { defaultPlatform: "macos", showPlatformPicker: true },
+    });
     await configLoaded();
+    expect(screen.getByText("Platform")).toBeTruthy();
     expect(await screen.findByRole("radio", { name: "macOS", checked: true })).toBeTruthy();
+    expect(screen.getAllByRole("radio").map((r) => r.props.accessibilityLabel as string)).toEqual(["iOS", "Android", "macOS"]);
     fireEvent.press(screen.getByRole("radio", { name: "Android" }));
     expect(screen.getByRole("radio", { name: "Android", checked: true })).toBeTruthy();
     type("Crash", "");
     fireEvent.press(screen.getByRole("button", { name: "Send" }));
     await screen.findByText("Thank you! Your feedback was sent.");
     expect((posts()[0]!.body as { platform: string }).platform).toBe("android");
+  });
+
+  test("with showPlatformPicker and one allowed platform: shows it, nothing to choose", async () => {
+    const { configLoaded } = setup({ routes: [config({}, { allowedPlatforms: ["android"] })], props: { showPlatformPicker: true } });
+    await configLoaded();
+    expect(await screen.findByText("Android")).toBeTruthy();
+    expect(screen.queryByRole("radio")).toBeNull();
+  });
+
+  test("the attachments step says why, and Screenshot of this screen attaches the host's capture with a thumbnail, progress and a remove button", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const shot = "file:///data/user/0/app/cache/ReactNative-snapshot-image123.png";
+    const captureScreenshot = jest.fn(async () => ({ file: { uri: shot, name: "screenshot.png", type: "image/png" }, filename: "screenshot.png", mimeType: "image/png" }));
+    const { api, configLoaded, posts } = setup({
+      routes: [config(), uploaded, accepted],
+      props: { captureScreenshot },
+      wrap: (fetch) => async (input, init) => {
+        if (String(input).includes("/uploads/")) await gate;
+        return fetch(input, init);
+      },
+    });
+    await configLoaded();
+    expect(screen.getByRole("header", { name: "Attachments" })).toBeTruthy();
+    expect(screen.getByText("A screenshot or a file helps us see what you see.")).toBeTruthy();
+    // Only the actions the host gave: no picker, so no Add files.
+    expect(screen.queryByRole("button", { name: "Add files" })).toBeNull();
+    type("Button does nothing", "");
+    fireEvent.press(screen.getByRole("button", { name: "Screenshot of this screen" }));
+    expect(await screen.findByLabelText("Uploading screenshot.png…")).toBeTruthy();
+    expect(screen.getByText("screenshot.png")).toBeTruthy();
+    expect(screen.getByTestId("tidings-attachment-thumbnail").props.source).toEqual({ uri: shot });
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    await act(async () => {
+      release();
+      await gate;
+    });
+    expect(await screen.findByLabelText("screenshot.png attached")).toBeTruthy();
+    expect(fileParts(api.calls)).toEqual([[{ uri: shot, name: "screenshot.png", type: "image/png" }]]);
+
+    // A second capture, removed again: only the first is sent.
+    await act(async () => {
+      fireEvent.press(screen.getByRole("button", { name: "Screenshot of this screen" }));
+      await captureScreenshot.mock.results[1]?.value;
+    });
+    expect(screen.getAllByText("screenshot.png")).toHaveLength(2);
+    fireEvent.press(screen.getAllByRole("button", { name: "Remove screenshot.png" })[1]!);
+    expect(screen.getAllByText("screenshot.png")).toHaveLength(1);
+    await waitFor(() => expect(screen.getByRole("button", { name: "Send" })).toBeEnabled());
+    fireEvent.press(screen.getByRole("button", { name: "Send" }));
+    await screen.findByText("Thank you! Your feedback was sent.");
+    expect((posts()[0]!.body as { attachments: { key: string }[] }).attachments.map((a) => a.key)).toEqual(["up_1"]);
+    expect(captureScreenshot).toHaveBeenCalledTimes(2);
+  });
+
+  test("a capture that finds no screenshot adds nothing, and one that fails shows a localized error beside the Add files action", async () => {
+    let outcome: "none" | "throw" = "none";
+    const captureScreenshot = jest.fn(async () => {
+      if (outcome === "throw") throw new Error("view-shot: no view");
+      return null;
+    });
+    const { configLoaded } = setup({ routes: [config()], locale: "de", props: { captureScreenshot, pickAttachment: () => null } });
+    await configLoaded();
+    expect(screen.getByRole("button", { name: "Dateien hinzufügen" })).toBeTruthy();
+    fireEvent.press(screen.getByRole("button", { name: "Screenshot dieses Bildschirms" }));
+    await waitFor(() => expect(captureScreenshot).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole("button", { name: /entfernen$/ })).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    outcome = "throw";
+    fireEvent.press(screen.getByRole("button", { name: "Screenshot dieses Bildschirms" }));
+    expect(await screen.findByText("Etwas ist schiefgelaufen. Bitte versuche es erneut.")).toBeTruthy();
+  });
+
+  test("without a picker or a capture there is no attachments step", async () => {
+    const { configLoaded } = setup({ routes: [config()] });
+    await configLoaded();
+    expect(await screen.findByLabelText("Title")).toBeTruthy();
+    expect(screen.queryByText("Attachments")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Add files" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Screenshot of this screen" })).toBeNull();
   });
 
   test("a pick of an unknown shape shows a localized error row and leaves the draft and other attachments intact", async () => {

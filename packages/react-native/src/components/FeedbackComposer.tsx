@@ -1,6 +1,5 @@
-import type { Platform } from "@tidings/client";
+import type { Platform, UploadRequest } from "@tidings/client";
 import { useFeedbackComposer, useTidings, type ComposerAttachment, type FeedbackComposerState } from "@tidings/react-core";
-import { useRef, useState } from "react";
 import { ActivityIndicator, Image, Pressable, ScrollView, Text, TextInput, View } from "react-native";
 import { runtimePlatform } from "../runtime-platform.js";
 import { MIN_TOUCH, usePalette } from "../theme.js";
@@ -39,9 +38,23 @@ export interface FeedbackComposerProps {
    *   return (response.assets ?? []).map((a) => ({ fileUri: a.uri, filename: a.fileName, mimeType: a.type }));
    * }
    * ```
-   * @default undefined (no attachments)
+   * @default undefined (no "Add files" action)
    */
   pickAttachment?: (() => Promise<unknown> | unknown) | undefined;
+  /**
+   * Adds a "Screenshot of this screen" action: resolve with an upload request of the image (a
+   * React Native file part `{uri, name, type}` with an `image/*` type), or `null` when there is none.
+   * The composer usually covers the screen the user means, so capture it before showing the
+   * composer (react-native-view-shot's `captureScreen`, see the README's recipe) and resolve with that.
+   * @default undefined (no screenshot action)
+   */
+  captureScreenshot?: (() => Promise<UploadRequest | null>) | undefined;
+  /**
+   * Show the person typing a platform chooser. On a phone the platform is known, so by default
+   * there is none and rule 4 picks it (see `defaultPlatform`).
+   * @default false
+   */
+  showPlatformPicker?: boolean | undefined;
   /**
    * The platform candidate before the app's allowlist is applied (rule 4).
    * @default the client's `defaultPlatform` when the host set one, else the running OS (`Platform.OS`)
@@ -59,15 +72,13 @@ function platformCandidate(prop: Platform | undefined, clientDefault: Platform):
   return prop ?? (clientDefault !== "universal" ? clientDefault : runtimePlatform());
 }
 
-const isImage = (a: ComposerAttachment) => (a.mimeType ?? "").toLowerCase().startsWith("image/") || a.descriptor?.kind === "image";
-
 function AttachmentRow(props: { attachment: ComposerAttachment; onRemove: () => void }) {
   const { t } = useTidings();
   const palette = usePalette();
   const a = props.attachment;
   return (
     <View style={{ flexDirection: "row", alignItems: "center", gap: 10, paddingVertical: 6, borderBottomWidth: 1, borderBottomColor: palette.divider }}>
-      {a.uri !== undefined && isImage(a) ? (
+      {a.uri !== undefined && a.isImage ? (
         <Image testID="tidings-attachment-thumbnail" source={{ uri: a.uri }} accessibilityIgnoresInvertColors style={{ width: MIN_TOUCH, height: MIN_TOUCH, borderRadius: 6, backgroundColor: palette.chipBg }} />
       ) : (
         <View importantForAccessibility="no-hide-descendants" accessibilityElementsHidden style={{ width: MIN_TOUCH, height: MIN_TOUCH, alignItems: "center", justifyContent: "center", borderRadius: 6, backgroundColor: palette.chipBg }}>
@@ -108,13 +119,13 @@ function PlatformChooser(props: { composer: FeedbackComposerState }) {
   const { t } = useTidings();
   const palette = usePalette();
   const { composer } = props;
-  // A chooser only when the app allows several platforms; otherwise the one sent is shown.
-  if (composer.allowedPlatforms.length < 2) {
+  // A chooser only when there is something to choose; otherwise the one sent is shown.
+  if (composer.platformChoices.length < 2) {
     return <Text style={{ color: palette.text2, fontSize: 16 }}>{t(`platform.${composer.platform}`)}</Text>;
   }
   return (
     <View accessibilityRole="radiogroup" accessibilityLabel={t("feedback.platform")} style={{ flexDirection: "row", flexWrap: "wrap", gap: 8 }}>
-      {composer.allowedPlatforms.map((p) => {
+      {composer.platformChoices.map((p) => {
         const selected = p === composer.platform;
         return (
           <Pressable
@@ -143,9 +154,9 @@ function PlatformChooser(props: { composer: FeedbackComposerState }) {
 }
 
 /** The localized error of the last submission or pick; the draft above it stays as it was (rule 11). */
-function ErrorNotice(props: { composer: FeedbackComposerState; pickError: string | undefined }) {
+function ErrorNotice(props: { composer: FeedbackComposerState }) {
   const palette = usePalette();
-  const message = props.composer.error ?? props.pickError;
+  const message = props.composer.error ?? props.composer.pickError;
   if (message === undefined) return null;
   return (
     <View accessibilityRole="alert" accessibilityLiveRegion="polite" style={{ padding: 12, borderRadius: 10, borderWidth: 1, borderColor: palette.dangerBorder, backgroundColor: palette.dangerBg }}>
@@ -180,25 +191,66 @@ function Sent(props: { submissionId?: string | undefined; onAnother: () => void 
   );
 }
 
+/** A secondary action of the attachments step. */
+function StepButton(props: { label: string; onPress: () => void; disabled: boolean }) {
+  const palette = usePalette();
+  return (
+    <Pressable
+      accessibilityRole="button"
+      accessibilityLabel={props.label}
+      accessibilityState={{ disabled: props.disabled }}
+      disabled={props.disabled}
+      onPress={props.onPress}
+      style={{ minHeight: MIN_TOUCH, justifyContent: "center", paddingHorizontal: 14, borderRadius: 8, borderWidth: 1, borderColor: palette.border, backgroundColor: palette.card, opacity: props.disabled ? 0.5 : 1 }}
+    >
+      <Text style={{ color: palette.text, fontSize: 16 }}>{props.label}</Text>
+    </Pressable>
+  );
+}
+
+/** The attachments step: why to add one, the actions the host gave, and each attached item with its progress. */
+function AttachmentsStep(props: { composer: FeedbackComposerState; pick: FeedbackComposerProps["pickAttachment"]; capture: FeedbackComposerProps["captureScreenshot"] }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  const { composer, pick, capture } = props;
+  return (
+    <View style={{ gap: 6 }}>
+      <Text accessibilityRole="header" style={{ color: palette.text, fontSize: 16, fontWeight: "600" }}>
+        {t("feedback.attachments")}
+      </Text>
+      <Text style={{ color: palette.text2, fontSize: 14 }}>{t("feedback.attachHint")}</Text>
+      {composer.attachments.map((a) => (
+        <AttachmentRow key={a.id} attachment={a} onRemove={() => composer.removeAttachment(a.id)} />
+      ))}
+      <View style={{ flexDirection: "row", flexWrap: "wrap", gap: 8 }}>
+        {capture === undefined ? null : <StepButton label={t("feedback.screenshot")} disabled={composer.picking} onPress={() => void composer.attach(capture)} />}
+        {pick === undefined ? null : <StepButton label={t("feedback.attach")} disabled={composer.picking} onPress={() => void composer.attach(pick)} />}
+      </View>
+    </View>
+  );
+}
+
 /**
- * The feedback form: title, details, the platform of rule 4 (a chooser when the app allows
- * several), attachments from the host's picker (rule 10) with upload progress and thumbnails, and
- * localized errors that leave the draft intact (rule 11). With an outbox in the provider, a
- * submission made without a connection is kept and the saved-on-this-device notice shows, turning
- * into the sent one when the outbox delivers it. With the `feedback` flag off it shows only the
- * unavailable state.
+ * The feedback form for a phone: title, details, an attachments step (a screenshot of the screen
+ * and files from the host's picker, rule 10, each listed with upload progress, a thumbnail for
+ * images and a remove button) and localized errors that leave the draft intact (rule 11). The
+ * platform is rule 4's; a chooser shows only with `showPlatformPicker`. With an outbox in the
+ * provider, a submission made without a connection is kept and the saved-on-this-device notice
+ * shows, turning into the sent one when the outbox delivers it. With the `feedback` flag off it
+ * shows only the unavailable state.
  *
  * @example
  * ```tsx
- * <FeedbackComposer pickAttachment={pickAttachment} onSubmitted={(id) => navigation.goBack()} />
+ * <FeedbackComposer captureScreenshot={captureScreenshot} pickAttachment={pickAttachment} onSubmitted={(id) => navigation.goBack()} />
  * ```
  */
 export function FeedbackComposer(props: FeedbackComposerProps) {
-  const { t, client, errorMessage } = useTidings();
+  const { t, client } = useTidings();
   const palette = usePalette();
-  const composer = useFeedbackComposer({ defaultPlatform: platformCandidate(props.defaultPlatform, client.defaultPlatform) });
-  const [pickError, setPickError] = useState<string | undefined>(undefined);
-  const picking = useRef(false);
+  const composer = useFeedbackComposer({
+    defaultPlatform: platformCandidate(props.defaultPlatform, client.defaultPlatform),
+    showPlatformPicker: props.showPlatformPicker,
+  });
 
   if (!composer.enabled) {
     return (
@@ -229,21 +281,6 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
       break;
   }
 
-  const pick = props.pickAttachment;
-  const onPick = async () => {
-    if (pick === undefined || picking.current) return;
-    picking.current = true;
-    setPickError(undefined);
-    try {
-      const picked: unknown = await pick();
-      if (picked === null || picked === undefined) return;
-      for (const value of Array.isArray(picked) ? (picked as unknown[]) : [picked]) composer.addAttachment(value);
-    } catch (e) {
-      setPickError(errorMessage(e));
-    } finally {
-      picking.current = false;
-    }
-  };
   const onSubmit = async () => {
     const sent = await composer.submit();
     if (sent !== null) props.onSubmitted?.(sent.submissionId);
@@ -268,25 +305,16 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
           placeholderTextColor={palette.muted}
           style={[input, { minHeight: 120 }]}
         />
-        <Text style={label}>{t("feedback.platform")}</Text>
-        <PlatformChooser composer={composer} />
-        {pick === undefined ? null : (
-          <View style={{ gap: 6 }}>
-            <Text style={label}>{t("feedback.attachments")}</Text>
-            {composer.attachments.map((a) => (
-              <AttachmentRow key={a.id} attachment={a} onRemove={() => composer.removeAttachment(a.id)} />
-            ))}
-            <Pressable
-              accessibilityRole="button"
-              accessibilityLabel={t("feedback.attach")}
-              onPress={() => void onPick()}
-              style={{ minHeight: MIN_TOUCH, alignSelf: "flex-start", justifyContent: "center", paddingHorizontal: 14, borderRadius: 8, borderWidth: 1, borderColor: palette.border, backgroundColor: palette.card }}
-            >
-              <Text style={{ color: palette.text, fontSize: 16 }}>{t("feedback.attach")}</Text>
-            </Pressable>
-          </View>
+        {composer.platformChoices.length === 0 ? null : (
+          <>
+            <Text style={label}>{t("feedback.platform")}</Text>
+            <PlatformChooser composer={composer} />
+          </>
         )}
-        <ErrorNotice composer={composer} pickError={pickError} />
+        {props.pickAttachment === undefined && props.captureScreenshot === undefined ? null : (
+          <AttachmentsStep composer={composer} pick={props.pickAttachment} capture={props.captureScreenshot} />
+        )}
+        <ErrorNotice composer={composer} />
         <Pressable
           accessibilityRole="button"
           accessibilityLabel={submitting ? t("feedback.sending") : t("feedback.submit")}

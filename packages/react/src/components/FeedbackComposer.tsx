@@ -1,5 +1,4 @@
-import type { Platform } from "@tidings/client";
-import { PLATFORMS } from "@tidings/client";
+import type { Platform, UploadRequest } from "@tidings/client";
 import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from "react";
 import { useTidings, useFeedbackComposer, type ComposerAttachment } from "@tidings/react-core";
 import { TidingsScreen } from "./TidingsScreen.js";
@@ -12,18 +11,34 @@ export interface FeedbackComposerProps {
    * absent, the browser's file picker is used.
    */
   pickAttachment?: (() => unknown) | undefined;
-  /** Platform candidate before the allowlist check (rule 4). @default the client's default */
+  /**
+   * Adds a "Screenshot of this screen" action: resolve with an upload request of the image (a
+   * `Blob` or `File` with an `image/*` type), or `null` when there is none.
+   * @default undefined (no screenshot action)
+   */
+  captureScreenshot?: (() => Promise<UploadRequest | null>) | undefined;
+  /** Platform candidate before the allowlist check (rule 4). @default the client's default (`web` in a browser) */
   defaultPlatform?: Platform | undefined;
+  /**
+   * Let the person typing pick the platform (a page that serves several, like the portal):
+   * the allowlist, or every platform when it is empty. Off, rule 4 picks it.
+   * @default false
+   */
+  showPlatformPicker?: boolean | undefined;
   /** Called with the submission id once the server accepted the feedback. */
   onSubmitted?: ((submissionId: string) => void) | undefined;
 }
 
+/** Addresses a browser can show as an image: an uploaded file's URL, or a blob or data URL a host's picker gave. */
+const displayable = (uri: string | undefined) => (uri !== undefined && /^(https?:|blob:|data:image\/)/i.test(uri) ? uri : undefined);
+
 function Preview(props: { attachment: ComposerAttachment }) {
-  const file = props.attachment.file;
-  const isImage = file !== undefined && (props.attachment.mimeType ?? "").startsWith("image/");
-  const url = useMemo(() => (isImage && typeof URL.createObjectURL === "function" ? URL.createObjectURL(file) : undefined), [file, isImage]);
-  useEffect(() => () => (url === undefined ? undefined : URL.revokeObjectURL(url)), [url]);
-  return url === undefined ? <span className="td-file-icon" aria-hidden="true">📄</span> : <img className="td-thumb" src={url} alt="" />;
+  const { file, isImage, uri } = props.attachment;
+  const fromFile = isImage && file !== undefined;
+  const objectUrl = useMemo(() => (fromFile && typeof URL.createObjectURL === "function" ? URL.createObjectURL(file) : undefined), [file, fromFile]);
+  useEffect(() => () => (objectUrl === undefined ? undefined : URL.revokeObjectURL(objectUrl)), [objectUrl]);
+  const src = objectUrl ?? (isImage ? displayable(uri) : undefined);
+  return src === undefined ? <span className="td-file-icon" aria-hidden="true">📄</span> : <img className="td-thumb" src={src} alt="" />;
 }
 
 function pickedFiles(files: FileList | readonly File[] | null | undefined): { file: File; filename: string; mimeType: string }[] {
@@ -35,11 +50,13 @@ function pickedFiles(files: FileList | readonly File[] | null | undefined): { fi
 }
 
 /**
- * The feedback form: title, details, platform (rule 4), attachments by file picker, drag and drop
- * or pasted screenshots with upload progress, the picker contract (rule 10) and localized errors
- * that leave the draft intact (rule 11). With an outbox in the provider, a submission made without
- * a connection is kept and the saved-on-this-device notice shows. With the `feedback` flag off, submission is disabled,
- * picks are ignored and the unavailable message shows.
+ * The feedback form: title, details, an attachments step (files by picker, drag and drop or
+ * paste, a screenshot from the host's `captureScreenshot`; each listed with a thumbnail for images,
+ * upload progress and a remove button; the picker contract of rule 10) and localized errors that
+ * leave the draft intact (rule 11). The platform is rule 4's; a picker shows only with
+ * `showPlatformPicker`. With an outbox in the provider, a submission made without a connection is
+ * kept and the saved-on-this-device notice shows. With the `feedback` flag off, submission is
+ * disabled, picks are ignored and the unavailable message shows.
  *
  * @example
  * ```tsx
@@ -48,24 +65,21 @@ function pickedFiles(files: FileList | readonly File[] | null | undefined): { fi
  */
 export function FeedbackComposer(props: FeedbackComposerProps) {
   const { t } = useTidings();
-  const composer = useFeedbackComposer({ defaultPlatform: props.defaultPlatform });
+  const composer = useFeedbackComposer({ defaultPlatform: props.defaultPlatform, showPlatformPicker: props.showPlatformPicker });
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const ids = { title: useId(), details: useId(), platform: useId(), files: useId(), unavailable: useId() };
+  const ids = { title: useId(), details: useId(), platform: useId(), files: useId(), hint: useId(), unavailable: useId() };
   const disabled = !composer.enabled;
 
   const addAll = (values: unknown) => {
     for (const value of Array.isArray(values) ? values : [values]) composer.addAttachment(value);
   };
-  const onPick = async () => {
+  const onPick = () => {
     if (disabled) return;
-    if (props.pickAttachment === undefined) {
-      fileInput.current?.click();
-      return;
-    }
-    const picked = await props.pickAttachment();
-    if (picked !== null && picked !== undefined) addAll(picked);
+    if (props.pickAttachment === undefined) fileInput.current?.click();
+    else void composer.attach(props.pickAttachment);
   };
+  const capture = props.captureScreenshot;
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
@@ -83,7 +97,6 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
     const sent = await composer.submit();
     if (sent !== null) props.onSubmitted?.(sent.submissionId);
   };
-  const platforms = composer.allowedPlatforms.length > 0 ? composer.allowedPlatforms : PLATFORMS;
 
   return (
     <TidingsScreen label={t("feedback.title")}>
@@ -97,16 +110,27 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
         <input id={ids.title} className="td-input" value={composer.title} maxLength={200} required disabled={disabled} onChange={(e) => composer.setTitle(e.target.value)} />
         <label htmlFor={ids.details}>{t("feedback.details")}</label>
         <textarea id={ids.details} className="td-input" rows={5} value={composer.details} disabled={disabled} onChange={(e) => composer.setDetails(e.target.value)} />
-        <label htmlFor={ids.platform}>{t("feedback.platform")}</label>
-        <select id={ids.platform} className="td-input" value={composer.platform} disabled={disabled} onChange={(e) => composer.setPlatform(e.target.value as Platform)}>
-          {platforms.map((p) => (
-            <option key={p} value={p}>
-              {t(`platform.${p}`)}
-            </option>
-          ))}
-        </select>
-        <fieldset className="td-fieldset" disabled={disabled}>
+        {composer.platformChoices.length > 1 ? (
+          <>
+            <label htmlFor={ids.platform}>{t("feedback.platform")}</label>
+            <select id={ids.platform} className="td-input" value={composer.platform} disabled={disabled} onChange={(e) => composer.setPlatform(e.target.value as Platform)}>
+              {composer.platformChoices.map((p) => (
+                <option key={p} value={p}>
+                  {t(`platform.${p}`)}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : composer.platformChoices.length === 1 ? (
+          <p className="td-muted">
+            {t("feedback.platform")}: {t(`platform.${composer.platform}`)}
+          </p>
+        ) : null}
+        <fieldset className="td-fieldset" disabled={disabled} aria-describedby={ids.hint}>
           <legend>{t("feedback.attachments")}</legend>
+          <p id={ids.hint} className="td-muted td-small">
+            {t("feedback.attachHint")}
+          </p>
           <div
             className={`td-dropzone${dragging ? " td-dragging" : ""}`}
             onDragOver={(e) => {
@@ -117,9 +141,16 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
             onDrop={onDrop}
           >
             <p className="td-muted td-small">{t("feedback.dropHint")}</p>
-            <button type="button" className="td-button" onClick={() => void onPick()}>
-              {t("feedback.attach")}
-            </button>
+            <div className="td-actions">
+              {capture === undefined ? null : (
+                <button type="button" className="td-button" disabled={composer.picking} onClick={() => void composer.attach(capture)}>
+                  {t("feedback.screenshot")}
+                </button>
+              )}
+              <button type="button" className="td-button" disabled={composer.picking} onClick={onPick}>
+                {t("feedback.attach")}
+              </button>
+            </div>
             <input
               ref={fileInput}
               id={ids.files}
@@ -156,9 +187,9 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
             </ul>
           ) : null}
         </fieldset>
-        {composer.error ? (
+        {composer.error ?? composer.pickError ? (
           <p role="alert" className="td-notice td-danger">
-            {composer.error}
+            {composer.error ?? composer.pickError}
           </p>
         ) : null}
         {composer.status === "sent" ? (

@@ -200,7 +200,8 @@ export function TidingsPortal(props: TidingsPortalProps) {
         {profileId === null && active?.id === "changelog" ? (
           <WhatsNew releaseId={route.screen === "release" ? route.id : undefined} />
         ) : null}
-        {profileId === null && active?.id === "feedback" ? <FeedbackComposer /> : null}
+        {/* The portal serves every platform of the app, so the person typing says which one. */}
+        {profileId === null && active?.id === "feedback" ? <FeedbackComposer showPlatformPicker /> : null}
       </main>
       {config !== null && config.hideSiteBranding !== true ? (
         <footer className="td-portal-footer td-small td-muted">
