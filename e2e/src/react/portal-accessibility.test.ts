@@ -99,8 +99,17 @@ describe.skipIf(!run)("the portal's accessibility in Chromium", () => {
     for (const [name, path] of Object.entries(screens)) {
       const page = await open(context, path);
       expect({ name, violations: await violations(page) }).toEqual({ name, violations: [] });
+      // A release the visitor has not seen opens the "what's new" dialog over everything; closed,
+      // the tabs must be there to use.
+      const dialog = page.getByRole("dialog");
+      if (await dialog.isVisible()) {
+        await page.keyboard.press("Escape");
+        await dialog.waitFor({ state: "detached" });
+      }
       const tabs = page.getByRole("tab");
-      expect(await tabs.count()).toBeGreaterThanOrEqual(4);
+      // The 404 page is the server's own, without the app; the demo app shows all four sections.
+      if (name === "not found") expect(await tabs.count()).toBe(0);
+      else if (path.startsWith("/p/app_demo")) expect(await tabs.count(), name).toBeGreaterThanOrEqual(4);
       const geometry = await page.evaluate(() => {
         const rect = (element: Element) => element.getBoundingClientRect();
         return {
