@@ -94,7 +94,8 @@ function rateLimitRows() {
   return literal.properties.map((p) => {
     const rule = Object.fromEntries(p.initializer.properties.map((q) => [q.name.getText(source), q.initializer.getText(source)]));
     const bucket = p.name.getText(source);
-    return { bucket, variable: `TIDINGS_RATE_LIMIT_${bucket.toUpperCase()}`, rule: `${rule.limit}/${rule.windowSeconds}`, text: docOf(p).text };
+    const variable = `TIDINGS_RATE_LIMIT_${bucket.toUpperCase()}`;
+    return { bucket, variable, perIpVariable: rule.perIp === undefined ? undefined : `${variable}_PER_IP`, rule: `${rule.limit}/${rule.windowSeconds}`, perIp: rule.perIp, text: docOf(p).text };
   });
 }
 
@@ -111,7 +112,10 @@ export function renderSettingsReference() {
     const vars = name === "rateLimits" ? "`TIDINGS_RATE_LIMIT_<BUCKET>`" : variables.map((v) => `\`${v}\``).join(", ");
     return `| ${vars} | \`${name}\` | ${cell(code(fallback))} | ${cell(text)} |`;
   });
-  const limits = rateLimitRows().map(({ bucket, variable, rule, text }) => `| \`${variable}\` | \`${bucket}\` | \`${rule}\` | ${cell(text)} |`);
+  const limits = rateLimitRows().map(({ bucket, variable, perIpVariable, rule, perIp, text }) => {
+    const cap = perIp === undefined ? "none: per IP" : `\`${perIpVariable}\` = \`${perIp.replace(/_/g, "")}\``;
+    return `| \`${variable}\` | \`${bucket}\` | \`${rule}\` | ${cap} | ${cell(text)} |`;
+  });
   return `<!-- Generated from packages/server/src/config.ts by \`npm run docs:settings\`; do not edit by hand. -->
 
 # Settings reference
@@ -128,13 +132,17 @@ ${rows.join("\n")}
 
 ## Rate limits
 
-Each public route spends the per-IP budget of its bucket before any lookup; past the limit it
-answers \`429 rate_limited\` with \`Retry-After\` (see [public-api.md](public-api.md#rate-limits)).
+Each public route spends the budget of its bucket before any lookup; past the limit it answers
+\`429 rate_limited\` with \`Retry-After\` (see [public-api.md](public-api.md#rate-limits)). Search
+and console sign-in count per client IP. The other buckets count per caller — the user or SSO
+token a request carries, or its IP when it carries none — and cap all callers of one IP together,
+so users sharing an address (an office, a school, a carrier's NAT) each get their own budget.
 Override a bucket with \`<requests>/<seconds>\` (seconds 1–86400), e.g.
-\`TIDINGS_RATE_LIMIT_SEARCH=60/60\`.
+\`TIDINGS_RATE_LIMIT_SEARCH=60/60\`, and its per-IP cap with \`<requests>\` over the same window
+(at least the bucket's limit; a limit raised past the default cap raises the cap with it).
 
-| Variable | Bucket | Default | Routes |
-|---|---|---|---|
+| Variable | Bucket | Default | Per-IP cap | Routes |
+|---|---|---|---|---|
 ${limits.join("\n")}
 `;
 }

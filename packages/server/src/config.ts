@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { normalizePrefix } from "./storage/object-storage.js";
 import { NO_WEBHOOK_ALLOW, parseWebhookAllow, type WebhookAllowList } from "./webhooks/address-guard.js";
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_BUCKETS, rateLimitVariable, type RateLimitRules } from "./rate-limit/buckets.js";
+import { DEFAULT_RATE_LIMITS, PER_CALLER_BUCKETS, RATE_LIMIT_BUCKETS, rateLimitVariable, type RateLimitRules } from "./rate-limit/buckets.js";
 
 /** Where uploads are kept: a folder on local disk, or a bucket of an S3-compatible service. */
 export type StorageConfig =
@@ -63,7 +63,7 @@ export interface Config {
   setupCode: string | null;
   /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits and the public cache's invalidations through; null keeps both in memory. @default null */
   redisUrl: string | null;
-  /** Per-IP rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`). @default DEFAULT_RATE_LIMITS */
+  /** Rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`, per user token or IP) and its per-IP cap over all users (`TIDINGS_RATE_LIMIT_<BUCKET>_PER_IP=<requests>`). @default DEFAULT_RATE_LIMITS */
   rateLimits: RateLimitRules;
   /**
    * `NODE_ENV=production`: intake (`POST /feedback`, `POST /feature-requests`) then requires human
@@ -318,7 +318,22 @@ function parseRateLimits(env: Env): RateLimitRules {
     if (match === null || !Number.isSafeInteger(limit) || limit < 1 || windowSeconds < 1 || windowSeconds > 86_400) {
       throw new ConfigError(name, `expected <requests>/<seconds> such as "30/60" (requests ≥ 1, seconds 1-86400), got "${raw}"`);
     }
-    rules[bucket] = { limit, windowSeconds };
+    rules[bucket] = { ...DEFAULT_RATE_LIMITS[bucket], limit, windowSeconds };
+  }
+  for (const bucket of PER_CALLER_BUCKETS) {
+    const name = rateLimitVariable(bucket, "perIp");
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") {
+      // A per-user limit raised past the default cap raises the cap with it.
+      const { limit, perIp = limit } = rules[bucket];
+      rules[bucket] = { ...rules[bucket], perIp: Math.max(perIp, limit) };
+      continue;
+    }
+    const perIp = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(perIp) || perIp < rules[bucket].limit) {
+      throw new ConfigError(name, `expected the requests one IP may send per window over all its users, at least the bucket's ${rules[bucket].limit}, got "${raw}"`);
+    }
+    rules[bucket] = { ...rules[bucket], perIp };
   }
   return rules;
 }

@@ -153,55 +153,64 @@ export function TidingsPortal(props: TidingsPortalProps) {
         </div>
       </header>
       {configError !== undefined ? <ErrorState message={`${t("common.configError")} ${errorMessage(configError)}`} onRetry={() => void refreshConfig()} /> : null}
-      <nav role="tablist" aria-label={t("portal.tabs")} className="td-tabs td-portal-tabs">
-        {tabs.map((tab, index) => (
-          <button
-            key={tab.id}
-            id={`${base}-${tab.id}`}
-            role="tab"
-            type="button"
-            aria-selected={tab.id === active?.id}
-            aria-controls={`${base}-panel`}
-            tabIndex={tab.id === active?.id ? 0 : -1}
-            className="td-tab"
-            onClick={() => select(tab.id)}
-            onKeyDown={(e) => onKey(e, index)}
-          >
-            {t(tab.label)}
-          </button>
-        ))}
-      </nav>
-      <main id={`${base}-panel`} role="tabpanel" aria-labelledby={active === undefined ? undefined : `${base}-${active.id}`} className="td-portal-main">
-        {profileId !== null ? (
-          <div className="td-detail">
-            <button type="button" className="td-link" onClick={back}>
-              ← {t("common.back")}
+      {/* The tab list inside a navigation landmark, and the panel inside the main one: a role on
+          <nav> or <main> itself would replace the landmark (axe: landmark-one-main, region). */}
+      <nav aria-label={t("portal.tabs")}>
+        <div role="tablist" aria-label={t("portal.tabs")} className="td-tabs td-portal-tabs">
+          {tabs.map((tab, index) => (
+            <button
+              key={tab.id}
+              id={`${base}-${tab.id}`}
+              role="tab"
+              type="button"
+              aria-selected={tab.id === active?.id}
+              aria-controls={`${base}-panel`}
+              tabIndex={tab.id === active?.id ? 0 : -1}
+              className="td-tab"
+              onClick={() => select(tab.id)}
+              onKeyDown={(e) => onKey(e, index)}
+            >
+              {t(tab.label)}
             </button>
-            <UserProfile userId={profileId} fallbackName={profileName} />
-          </div>
-        ) : null}
-        {profileId === null && active?.id === "roadmap" ? (
-          <RoadmapBoard
-            column={route.screen === "roadmap" ? route.column : undefined}
-            onColumnChange={(column) => navigate({ screen: "roadmap", column })}
-            onOpenRequest={(item) => navigate({ screen: "request", id: item.id }, item.title)}
-          />
-        ) : null}
-        {/* Hidden rather than unmounted while a profile is open, so Back returns to the same request. */}
-        {active?.id === "requests" ? (
-          <div hidden={profileId !== null}>
-            <FeatureRequestList
-              onOpenProfile={openProfile}
-              openRequestId={route.screen === "request" ? route.id : profileId !== null && lastRequest !== null ? lastRequest : null}
-              onOpenRequest={openRequest}
+          ))}
+        </div>
+      </nav>
+      <main className="td-portal-main">
+        <div id={`${base}-panel`} role="tabpanel" aria-labelledby={active === undefined ? undefined : `${base}-${active.id}`}>
+          {/* The section's heading, for the outline: headings below it (a request's title, a list
+              item's) then follow the app's name in order. */}
+          {active === undefined ? null : <h2 className="td-visually-hidden">{t(active.label)}</h2>}
+          {profileId !== null ? (
+            <div className="td-detail">
+              <button type="button" className="td-link" onClick={back}>
+                ← {t("common.back")}
+              </button>
+              <UserProfile userId={profileId} fallbackName={profileName} />
+            </div>
+          ) : null}
+          {profileId === null && active?.id === "roadmap" ? (
+            <RoadmapBoard
+              column={route.screen === "roadmap" ? route.column : undefined}
+              onColumnChange={(column) => navigate({ screen: "roadmap", column })}
+              onOpenRequest={(item) => navigate({ screen: "request", id: item.id }, item.title)}
             />
-          </div>
-        ) : null}
-        {profileId === null && active?.id === "changelog" ? (
-          <WhatsNew releaseId={route.screen === "release" ? route.id : undefined} />
-        ) : null}
-        {/* The portal serves every platform of the app, so the person typing says which one. */}
-        {profileId === null && active?.id === "feedback" ? <FeedbackComposer showPlatformPicker /> : null}
+          ) : null}
+          {/* Hidden rather than unmounted while a profile is open, so Back returns to the same request. */}
+          {active?.id === "requests" ? (
+            <div hidden={profileId !== null}>
+              <FeatureRequestList
+                onOpenProfile={openProfile}
+                openRequestId={route.screen === "request" ? route.id : profileId !== null && lastRequest !== null ? lastRequest : null}
+                onOpenRequest={openRequest}
+              />
+            </div>
+          ) : null}
+          {profileId === null && active?.id === "changelog" ? (
+            <WhatsNew releaseId={route.screen === "release" ? route.id : undefined} />
+          ) : null}
+          {/* The portal serves every platform of the app, so the person typing says which one. */}
+          {profileId === null && active?.id === "feedback" ? <FeedbackComposer showPlatformPicker /> : null}
+        </div>
       </main>
       {config !== null && config.hideSiteBranding !== true ? (
         <footer className="td-portal-footer td-small td-muted">

@@ -84,7 +84,7 @@ describe("rate limits of the public config and roadmap routes (real defaults)", 
     t.app.inject({ url: `/api/v1/public/config/${appKey}`, remoteAddress });
 
   it("answers the 61st config fetch from one IP within a minute with 429, and another IP still passes", async () => {
-    expect(t.app.ctx.config.rateLimits.config).toEqual({ limit: 60, windowSeconds: 60 });
+    expect(t.app.ctx.config.rateLimits.config).toEqual({ limit: 60, windowSeconds: 60, perIp: 3000 });
     for (let i = 0; i < 60; i++) {
       if (i === 30) t.clock.advance(45_000);
       expect((await fetchConfig("203.0.113.7")).statusCode).toBe(200);
