@@ -58,6 +58,20 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await t.db.kysely.selectFrom("boardColumns").select("id").where("appId", "=", row.id).execute()).toEqual([]);
   });
 
+  it("turns trust in identified users on for apps that existed before migration 0025", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
+    const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users"]);
+    const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
+    expect(row.verificationTrustIdentified).toBe(1);
+  });
+
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
     const migrator = new Migrator({
       db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
