@@ -1,4 +1,4 @@
-import { FeedbackClient, FeedbackComposerController, QuotaExceededException, VerificationRequiredException } from "@tidings/client";
+import { FeedbackClient, FeedbackComposerController, QuotaExceededException, userIdentityHash, VerificationRequiredException, type FetchLike } from "@tidings/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRealServer, type RealServer } from "./real-server.js";
 
@@ -19,7 +19,7 @@ const demoClient = () => new FeedbackClient({ baseUrl: server.baseUrl, appKey: "
 
 describe("built-in altcha against a production server", () => {
   it("the demo app's config requires altcha", async () => {
-    expect((await demoClient().getConfig()).verification).toEqual({ provider: "altcha", siteKey: null, required: true });
+    expect((await demoClient().getConfig()).verification).toEqual({ provider: "altcha", siteKey: null, required: true, trustIdentifiedUsers: true });
   });
 
   it("submits feedback and a feature request without any provider configured", async () => {
@@ -44,6 +44,25 @@ describe("built-in altcha against a production server", () => {
     expect(error).toBeInstanceOf(VerificationRequiredException);
     expect((error as VerificationRequiredException).status).toBe(403);
     expect((error as VerificationRequiredException).code).toBe("verification_required");
+  });
+
+  it("takes a signed-in user's feedback without a challenge, and asks for one once the app stops trusting identified users", async () => {
+    const app = await server.createApp("trusts-identified");
+    const challenges: string[] = [];
+    const fetchSeen: FetchLike = (input, init) => {
+      if (String(input).includes("/verification/challenge")) challenges.push(String(input));
+      return fetch(input, init);
+    };
+    const signedIn = () =>
+      new FeedbackClient({ baseUrl: server.baseUrl, appKey: app.appKey, userToken: "host-user-7", userHash: (token) => userIdentityHash(app.signingSecret, token), fetch: fetchSeen, warn: () => undefined });
+    const client = signedIn();
+    await client.getConfig();
+    expect(typeof (await client.submitFeedback({ title: "Signed in", details: "No proof of work", platform: "ios" })).submissionId).toBe("string");
+    expect(challenges).toEqual([]);
+
+    await app.settings({ verification: { trustIdentifiedUsers: false } });
+    expect(typeof (await signedIn().submitFeedback({ title: "Signed in", details: "With proof of work", platform: "ios" })).submissionId).toBe("string");
+    expect(challenges).toHaveLength(1);
   });
 });
 

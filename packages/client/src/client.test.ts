@@ -285,9 +285,10 @@ describe("FeedbackClient", () => {
 
 /**
  * A fake intake server: the config names `verification`, challenges are signed like the real
- * server's, and intake answers 201 for a verified unused token when verification is required, else 403.
+ * server's, and intake answers 201 for a verified unused token when verification is required, or
+ * for a caller sending a user hash or SSO token when identified users are trusted, else 403.
  */
-function altchaServer(verification: { provider: string; required: boolean }) {
+function altchaServer(verification: { provider: string; required: boolean; trustIdentifiedUsers?: boolean }) {
   const secrets = { hmacSignatureSecret: "sig", hmacKeySignatureSecret: "key" };
   const spent = new Set<string>();
   const verify = async (token: unknown) => {
@@ -309,6 +310,8 @@ function altchaServer(verification: { provider: string; required: boolean }) {
       return Response.json(await createChallenge({ algorithm: "PBKDF2/SHA-256", cost: 1, counter: 9, deriveKey, data: { appKey: "app_demo" }, ...secrets }));
     }
     const token = (s.body as { verificationToken?: unknown }).verificationToken;
+    const identified = s.headers["X-User-Hash"] !== undefined || s.headers["X-SSO-Token"] !== undefined;
+    if (verification.trustIdentifiedUsers === true && identified) return Response.json({ featureRequestId: "fr_1", pending: false, submissionId: "s1" }, { status: 201 });
     if (!verification.required || (verification.provider === "altcha" && (await verify(token)))) return Response.json({ featureRequestId: "fr_1", pending: true, submissionId: "s1" }, { status: 201 });
     return Response.json({ error: "Human verification is required", code: "verification_required" }, { status: 403 });
   });
@@ -448,6 +451,36 @@ describe("FeedbackClient built-in altcha verification", () => {
     await expect(explicit.submitFeatureRequest({ title: "x" })).rejects.toBeInstanceOf(VerificationRequiredException);
     expect(requests(seen)).toEqual(["GET /public/config/app_demo", "POST /feature-requests", "GET /public/config/app_demo", "POST /feature-requests"]);
     expect(seen.map(sentToken)).toEqual([undefined, "from-draft", undefined, undefined]);
+  });
+
+  it("solves nothing for a user the host vouches for when the app trusts identified users", async () => {
+    const trusting = { ...altcha, trustIdentifiedUsers: true };
+    const { seen, fetch } = altchaServer(trusting);
+    const hashed = client(fetch, { userToken: "user-42", userHash: "ab".repeat(32) });
+    await hashed.getConfig();
+    expect(await hashed.submitFeedback({ title: "Crash", details: "on start" })).toMatchObject({ submissionId: "s1" });
+    const sso = client(fetch, { ssoToken: "header.payload.signature" });
+    await sso.getConfig();
+    await sso.submitFeatureRequest({ title: "Dark mode" });
+    expect(requests(seen)).toEqual(["GET /public/config/app_demo", "POST /feedback", "GET /public/config/app_demo", "POST /feature-requests"]);
+    expect(seen.map(sentToken)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it("still solves for an anonymous caller, and for a user without a hash, when the app trusts identified users", async () => {
+    const { seen, fetch } = altchaServer({ ...altcha, trustIdentifiedUsers: true });
+    const c = client(fetch, { userToken: "user-42" });
+    await c.getConfig();
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    expect(requests(seen)).toEqual(["GET /public/config/app_demo", "GET /public/apps/app_demo/verification/challenge", "POST /feedback"]);
+    expect(typeof sentToken(seen[2])).toBe("string");
+  });
+
+  it("solves for an identified user when the app does not trust identified users", async () => {
+    const { seen, fetch } = altchaServer({ ...altcha, trustIdentifiedUsers: false });
+    const c = client(fetch, { userToken: "user-42", userHash: "ab".repeat(32) });
+    await c.getConfig();
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    expect(requests(seen)).toEqual(["GET /public/config/app_demo", "GET /public/apps/app_demo/verification/challenge", "POST /feedback"]);
   });
 
   it.each([

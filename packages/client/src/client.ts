@@ -716,7 +716,7 @@ export class FeedbackClient {
         if (isAbortError(configError) || configError instanceof NetworkException || configError instanceof RequestTimeoutException) throw configError;
       });
     }
-    const builtIn = requiresAltcha(this.verification) ? await this.createVerificationToken(options) : undefined;
+    const builtIn = requiresAltcha(this.verification) && !(await this.verifiedAsIdentified(headers)) ? await this.createVerificationToken(options) : undefined;
     try {
       return await post(builtIn);
     } catch (error) {
@@ -728,6 +728,16 @@ export class FeedbackClient {
       if (builtIn !== undefined || !requiresAltcha(config?.verification)) throw error;
       return post(await this.createVerificationToken(options));
     }
+  }
+
+  /**
+   * True when the config last read says the app counts identified users as verified and this call
+   * identifies its user (`X-User-Hash`, or an SSO token): the server then needs no token, and a
+   * phone is spared the proof of work.
+   */
+  private async verifiedAsIdentified(headers: Record<string, string>): Promise<boolean> {
+    if (this.verification?.trustIdentifiedUsers !== true) return false;
+    return headers["X-User-Hash"] !== undefined || (await this.currentSsoToken()) !== undefined;
   }
 
   private async userHeaders(token: string): Promise<Record<string, string>> {

@@ -41,7 +41,11 @@ export interface PublicAppConfig {
   allowAnonymousFeedback: boolean;
   allowAnonymousChangelog: boolean;
   maxAttachmentBytes: number;
-  verification?: { provider: string; siteKey: string | null; required: boolean };
+  /**
+   * `trustIdentifiedUsers`: a caller with a user hash or an SSO token needs no verification token
+   * (absent from servers that predate it).
+   */
+  verification?: { provider: string; siteKey: string | null; required: boolean; trustIdentifiedUsers?: boolean };
   sdk?: SdkAppearance;
   [field: string]: unknown;
 }

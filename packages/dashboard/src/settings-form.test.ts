@@ -23,7 +23,7 @@ const app = {
   googlePlayUrl: null,
   hideSiteBranding: false,
   moderationPolicy: "anonymous",
-  verification: { provider: "none", siteKey: null, hasSecret: false, exempt: false },
+  verification: { provider: "none", siteKey: null, hasSecret: false, exempt: false, trustIdentifiedUsers: false },
 } as unknown as AppRecord;
 
 describe("settings form", () => {
@@ -33,6 +33,8 @@ describe("settings form", () => {
     const patch = patchFromForm(form);
     expect(patch).toMatchObject({ maxAttachmentBytes: 20_000_000, allowedPlatforms: ["ios", "web"], websiteUrl: null });
     expect(patch.verification).not.toHaveProperty("secretKey");
+    expect(patch.verification).toMatchObject({ exempt: false, trustIdentifiedUsers: false });
+    expect(patchFromForm({ ...form, trustIdentifiedUsers: true }).verification).toMatchObject({ trustIdentifiedUsers: true });
     expect(patch.sdk?.changelogOverlay?.entryCount).toBe(3);
   });
 

@@ -28,6 +28,7 @@ export interface SettingsForm {
   siteKey: string;
   secretKey: string;
   exempt: boolean;
+  trustIdentifiedUsers: boolean;
 }
 
 /** The form for an app as the server describes it. */
@@ -55,6 +56,7 @@ export function formFromApp(app: AppRecord): SettingsForm {
     siteKey: app.verification.siteKey ?? "",
     secretKey: "",
     exempt: app.verification.exempt,
+    trustIdentifiedUsers: app.verification.trustIdentifiedUsers,
   };
 }
 
@@ -118,6 +120,7 @@ export function patchFromForm(form: SettingsForm): AppPatch {
       provider: form.provider as NonNullable<NonNullable<AppPatch["verification"]>["provider"]>,
       siteKey: orNull(form.siteKey),
       exempt: form.exempt,
+      trustIdentifiedUsers: form.trustIdentifiedUsers,
       ...(form.secretKey.trim() === "" ? {} : { secretKey: form.secretKey.trim() }),
     },
   };

@@ -40,6 +40,11 @@ export const PublicVerificationSchema = Type.Object({
   provider: VerificationProviderSchema,
   siteKey: Type.Union([Type.String(), Type.Null()]),
   required: Type.Boolean(),
+  /**
+   * True when an identified caller (valid `X-User-Hash` or SSO token) counts as verified: such a
+   * caller sends no verification token. Absent from servers that predate it.
+   */
+  trustIdentifiedUsers: Type.Optional(Type.Boolean()),
 });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

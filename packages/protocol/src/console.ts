@@ -103,6 +103,8 @@ export const VerificationSettingsSchema = Type.Object({
   hasSecret: Type.Boolean(),
   /** Exempts this app from human verification (server-side exemption). */
   exempt: Type.Boolean(),
+  /** An identified caller (valid `X-User-Hash` or SSO token) counts as verified; on for new apps. */
+  trustIdentifiedUsers: Type.Boolean(),
 });
 
 /** An app as the console sees it. */
@@ -209,6 +211,7 @@ export const AppPatchSchema = Type.Object({
       siteKey: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
       secretKey: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()])),
       exempt: Type.Optional(Type.Boolean()),
+      trustIdentifiedUsers: Type.Optional(Type.Boolean()),
     }),
   ),
 });

@@ -31,7 +31,7 @@ export type AltchaChallenge = Static<typeof AltchaChallengeSchema>;
 /** Query of `GET /api/v1/public/apps/<APP_KEY>/verification/challenge`. */
 export const AltchaChallengeQuerySchema = Type.Object({
   solver: Type.Optional(
-    Type.Literal("js", { description: "The client derives PBKDF2 in plain JavaScript (no Web Crypto): serve the lighter challenge (ALTCHA_JS_MAX_COUNTER)." }),
+    Type.Literal("js", { description: "The client derives PBKDF2 in plain JavaScript (no Web Crypto): serve the lighter challenge (ALTCHA_JS_COST, ALTCHA_JS_MAX_COUNTER)." }),
   ),
 });
 

@@ -84,8 +84,16 @@ export interface Config {
   /** Built-in altcha: the secret counter is drawn from [max/2, max]; the client's work grows with it. @default 5000 */
   altchaMaxCounter: number;
   /**
-   * Built-in altcha: the max counter of challenges asked for with `?solver=js`, for clients without
-   * Web Crypto (React Native on Hermes); never above `altchaMaxCounter`. @default 2000
+   * Built-in altcha: PBKDF2 iterations per attempt of challenges asked for with `?solver=js`, for
+   * clients without Web Crypto (React Native on Hermes, which interprets JavaScript); never above
+   * `altchaCost`. Anyone may ask for that challenge, so with `altchaJsMaxCounter` it is the work a
+   * bot pays. @default 100
+   */
+  altchaJsCost: number;
+  /**
+   * Built-in altcha: the max counter of challenges asked for with `?solver=js`; never above
+   * `altchaMaxCounter`. At the defaults a solve takes about half a second of CPU in an interpreter
+   * (`node --jitless`). @default 100
    */
   altchaJsMaxCounter: number;
   /**
@@ -395,7 +403,8 @@ export function loadConfig(env: Env = process.env): Config {
     verificationTimeoutMs: parseInteger(env, "VERIFICATION_TIMEOUT_MS", 5000, 100, 60_000),
     altchaCost: parseInteger(env, "ALTCHA_COST", 2000, 1, 1_000_000),
     altchaMaxCounter: parseInteger(env, "ALTCHA_MAX_COUNTER", 5000, 2, 1_000_000),
-    altchaJsMaxCounter: parseInteger(env, "ALTCHA_JS_MAX_COUNTER", 2000, 2, 1_000_000),
+    altchaJsCost: parseInteger(env, "ALTCHA_JS_COST", 100, 1, 1_000_000),
+    altchaJsMaxCounter: parseInteger(env, "ALTCHA_JS_MAX_COUNTER", 100, 2, 1_000_000),
     smtpUrl: parseSmtpUrl(env),
     mailFrom: parseMailFrom(env),
     role: parseRole(env),

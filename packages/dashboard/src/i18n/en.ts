@@ -97,6 +97,7 @@ export const en = {
   "settings.secretKey": "Secret key (write only; leave empty to keep)",
   "settings.hasSecret": "A secret key is stored.",
   "settings.exempt": "Exempt this app from verification",
+  "settings.trustIdentifiedUsers": "Count identified users (user hash or SSO) as verified",
   "roadmap.title": "Roadmap columns",
   "roadmap.add": "Add column",
   "roadmap.columnName": "Column name",

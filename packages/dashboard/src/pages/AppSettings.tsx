@@ -192,6 +192,12 @@ export function AppSettings(props: { wsId: string; appId: string; canConfigure: 
             <input id="secretKey" type="password" autoComplete="off" value={form.secretKey} onChange={(e) => update({ secretKey: e.target.value })} />
           </Field>
           <Check id="exempt" label={t("settings.exempt")} checked={form.exempt} onChange={(checked) => update({ exempt: checked })} />
+          <Check
+            id="trustIdentifiedUsers"
+            label={t("settings.trustIdentifiedUsers")}
+            checked={form.trustIdentifiedUsers}
+            onChange={(checked) => update({ trustIdentifiedUsers: checked })}
+          />
         </Fieldset>
         <ErrorBanner error={failure} />
         {saved ? <Notice>{t("common.saved")}</Notice> : null}

@@ -53,6 +53,7 @@ function verificationOf(row: AppRow) {
     siteKey: row.verificationSiteKey,
     hasSecret: row.verificationSecret !== null,
     exempt: row.verificationExempt === 1,
+    trustIdentifiedUsers: row.verificationTrustIdentified === 1,
   };
 }
 
@@ -141,6 +142,7 @@ export function toPublicConfig(row: AppRow, workspaceSlug: string, production: b
       provider: provider ?? r.verification.provider,
       siteKey: provider === "altcha" ? null : r.verification.siteKey,
       required: provider !== null,
+      trustIdentifiedUsers: r.verification.trustIdentifiedUsers,
     },
     sdk: r.sdk,
   };
@@ -194,6 +196,7 @@ export function patchColumns(patch: AppPatch, current: AppRow | null): Partial<A
     if (v.siteKey !== undefined) out.verificationSiteKey = v.siteKey;
     if (v.secretKey !== undefined) out.verificationSecret = v.secretKey;
     if (v.exempt !== undefined) out.verificationExempt = flag(v.exempt);
+    if (v.trustIdentifiedUsers !== undefined) out.verificationTrustIdentified = flag(v.trustIdentifiedUsers);
   }
   return out;
 }
@@ -252,6 +255,7 @@ export async function createApp(
     verificationSiteKey: null,
     verificationSecret: null,
     verificationExempt: 0,
+    verificationTrustIdentified: 1,
     requireIdentifiedUsers: 0,
     createdAt: now,
     updatedAt: now,
@@ -281,8 +285,13 @@ export async function createApp(
  * reached yet (the migration tests create apps on old schemas).
  */
 function insertedColumns(row: AppRow): Insertable<AppsTable> {
-  const { portalIndexable, requireIdentifiedUsers, ...rest } = row;
-  return { ...rest, ...(portalIndexable === 0 ? {} : { portalIndexable }), ...(requireIdentifiedUsers === 0 ? {} : { requireIdentifiedUsers }) };
+  const { portalIndexable, requireIdentifiedUsers, verificationTrustIdentified, ...rest } = row;
+  return {
+    ...rest,
+    ...(portalIndexable === 0 ? {} : { portalIndexable }),
+    ...(requireIdentifiedUsers === 0 ? {} : { requireIdentifiedUsers }),
+    ...(verificationTrustIdentified === 1 ? {} : { verificationTrustIdentified }),
+  };
 }
 
 /** Applies a patch to an app in `workspaceId`; 404 when it is not there, 409 on a taken slug. */

@@ -58,7 +58,7 @@ describe.each(testDialects())("console apps on %s", (dialect) => {
     });
     expect(branding.body).toMatchObject({ websiteUrl: "https://acme.example", hideSiteBranding: true });
     const config = (await t.app.inject({ url: `/api/v1/public/config/${acme.appKey}` })).json();
-    expect(config.verification).toEqual({ provider: "turnstile", siteKey: "0x4AAA", required: true });
+    expect(config.verification).toEqual({ provider: "turnstile", siteKey: "0x4AAA", required: true, trustIdentifiedUsers: true });
     expect(config.allowedEmbedOrigins).toEqual(["https://acme.example"]);
     const settings = await acme.console.get(`/workspaces/${acme.wsId}/settings`);
     expect(settings.body.apps[0].settings.moderationPolicy).toBe("all");

@@ -97,7 +97,7 @@ describe("public config in production", () => {
     const t = await createTestApp("sqlite", { production: true });
     try {
       const config = (await t.app.inject({ url: "/api/v1/public/config/app_demo" })).json();
-      expect(config.verification).toEqual({ provider: "altcha", siteKey: null, required: true });
+      expect(config.verification).toEqual({ provider: "altcha", siteKey: null, required: true, trustIdentifiedUsers: true });
       const me = (await t.app.inject({ url: "/api/v1/console/me", headers: t.admin })).json();
       const wsId = me.workspaces[0].workspace.id;
       const apps = (await t.app.inject({ url: `/api/v1/console/workspaces/${wsId}/apps`, headers: t.admin })).json();

@@ -58,6 +58,20 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await t.db.kysely.selectFrom("boardColumns").select("id").where("appId", "=", row.id).execute()).toEqual([]);
   });
 
+  it("turns trust in identified users on for apps that existed before migration 0025", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
+    const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users"]);
+    const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
+    expect(row.verificationTrustIdentified).toBe(1);
+  });
+
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
     const migrator = new Migrator({
       db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
@@ -86,7 +100,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -141,6 +155,7 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0022-import-sources",
         "0023-vote-batches",
         "0024-search-words-table",
+        "0025-trust-identified-users",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

@@ -77,6 +77,8 @@ export interface AppsTable {
   verificationSiteKey: string | null;
   verificationSecret: string | null;
   verificationExempt: Flag;
+  /** An identified caller (X-User-Hash or SSO token) counts as verified at intake; defaults to 1 in the column. */
+  verificationTrustIdentified: Generated<Flag>;
   /** Writes need a verified identity (SSO token or X-User-Hash); defaults to 0 in the schema. */
   requireIdentifiedUsers: Generated<Flag>;
   createdAt: string;

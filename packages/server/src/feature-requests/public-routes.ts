@@ -257,6 +257,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
         appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
       const pass = await checkIntake(ctx, appRow, {
         verificationToken: body.verificationToken ?? body.turnstileToken,
+        identified: identity.identified,
         action: "feature-request",
         remoteIp: request.ip,
       });

@@ -94,6 +94,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
 
       const pass = await checkIntake(ctx, appRow, {
         verificationToken: body.verificationToken ?? body.turnstileToken,
+        identified: identity.identified,
         action: "feedback",
         remoteIp: request.ip,
       });

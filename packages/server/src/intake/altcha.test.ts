@@ -9,8 +9,8 @@ import { createTestApp, type TestApp } from "../testing/test-app.js";
 import { testDialects } from "../testing/test-database.js";
 
 const PLAIN_REFUSAL = { error: "Human verification is required", code: "verification_required" };
-/** Cheap proof of work so solving takes milliseconds; `?solver=js` challenges have counters in [5, 10]. */
-const EASY = { altchaCost: 1, altchaMaxCounter: 40, altchaJsMaxCounter: 10 };
+/** Cheap proof of work so solving takes milliseconds; `?solver=js` challenges have cost 2 and counters in [5, 10]. */
+const EASY = { altchaCost: 3, altchaMaxCounter: 40, altchaJsCost: 2, altchaJsMaxCounter: 10 };
 
 const encode = (payload: unknown) => Buffer.from(JSON.stringify(payload)).toString("base64");
 
@@ -50,7 +50,7 @@ describe.each(testDialects())("built-in altcha on %s", (dialect) => {
     expect(res.headers["cache-control"]).toBe("no-store");
     const challenge = res.json();
     expect(challenge.signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(challenge.parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 1, data: { appKey: acme.appKey } });
+    expect(challenge.parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 3, data: { appKey: acme.appKey } });
     expect(challenge.parameters.expiresAt).toBe(Math.floor((t.clock.now().getTime() + ALTCHA_CHALLENGE_TTL_MS) / 1000));
     expect(challenge.parameters.keySignature).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -124,7 +124,7 @@ describe.each(testDialects())("built-in altcha on %s", (dialect) => {
       expect(res.statusCode).toBe(200);
       expect(res.headers["cache-control"]).toBe("no-store");
       const challenge: Challenge = res.json();
-      expect(challenge.parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 1, data: { appKey: acme.appKey } });
+      expect(challenge.parameters).toMatchObject({ algorithm: "PBKDF2/SHA-256", cost: 2, data: { appKey: acme.appKey } });
       const solution = await solve(challenge);
       counters.push(solution.counter);
       last = encode({ challenge, solution });

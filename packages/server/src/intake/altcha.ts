@@ -24,10 +24,25 @@ function altchaSecrets(signingSecret: string) {
 }
 
 /**
+ * The PBKDF2 cost and max counter of a challenge. `solver: "js"` (clients without Web Crypto, which
+ * derive in plain JavaScript, on Hermes in an interpreter) gets `altchaJsCost` and
+ * `altchaJsMaxCounter`, each capped by its default-challenge setting so asking for it never costs more.
+ *
+ * @example
+ * ```ts
+ * altchaDifficulty(ctx.config, "js"); // { cost: 100, maxCounter: 100 } at the defaults
+ * ```
+ */
+export function altchaDifficulty(config: Context["config"], solver?: "js"): { cost: number; maxCounter: number } {
+  if (solver !== "js") return { cost: config.altchaCost, maxCounter: config.altchaMaxCounter };
+  return { cost: Math.min(config.altchaJsCost, config.altchaCost), maxCounter: Math.min(config.altchaJsMaxCounter, config.altchaMaxCounter) };
+}
+
+/**
  * A signed altcha challenge for `app`, expiring {@link ALTCHA_CHALLENGE_TTL_MS} after the
- * context clock's now. The secret counter is drawn from [max/2, max] so the work varies little;
- * `solver: "js"` (clients without Web Crypto, several times slower) lowers max to
- * `altchaJsMaxCounter`. Anyone may ask for that one, so it is the difficulty a bot pays.
+ * context clock's now, at {@link altchaDifficulty}. The secret counter is drawn from [max/2, max]
+ * so the work varies little. Anyone may ask for the `solver: "js"` one, so it is the difficulty a
+ * bot pays.
  *
  * @example
  * ```ts
@@ -35,11 +50,11 @@ function altchaSecrets(signingSecret: string) {
  * ```
  */
 export async function createAltchaChallenge(ctx: Context, app: AppRow, solver?: "js"): Promise<AltchaChallenge> {
-  const max = solver === "js" ? Math.min(ctx.config.altchaJsMaxCounter, ctx.config.altchaMaxCounter) : ctx.config.altchaMaxCounter;
+  const { cost, maxCounter } = altchaDifficulty(ctx.config, solver);
   const challenge = await createChallenge({
     algorithm: ALGORITHM,
-    cost: ctx.config.altchaCost,
-    counter: randomInt(Math.ceil(max / 2), max + 1),
+    cost,
+    counter: randomInt(Math.ceil(maxCounter / 2), maxCounter + 1),
     deriveKey,
     data: { appKey: app.appKey },
     expiresAt: new Date(ctx.clock.now().getTime() + ALTCHA_CHALLENGE_TTL_MS),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.js";
+import { altchaDifficulty } from "./altcha.js";
 
 describe("intake settings in loadConfig", () => {
   it("defaults to the vendors' siteverify URLs, a 5 s timeout and no production enforcement", () => {
@@ -11,7 +12,8 @@ describe("intake settings in loadConfig", () => {
       verificationTimeoutMs: 5000,
       altchaCost: 2000,
       altchaMaxCounter: 5000,
-      altchaJsMaxCounter: 2000,
+      altchaJsCost: 100,
+      altchaJsMaxCounter: 100,
     });
     expect(loadConfig({ NODE_ENV: "development" }).production).toBe(false);
   });
@@ -26,6 +28,7 @@ describe("intake settings in loadConfig", () => {
         VERIFICATION_TIMEOUT_MS: "2500",
         ALTCHA_COST: "500",
         ALTCHA_MAX_COUNTER: "800",
+        ALTCHA_JS_COST: "40",
         ALTCHA_JS_MAX_COUNTER: "300",
       }),
     ).toMatchObject({
@@ -36,8 +39,16 @@ describe("intake settings in loadConfig", () => {
       verificationTimeoutMs: 2500,
       altchaCost: 500,
       altchaMaxCounter: 800,
+      altchaJsCost: 40,
       altchaJsMaxCounter: 300,
     });
+  });
+
+  it("sizes the ?solver=js challenge by its own settings, never above the default challenge's", () => {
+    expect(altchaDifficulty(loadConfig({}))).toEqual({ cost: 2000, maxCounter: 5000 });
+    expect(altchaDifficulty(loadConfig({}), "js")).toEqual({ cost: 100, maxCounter: 100 });
+    const inverted = loadConfig({ ALTCHA_COST: "50", ALTCHA_MAX_COUNTER: "80", ALTCHA_JS_COST: "500", ALTCHA_JS_MAX_COUNTER: "900" });
+    expect(altchaDifficulty(inverted, "js")).toEqual({ cost: 50, maxCounter: 80 });
   });
 
   it.each([
@@ -46,6 +57,7 @@ describe("intake settings in loadConfig", () => {
     ["VERIFICATION_TIMEOUT_MS", "0"],
     ["ALTCHA_COST", "-1"],
     ["ALTCHA_MAX_COUNTER", "1"],
+    ["ALTCHA_JS_COST", "0"],
     ["ALTCHA_JS_MAX_COUNTER", "0"],
   ])("names %s when it is %j", (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);

@@ -55,7 +55,7 @@ describe.each(testDialects())("subscription and monthly quota on %s", (dialect) 
     const app = await appRowOf(t.app.ctx, ws.appKey);
     // All ten pass the early check (2 of 3 used), then race for the slot in their own transactions.
     const passes = await Promise.all(
-      Array.from({ length: 10 }, () => checkIntake(t.app.ctx, app, { verificationToken: undefined, action: "feedback", remoteIp: "" })),
+      Array.from({ length: 10 }, () => checkIntake(t.app.ctx, app, { verificationToken: undefined, identified: false, action: "feedback", remoteIp: "" })),
     );
     const results = await Promise.allSettled(passes.map((pass) => t.app.ctx.db.kysely.transaction().execute((trx) => pass.commit(trx))));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
@@ -68,7 +68,7 @@ describe.each(testDialects())("subscription and monthly quota on %s", (dialect) 
   it("uses no quota when the write transaction rolls back, whether the slot was taken or refused", async () => {
     const ws = await workspaceWith({ monthlySubmissionQuota: 1 });
     const app = await appRowOf(t.app.ctx, ws.appKey);
-    const pass = await checkIntake(t.app.ctx, app, { verificationToken: undefined, action: "feature-request", remoteIp: "" });
+    const pass = await checkIntake(t.app.ctx, app, { verificationToken: undefined, identified: false, action: "feature-request", remoteIp: "" });
     await expect(
       t.app.ctx.db.kysely.transaction().execute(async (trx) => {
         await pass.commit(trx);
@@ -96,7 +96,7 @@ describe.each(testDialects())("subscription and monthly quota on %s", (dialect) 
     for (let i = 0; i < 5; i++) expect((await submit(ws.appKey)).status).toBe(201);
     expect(await used(ws.wsId)).toBe(5);
     const app = await appRowOf(t.app.ctx, ws.appKey);
-    const pass = await checkIntake(t.app.ctx, app, { verificationToken: undefined, action: "feedback", remoteIp: "" });
+    const pass = await checkIntake(t.app.ctx, app, { verificationToken: undefined, identified: false, action: "feedback", remoteIp: "" });
     // The operator lowers the quota between the check and the write: the write is refused.
     await ws.console.put(`/workspaces/${ws.wsId}`, { monthlySubmissionQuota: 5 });
     await expect(t.app.ctx.db.kysely.transaction().execute((trx) => pass.commit(trx))).rejects.toMatchObject({ status: 402 });

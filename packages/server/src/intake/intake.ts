@@ -21,14 +21,15 @@ export interface IntakePass {
 
 /**
  * The intake guard of POST /api/v1/feedback and POST /api/v1/feature-requests, after the
- * endpoint has checked the app, the anonymous flag and the body: human verification (403),
+ * endpoint has checked the app, the anonymous flag and the body: human verification (403; an
+ * `identified` caller passes without a token where the app trusts identified users),
  * subscription (402 `subscription_inactive`) and an early quota check (402
  * `tier_limit_submissions`). Writes nothing; call `commit` inside the transaction that stores
  * the submission, so a refused or rolled-back write spends neither the token nor the quota.
  *
  * @example
  * ```ts
- * const pass = await checkIntake(ctx, app, { verificationToken: body.turnstileToken, action: "feedback", remoteIp: request.ip });
+ * const pass = await checkIntake(ctx, app, { verificationToken: body.turnstileToken, identified: identity.identified, action: "feedback", remoteIp: request.ip });
  * await ctx.db.kysely.transaction().execute(async (trx) => {
  *   await insertFeedback(trx, body);
  *   await pass.commit(trx);
@@ -38,7 +39,7 @@ export interface IntakePass {
 export async function checkIntake(
   ctx: Context,
   app: AppRow,
-  input: { verificationToken: string | undefined; action: IntakeAction; remoteIp: string },
+  input: { verificationToken: string | undefined; identified: boolean; action: IntakeAction; remoteIp: string },
 ): Promise<IntakePass> {
   const db = ctx.db.kysely;
   await pruneUsedTokens(db, ctx.clock);

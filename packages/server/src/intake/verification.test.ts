@@ -110,7 +110,7 @@ describe.each(testDialects())("vendor human verification on %s", (dialect) => {
       const ws = await appWith("turnstile");
       vendor.answer(() => ({ body: { success: true } }));
       const app = await appRowOf(t.app.ctx, ws.appKey);
-      const pass = await checkIntake(t.app.ctx, app, { verificationToken: "tok-rollback", action: "feedback", remoteIp: "" });
+      const pass = await checkIntake(t.app.ctx, app, { verificationToken: "tok-rollback", identified: false, action: "feedback", remoteIp: "" });
       await expect(
         t.app.ctx.db.kysely.transaction().execute(async (trx) => {
           await pass.commit(trx);
@@ -124,7 +124,7 @@ describe.each(testDialects())("vendor human verification on %s", (dialect) => {
       const ws = await appWith("turnstile");
       vendor.answer(() => ({ body: { success: true } }));
       const app = await appRowOf(t.app.ctx, ws.appKey);
-      const input = { verificationToken: "tok-race", action: "feedback" as const, remoteIp: "" };
+      const input = { verificationToken: "tok-race", identified: false, action: "feedback" as const, remoteIp: "" };
       const passes = await Promise.all([checkIntake(t.app.ctx, app, input), checkIntake(t.app.ctx, app, input)]);
       const results = await Promise.allSettled(passes.map((pass) => t.app.ctx.db.kysely.transaction().execute((trx) => pass.commit(trx))));
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);

@@ -88,21 +88,25 @@ async function check(
 }
 
 /**
- * Verifies the submission's token when `app` requires one: null when not required, the token to
- * record when it passed, else throws 403 `verification_required`. Writes nothing.
+ * Verifies the submission's token when `app` requires one: null when not required, or when the
+ * caller is `identified` (a valid `X-User-Hash` or SSO token) and the app trusts identified users;
+ * the token to record when it passed; else throws 403 `verification_required`. Writes nothing.
  *
  * @example
  * ```ts
- * const verified = await verifyHuman(ctx, app, { verificationToken, action: "feedback", remoteIp: request.ip });
+ * const verified = await verifyHuman(ctx, app, { verificationToken, identified: identity.identified, action: "feedback", remoteIp: request.ip });
  * ```
  */
 export async function verifyHuman(
   ctx: Context,
   app: AppRow,
-  input: { verificationToken: string | undefined; action: IntakeAction; remoteIp: string },
+  input: { verificationToken: string | undefined; identified: boolean; action: IntakeAction; remoteIp: string },
 ): Promise<VerifiedToken | null> {
   const provider = requiredProvider(app, ctx.config.production);
   if (provider === null) return null;
+  // The host app signed for this user with the app's secret: that is the proof a phone can give
+  // without minutes of proof of work. A token sent anyway is neither checked nor spent.
+  if (input.identified && app.verificationTrustIdentified === 1) return null;
   const token = input.verificationToken?.trim() ?? "";
   if (token === "") throw verificationRefusal(provider);
   const used = await check(ctx, app, provider, token, input);

@@ -89,7 +89,7 @@ const JSON_COLUMNS: Record<string, "array" | "object"> = {
 };
 
 /** Flags stored as 0/1 (SQLite would take any number, and a 2 is neither). */
-const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|createdByAdmin$|released$)/;
+const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|verificationTrustIdentified$|createdByAdmin$|released$)/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** Why `value` cannot go into `table.column`, or undefined when it can. */

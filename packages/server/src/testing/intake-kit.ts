@@ -18,11 +18,12 @@ export async function appRowOf(ctx: Context, appKey: string): Promise<AppRow> {
 export async function submitThroughGuard(
   ctx: Context,
   appKey: string,
-  input: { verificationToken?: string; action?: IntakeAction; remoteIp?: string } = {},
+  input: { verificationToken?: string; identified?: boolean; action?: IntakeAction; remoteIp?: string } = {},
 ): Promise<{ status: number; body: ErrorBody | null }> {
   try {
     const pass = await checkIntake(ctx, await appRowOf(ctx, appKey), {
       verificationToken: input.verificationToken,
+      identified: input.identified ?? false,
       action: input.action ?? "feedback",
       remoteIp: input.remoteIp ?? "203.0.113.7",
     });
