@@ -20,6 +20,9 @@ function checkBundle(size: ReleaseSize) {
   expect([...size.tidings.keys()]).toEqual(["@tidings/client", "@tidings/react-core", "@tidings/react-native"]);
   const tidingsSources = size.sources.filter((source) => source.includes("node_modules/@tidings/"));
   expect(tidingsSources.filter((source) => !/node_modules\/@tidings\/[^/]+\/dist\/esm\//.test(source)).map(shortSource)).toEqual([]);
+  // English is built in; the app imports no other language, so no other language is in the bundle.
+  const languages = tidingsSources.filter((source) => /\/dist\/esm\/(i18n|locales)\/(?!en\.js$)[a-z]{2}(-[a-z]+)?\.js$/.test(source));
+  expect(languages.map(shortSource)).toEqual([]);
   expect(size.tidingsBytes).toBeLessThanOrEqual(TIDINGS_BUDGET_BYTES);
   expect(size.bytecodeBytes).toBeGreaterThan(0);
 }
