@@ -28,6 +28,7 @@ import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/er
 import { healthRoutes } from "./http/health.js";
 import { registerIdempotency } from "./http/idempotency.js";
 import { idempotencySweep } from "./http/idempotency-store.js";
+import { consoleSecurity, describeRoute, requireRouteDocs, SECURITY_SCHEMES } from "./http/openapi.js";
 import { installValidators } from "./http/validation.js";
 import { ensureInstanceSecrets } from "./instance-secrets.js";
 import { refuseUnusableHeads } from "./http/request-head.js";
@@ -252,18 +253,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
 
+  requireRouteDocs(app);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
       info: {
         title: "Tidings API",
         version: "0.1.0",
+        license: { name: "MIT", identifier: "MIT" },
         description: "Feedback, feature requests, roadmap and changelog. Errors: `{error, code?, details?}` (see docs/errors.md).",
       },
-      components: {
-        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Console API token or TIDINGS_ADMIN_TOKEN" } },
-      },
+      servers: [{ url: config.publicUrl ?? "/", description: "This instance" }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transform: describeRoute,
   });
   await app.register(swaggerUi, {
     routePrefix: "/docs",
@@ -298,7 +301,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (scope) => {
       const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
       scope.addHook("onRoute", (route) => {
-        route.schema = { ...route.schema, security: [{ bearer: [] }] };
+        route.schema = { ...route.schema, security: consoleSecurity(route.method) };
         route.bodyLimit = CONSOLE_BODY_LIMIT;
       });
       scope.addHook("onRequest", async (request) => {
