@@ -7,7 +7,7 @@ import { appConsoleRoutes } from "./apps/console-routes.js";
 import { publicConfigRoutes } from "./apps/public-routes.js";
 import { openRedisCache, type CacheLog } from "./cache/redis-cache.js";
 import { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
-import { systemClock, type Clock } from "./clock.js";
+import { systemClock, type Clock, type Timers } from "./clock.js";
 import type { Config } from "./config.js";
 import { authenticate } from "./console/auth.js";
 import { consoleRoutes } from "./console/routes.js";
@@ -67,6 +67,8 @@ export interface BuildOptions {
   /** An open, migrated database; when absent one is opened from `config.databaseUrl` and migrated. */
   db?: Db;
   clock?: Clock;
+  /** Timers of the background work, beside `clock` (tests pass their fake clock). @default Node's timers */
+  timers?: Timers;
   /** Replaces the cache `config.redisUrl` selects (the caller keeps ownership). */
   cache?: SharedCache;
   /** Prefix of the shared cache's Redis keys, so instances of one deployment share them. @default "tidings:cache:" */
@@ -79,7 +81,7 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Sees the outcome of every webhook delivery attempt (a metrics counter of deliveries by outcome). @default none */
   onWebhookDelivery?: (outcome: DeliveryOutcome) => void;
-  /** How often background jobs run (scheduled releases, mail); `0` leaves it to `app.jobs.tick()`. @default 5000 */
+  /** The longest background work sleeps between runs (it wakes sooner for work due or queued); `0` leaves it to `app.jobs.tick()`. @default 5000 */
   jobIntervalMs?: number;
   /** Folder of the built admin dashboard served at `/admin/`. @default packages/dashboard/dist/public */
   dashboardDir?: string;
@@ -212,7 +214,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       metrics.webhookDeliveries.inc({ outcome });
       onWebhookDelivery?.(outcome);
     },
-  });
+  }, options.timers);
   app.decorate("jobs", jobs);
   // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).
   jobs.step(idempotencySweep());

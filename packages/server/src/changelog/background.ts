@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { systemTimers, type Timers } from "../clock.js";
 import type { Context } from "../context.js";
 import { JobRunner } from "../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -26,8 +27,8 @@ declare module "fastify" {
  * runner.start(5_000);
  * ```
  */
-export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer, webhookHooks: DeliveryHooks = {}): JobRunner {
-  const runner = new JobRunner(ctx, log);
+export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer, webhookHooks: DeliveryHooks = {}, timers: Timers = systemTimers): JobRunner {
+  const runner = new JobRunner(ctx, log, timers);
   runner.step(publishDueEntries);
   runner.step(shipNotificationStep);
   runner.handle("mail", mailJobHandler(ctx, mailer));

@@ -44,6 +44,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: database.db,
     clock,
+    timers: clock,
     ...(options.jobIntervalMs === undefined ? {} : { jobIntervalMs: options.jobIntervalMs }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.logStream === undefined ? { logger: false } : { logStream: options.logStream }),
