@@ -9,13 +9,6 @@ import { digestJobHandler } from "../notifications/digest.js";
 import { DIGEST_JOB } from "../notifications/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./publishing.js";
 
-declare module "fastify" {
-  interface FastifyInstance {
-    /** The background job runner (tests call `app.jobs.tick()` with a fake clock). */
-    jobs: JobRunner;
-  }
-}
-
 /**
  * The runner with the changelog's work: publish scheduled releases, turn ship-notify votes into
  * confirmations and shipped requests into mails, then send queued mail and webhook deliveries

@@ -4,6 +4,13 @@ import type { Context } from "../context.js";
 import { claimJob, completeJob, dueJobs, failJob, nextDueAt, RetryLater, type JobRow } from "./queue.js";
 import { listenForJobs, type JobListener } from "./wakeups.js";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The background job runner (tests call `app.jobs.tick()` with a fake clock). */
+    jobs: JobRunner;
+  }
+}
+
 /** Runs one job; throwing schedules a retry (after the delay of a {@link RetryLater}). */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
 
@@ -97,15 +104,15 @@ export class JobRunner {
   }
 
   /**
-   * Starts ticking at once, then whenever work falls due, at most `intervalMs` apart, and on
-   * PostgreSQL listens for work other instances queue. Its timers never keep the process alive.
+   * Starts waking up: when work falls due (at once for work already due), at most `intervalMs`
+   * apart, and on PostgreSQL when any instance queues work. Its timers never keep the process alive.
    */
   start(intervalMs: number): void {
     if (intervalMs <= 0 || this.#started) return;
     this.#started = true;
     this.#pollMs = intervalMs;
     this.#listener = listenForJobs(this.ctx.db, () => this.kick(), this.log, this.timers, intervalMs);
-    this.#timer = this.timers.setTimeout(() => this.kick(), 0);
+    this.#rest();
   }
 
   /** Resolves when the runner is at rest: no tick running, the next wake-up set, and the LISTEN (if any) set up. */

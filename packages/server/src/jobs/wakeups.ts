@@ -34,7 +34,7 @@ export interface JobListener {
 
 /**
  * Calls `wake` whenever any instance queues work (PostgreSQL `LISTEN`), and once each time the
- * connection is (re)established, for work queued while it was down. A lost connection is opened
+ * connection is established again, for work queued while it was down. A lost connection is opened
  * again after `retryMs`; the runner's own wake-ups cover the gap. Undefined on SQLite.
  *
  * @example
@@ -49,7 +49,7 @@ export function listenForJobs(db: Db, wake: () => void, log: FastifyBaseLogger, 
   let closed = false;
   let current: { close(): Promise<void> } | undefined;
   let retry: unknown;
-  const connect = async (): Promise<void> => {
+  const connect = async (again: boolean): Promise<void> => {
     try {
       const opened = await listen(JOBS_CHANNEL, wake, (error) => {
         current = undefined;
@@ -58,16 +58,17 @@ export function listenForJobs(db: Db, wake: () => void, log: FastifyBaseLogger, 
       });
       if (closed) return void (await opened.close());
       current = opened;
-      wake();
+      // Work queued while no one listened is found now rather than on the next poll.
+      if (again) wake();
     } catch (error) {
       log.warn({ err: error }, "jobs: could not LISTEN for queued work; trying again shortly");
       later();
     }
   };
   const later = () => {
-    if (!closed) retry = timers.setTimeout(() => void connect(), retryMs);
+    if (!closed) retry = timers.setTimeout(() => void connect(true), retryMs);
   };
-  const ready = connect();
+  const ready = connect(false);
   return {
     ready,
     close: async () => {
