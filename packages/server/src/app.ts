@@ -7,7 +7,7 @@ import { appConsoleRoutes } from "./apps/console-routes.js";
 import { publicConfigRoutes } from "./apps/public-routes.js";
 import { openRedisCache, type CacheLog } from "./cache/redis-cache.js";
 import { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
-import { systemClock, type Clock } from "./clock.js";
+import { systemClock, type Clock, type Timers } from "./clock.js";
 import type { Config } from "./config.js";
 import { authenticate } from "./console/auth.js";
 import { consoleRoutes } from "./console/routes.js";
@@ -28,6 +28,7 @@ import { ApiError, frameworkErrorHandler, installErrorHandlers } from "./http/er
 import { healthRoutes } from "./http/health.js";
 import { registerIdempotency } from "./http/idempotency.js";
 import { idempotencySweep } from "./http/idempotency-store.js";
+import { consoleSecurity, describeRoute, requireRouteDocs, SECURITY_SCHEMES } from "./http/openapi.js";
 import { installValidators } from "./http/validation.js";
 import { ensureInstanceSecrets } from "./instance-secrets.js";
 import { refuseUnusableHeads } from "./http/request-head.js";
@@ -66,6 +67,8 @@ export interface BuildOptions {
   /** An open, migrated database; when absent one is opened from `config.databaseUrl` and migrated. */
   db?: Db;
   clock?: Clock;
+  /** Timers of the background work, beside `clock` (tests pass their fake clock). @default Node's timers */
+  timers?: Timers;
   /** Replaces the cache `config.redisUrl` selects (the caller keeps ownership). */
   cache?: SharedCache;
   /** Prefix of the shared cache's Redis keys, so instances of one deployment share them. @default "tidings:cache:" */
@@ -78,7 +81,7 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Sees the outcome of every webhook delivery attempt (a metrics counter of deliveries by outcome). @default none */
   onWebhookDelivery?: (outcome: DeliveryOutcome) => void;
-  /** How often background jobs run (scheduled releases, mail); `0` leaves it to `app.jobs.tick()`. @default 5000 */
+  /** The longest background work sleeps between runs (it wakes sooner for work due or queued); `0` leaves it to `app.jobs.tick()`. @default 5000 */
   jobIntervalMs?: number;
   /** Folder of the built admin dashboard served at `/admin/`. @default packages/dashboard/dist/public */
   dashboardDir?: string;
@@ -211,7 +214,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       metrics.webhookDeliveries.inc({ outcome });
       onWebhookDelivery?.(outcome);
     },
-  });
+  }, options.timers);
   app.decorate("jobs", jobs);
   // Idempotency keys past their 24 h go with the background ticks (at most every 10 minutes).
   jobs.step(idempotencySweep());
@@ -252,18 +255,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
 
+  requireRouteDocs(app);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
       info: {
         title: "Tidings API",
         version: "0.1.0",
+        license: { name: "MIT", identifier: "MIT" },
         description: "Feedback, feature requests, roadmap and changelog. Errors: `{error, code?, details?}` (see docs/errors.md).",
       },
-      components: {
-        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Console API token or TIDINGS_ADMIN_TOKEN" } },
-      },
+      servers: [{ url: config.publicUrl ?? "/", description: "This instance" }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transform: describeRoute,
   });
   await app.register(swaggerUi, {
     routePrefix: "/docs",
@@ -298,7 +303,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (scope) => {
       const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
       scope.addHook("onRoute", (route) => {
-        route.schema = { ...route.schema, security: [{ bearer: [] }] };
+        route.schema = { ...route.schema, security: consoleSecurity(route.method) };
         route.bodyLimit = CONSOLE_BODY_LIMIT;
       });
       scope.addHook("onRequest", async (request) => {

@@ -6,3 +6,4 @@ export { createWorkspace } from "./workspaces/workspaces.js";
 export { createApp } from "./apps/apps.js";
 export { createFeatureRequest, createFeatureRequests, importedRequest, recountVotes } from "./feature-requests/feature-requests.js";
 export { ensureEndUser } from "./users/identity.js";
+export { enqueueJobs, type NewJob } from "./jobs/queue.js";

@@ -28,7 +28,7 @@ export function appConsoleRoutes(app: App, ctx: Context): void {
 
   app.get(
     "/workspaces/:wsId/apps",
-    { schema: { tags, params: WorkspaceParams, response: { 200: Type.Object({ apps: Type.Array(AppRecordSchema), total: Type.Integer() }) } } },
+    { schema: { tags, summary: "The apps of a workspace", params: WorkspaceParams, response: { 200: Type.Object({ apps: Type.Array(AppRecordSchema), total: Type.Integer() }) } } },
     async (request) => {
       await workspaceAccess(ctx, request, request.params.wsId);
       const rows = await db.selectFrom("apps").selectAll().where("workspaceId", "=", request.params.wsId).orderBy("createdAt").execute();
@@ -56,7 +56,7 @@ export function appConsoleRoutes(app: App, ctx: Context): void {
     },
   );
 
-  app.get("/workspaces/:wsId/apps/:appId", { schema: { tags, params: AppParams, response: { 200: AppRecordSchema } } }, async (request) => {
+  app.get("/workspaces/:wsId/apps/:appId", { schema: { tags, summary: "One app of a workspace (without its signing secret)", params: AppParams, response: { 200: AppRecordSchema } } }, async (request) => {
     await workspaceAccess(ctx, request, request.params.wsId);
     return toAppRecord(await findAppInWorkspace(db, request.params.wsId, request.params.appId));
   });
@@ -94,6 +94,7 @@ export function appConsoleRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
+        summary: "A workspace's settings page: the workspace, its apps and their settings",
         params: WorkspaceParams,
         response: {
           200: Type.Object({

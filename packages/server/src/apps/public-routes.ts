@@ -17,7 +17,7 @@ export function publicConfigRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags: ["public"],
-        summary: "Public configuration of an app",
+        summary: "Public configuration of an app", readsHeaders: ["If-None-Match"],
         description: "Unknown and private apps both answer 404 with exactly `{\"error\":\"App not found\"}`.",
         params: Type.Object({ appKey: Type.String() }),
         response: { 200: PublicAppConfigSchema, 404: ErrorBodySchema, 429: ErrorBodySchema },

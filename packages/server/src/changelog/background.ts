@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { systemTimers, type Timers } from "../clock.js";
 import type { Context } from "../context.js";
 import { JobRunner } from "../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -7,13 +8,6 @@ import { WEBHOOK_JOB } from "../webhooks/events.js";
 import { digestJobHandler } from "../notifications/digest.js";
 import { DIGEST_JOB } from "../notifications/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./publishing.js";
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** The background job runner (tests call `app.jobs.tick()` with a fake clock). */
-    jobs: JobRunner;
-  }
-}
 
 /**
  * The runner with the changelog's work: publish scheduled releases, turn ship-notify votes into
@@ -26,8 +20,8 @@ declare module "fastify" {
  * runner.start(5_000);
  * ```
  */
-export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer, webhookHooks: DeliveryHooks = {}): JobRunner {
-  const runner = new JobRunner(ctx, log);
+export function changelogJobRunner(ctx: Context, log: FastifyBaseLogger, mailer: Mailer, webhookHooks: DeliveryHooks = {}, timers: Timers = systemTimers): JobRunner {
+  const runner = new JobRunner(ctx, log, timers);
   runner.step(publishDueEntries);
   runner.step(shipNotificationStep);
   runner.handle("mail", mailJobHandler(ctx, mailer));

@@ -28,6 +28,7 @@ import { identifyCaller, identifyReader } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
 import { linkedRequests, toPublicEntry } from "./entries.js";
 import { confirmSubscription, requestSubscription, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
+import { HTML_PAGE, IDENTITY_HEADERS } from "../http/openapi.js";
 
 const tags = ["public: changelog"];
 const Params = Type.Object({ appKey: Type.String({ maxLength: 128 }) });
@@ -82,7 +83,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       {
         schema: {
           tags,
-          summary: "Published release notes, newest first",
+          summary: "Published release notes, newest first", readsHeaders: [...IDENTITY_HEADERS, "If-None-Match"],
           params: Params,
           querystring: ChangelogFeedQuerySchema,
           response: { 200: ChangelogFeedSchema, ...errors },
@@ -131,7 +132,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       {
         schema: {
           tags,
-          summary: "Subscribe an address (double opt-in); always 201, whatever the address's state",
+          summary: "Subscribe an address (double opt-in); always 201, whatever the address's state", readsHeaders: IDENTITY_HEADERS,
           params: Params,
           body: SubscribeBodySchema,
           response: { 201: SubscribeResultSchema, ...errors },
@@ -165,7 +166,16 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     const interstitialRoute = (path: string, title: string, explanation: string, button: string, missing: string) =>
       app.get(
         path,
-        { schema: { tags, summary: `${title}: a page that POSTs the token (changes nothing)`, params: Params, querystring: TokenQuery, response: errors } },
+        {
+          schema: {
+            tags,
+            summary: `${title}: a page that POSTs the token (changes nothing)`,
+            params: Params,
+            querystring: TokenQuery,
+            response: errors,
+            documentedAnswers: { 200: { description: "The page with the button", content: HTML_PAGE } },
+          },
+        },
         async (request, reply) => {
           await enforceRateLimit(ctx, request, "public_write");
           const found = await lookupPublicApp(ctx, request.params.appKey);
@@ -215,7 +225,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
       {
         schema: {
           tags,
-          summary: "Unsubscribe with a signed token (query, JSON or form; RFC 8058 one-click), or the legacy {email} form",
+          summary: "Unsubscribe with a signed token (query, JSON or form; RFC 8058 one-click), or the legacy {email} form", readsHeaders: IDENTITY_HEADERS,
           params: Params,
           querystring: TokenQuery,
           body: TokenBodySchema,

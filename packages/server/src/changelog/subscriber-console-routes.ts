@@ -94,6 +94,7 @@ export function subscriberConsoleRoutes(app: App, ctx: Context): void {
         summary: "Every changelog subscriber of an app as CSV (email, status, subscribed, confirmed, unsubscribed)",
         params: AppParams,
         querystring: Type.Object({ status: Type.Optional(Status) }),
+        documentedAnswers: { 200: { description: "The CSV, as an attachment", content: { "text/csv": { type: "string" } } } },
       },
     },
     async (request, reply) => {

@@ -93,7 +93,7 @@ export function consoleRoutes(app: App, ctx: Context): void {
     },
   );
 
-  app.get("/workspaces/:wsId", { schema: { tags, params: WorkspaceParams, response: { 200: WorkspaceSchema } } }, async (request) => {
+  app.get("/workspaces/:wsId", { schema: { tags, summary: "A workspace the caller belongs to", params: WorkspaceParams, response: { 200: WorkspaceSchema } } }, async (request) => {
     const { workspace } = await workspaceAccess(ctx, request, request.params.wsId);
     return toWorkspace(workspace);
   });
@@ -131,7 +131,7 @@ export function consoleRoutes(app: App, ctx: Context): void {
 
   app.get(
     "/workspaces/:wsId/members",
-    { schema: { tags, params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MembershipSchema), total: Type.Integer() }) } } },
+    { schema: { tags, summary: "The members of a workspace and their roles", params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MembershipSchema), total: Type.Integer() }) } } },
     async (request) => {
       await workspaceAccess(ctx, request, request.params.wsId);
       const members = await listMembers(db, request.params.wsId);
@@ -165,7 +165,7 @@ export function consoleRoutes(app: App, ctx: Context): void {
 
   app.put(
     "/workspaces/:wsId/members/:memberId",
-    { schema: { tags, params: MemberParams, body: UpdateMemberBodySchema, response: { 200: MembershipSchema } } },
+    { schema: { tags, summary: "Change a member's role", params: MemberParams, body: UpdateMemberBodySchema, response: { 200: MembershipSchema } } },
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");
@@ -179,7 +179,7 @@ export function consoleRoutes(app: App, ctx: Context): void {
 
   app.delete(
     "/workspaces/:wsId/members/:memberId",
-    { schema: { tags, params: MemberParams, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
+    { schema: { tags, summary: "Remove a member from a workspace", params: MemberParams, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "members.manage");

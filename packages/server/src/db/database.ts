@@ -32,6 +32,12 @@ export interface Db {
   readonly queries?: QueryTimings;
   /** SQLite files only: the thread that checkpoints the WAL. */
   readonly checkpointer?: Checkpointer;
+  /**
+   * PostgreSQL only: LISTENs on `channel` suffixed with `:<current schema>` (instances of one
+   * deployment share it, test schemas do not) over a connection of its own. `onNotify` runs on
+   * each notification; `onLost` once if the connection fails, after which the listener is dead.
+   */
+  listen?(channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> }>;
   /** Closes every connection. */
   destroy(): Promise<void>;
 }
@@ -156,7 +162,36 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     dialect: "postgres",
     ...timing,
     sharedTransaction: createGroupCommit(kysely, { lanes: POSTGRES_COMMIT_LANES, retryable: isDeadlock }),
+    listen: (channel, onNotify, onLost) => listenOn({ connectionString: url, ...(searchPath === undefined ? {} : { options: searchPath }) }, channel, onNotify, onLost),
     destroy: () => kysely.destroy(),
+  };
+}
+
+async function listenOn(config: pg.ClientConfig, channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> }> {
+  const client = new pg.Client(config);
+  let over = false;
+  const lost = (error: Error) => {
+    if (over) return;
+    over = true;
+    onLost(error);
+  };
+  client.on("error", lost);
+  client.on("end", () => lost(new Error("the LISTEN connection ended")));
+  client.on("notification", () => onNotify());
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ schema: string }>("select current_schema() as schema");
+    await client.query(`listen ${client.escapeIdentifier(`${channel}:${rows[0]?.schema ?? "public"}`)}`);
+  } catch (error) {
+    over = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    close: async () => {
+      over = true;
+      await client.end();
+    },
   };
 }
 

@@ -34,6 +34,7 @@ import { findListedItem } from "./item.js";
 import { listFeatureRequests, pageViewer, personalisePage, type ListPage } from "./listing.js";
 import { similarRequests } from "./similar.js";
 import { applyVote, type VoteMode } from "./votes.js";
+import { IDENTITY_HEADERS } from "../http/openapi.js";
 
 /** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
 export const LIST_CACHE_SECONDS = 10;
@@ -83,7 +84,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "List or search an app's feature requests",
+        summary: "List or search an app's feature requests", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS, "If-None-Match"],
         description:
           "App key from `appKey` or `X-App-Key`; user token from `X-User-Token` (the `userToken` query parameter is deprecated). Searches (`q`) rank by relevance.",
         querystring: FeatureRequestListQuerySchema,
@@ -152,7 +153,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Public requests similar to a title being typed",
+        summary: "Public requests similar to a title being typed", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
           "For a compose sheet: requests holding every word of `title` (the last one as a prefix), or, when none does, those holding most of its longest words. Spends the `search` rate limit; pace calls while the user types.",
         querystring: SimilarFeatureRequestsQuerySchema,
@@ -190,7 +191,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "One feature request, in the listing's item shape",
+        summary: "One feature request, in the listing's item shape", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
           "Visible when the listing would show it: approved and not merged, or the caller's own request waiting for review. `hasVoted` is the caller's (`X-User-Token`); private apps and anonymous callers of apps without `allowAnonymousRoadmap` are refused as by the listing.",
         params: IdParams,
@@ -220,7 +221,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Propose a feature request",
+        summary: "Propose a feature request", readsHeaders: IDENTITY_HEADERS,
         description: "Needs `allowAnonymousFeedback` or an identified caller. Unidentified proposals wait for approval under the `anonymous` moderation policy.",
         body: ProposeFeatureRequestBodySchema,
         response: { 201: ProposeFeatureRequestResultSchema, ...errors },
@@ -317,7 +318,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
   const emptyBodyIsObject = async (request: FastifyRequest) => {
     request.body ??= {};
   };
-  const voteSchema = { tags, params: IdParams, body: VoteBodySchema, response: { 200: VoteResultSchema, ...errors } };
+  const voteSchema = { tags, readsHeaders: IDENTITY_HEADERS, params: IdParams, body: VoteBodySchema, response: { 200: VoteResultSchema, ...errors } };
   app.post(
     "/api/v1/feature-requests/:id/vote",
     { schema: { ...voteSchema, summary: "Toggle the caller's vote" }, preValidation: emptyBodyIsObject },
@@ -334,7 +335,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Comments of a request, oldest first (hidden ones excluded)",
+        summary: "Comments of a request, oldest first (hidden ones excluded)", readsHeaders: IDENTITY_HEADERS,
         params: IdParams,
         querystring: CommentListQuerySchema,
         response: { 200: CommentListSchema, ...errors },
@@ -358,7 +359,7 @@ export function featureRequestPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Comment on a request, or reply to a comment",
+        summary: "Comment on a request, or reply to a comment", readsHeaders: IDENTITY_HEADERS,
         description: "Needs `X-User-Token`; gated by `allowAnonymousVote` (participation) for callers who are not identified.",
         params: IdParams,
         body: PostCommentBodySchema,

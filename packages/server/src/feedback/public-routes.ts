@@ -15,6 +15,7 @@ import { ensureEndUser, identifyCaller, requireIdentifiedWrite, type EndUserIden
 import { attachmentRefs, attachUploads, resolveAttachments } from "./attachments.js";
 import { sanitizeMetadata } from "./metadata.js";
 import { queueWebhookEvent } from "../webhooks/events.js";
+import { IDENTITY_HEADERS } from "../http/openapi.js";
 
 const errors = {
   400: ErrorBodySchema,
@@ -51,7 +52,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags: ["public: feedback"],
-        summary: "Submit feedback",
+        summary: "Submit feedback", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
           "Order of checks: app known and public → `allowAnonymousFeedback` (401) → body (400) → platform (403) → attachments (400) → " +
           "human verification (403) → subscription (402) → monthly quota (402) → write. `details` ≡ `description`, " +

@@ -378,7 +378,7 @@ describe("Idempotency-Key in the API description and CORS", () => {
     const documented: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const has = (operation.parameters ?? []).some((p) => p.in === "header" && p.name === "idempotency-key");
+        const has = (operation.parameters ?? []).some((p) => p.in === "header" && p.name === "Idempotency-Key");
         if (has) documented.push(`${method} ${path}`);
         if (has) expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["409", "422"]));
       }

@@ -1,12 +1,13 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
 import { ErrorBodySchema } from "@tidings/protocol";
-import type { FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "./errors.js";
 import { keepAnswer, markWritten, reserve, settleRefusal, type KeptAnswer, type Reservation } from "./idempotency-store.js";
 import type { App } from "./types.js";
+import type { RouteDescription } from "./openapi.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -202,14 +203,14 @@ const KEY_HEADER_DOC = {
     "Optional. 1–255 printable ASCII characters (a UUID), bare or as the IETF draft's quoted string. A repeat with the same key and body within 24 h replays the first answer (`Idempotent-Replayed: true`) and writes nothing; the same key with another body is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`. See docs/public-api.md, Idempotency.",
 };
 
-function documentKey({ schema, url }: { schema: FastifySchema; url: string }): { schema: FastifySchema; url: string } {
+function documentKey({ schema, url }: RouteDescription): RouteDescription {
   const headers = objectOf(schema.headers);
   const response = objectOf(schema.response);
   return {
     url,
     schema: {
       ...schema,
-      headers: { type: "object", ...headers, properties: { ...objectOf(headers.properties), "idempotency-key": KEY_HEADER_DOC } },
+      headers: { type: "object", ...headers, properties: { ...objectOf(headers.properties), "Idempotency-Key": KEY_HEADER_DOC } },
       response: { 400: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, ...response },
     },
   };
@@ -283,7 +284,7 @@ export function registerIdempotency(scope: App, ctx: Context): void {
   scope.addHook("onRoute", (route) => {
     const mode = route.config?.idempotency ?? ([route.method].flat().includes("POST") ? "body" : undefined);
     if (mode === undefined) return;
-    route.config = { ...route.config, idempotency: mode, swaggerTransform: documentKey as never };
+    route.config = { ...route.config, idempotency: mode, describe: documentKey };
     route.preValidation = [readKey(mode), ...listOf(route.preValidation)] as never;
     if (mode === "body") route.preHandler = [reserveBeforeHandler, ...listOf(route.preHandler)] as never;
     route.onSend = [...listOf(route.onSend), keepOrRelease] as never;

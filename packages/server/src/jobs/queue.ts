@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database, JobsTable } from "../db/schema.js";
 import { newId } from "../ids.js";
+import { announceJobs } from "./wakeups.js";
 import { dropLoneSurrogates, truncateText } from "@tidings/protocol";
 
 /** How long a claimed job is reserved by default (`TIDINGS_JOB_LEASE_SECONDS`); a runner that died mid-job frees it after this. */
@@ -33,7 +34,11 @@ export interface NewJob {
   runAt?: Date;
 }
 
-/** Adds jobs inside the caller's transaction; a key already queued (in any state) is skipped. Answers how many were added. */
+/**
+ * Adds jobs inside the caller's transaction; a key already queued (in any state) is skipped.
+ * Answers how many were added. On PostgreSQL the runners of every instance hear of them at commit
+ * ({@link announceJobs}).
+ */
 export async function enqueueJobs(trx: Kysely<Database>, clock: Clock, jobs: readonly NewJob[]): Promise<number> {
   let added = 0;
   const now = isoNow(clock);
@@ -60,6 +65,7 @@ export async function enqueueJobs(trx: Kysely<Database>, clock: Clock, jobs: rea
       .executeTakeFirst();
     added += Number(result.numInsertedOrUpdatedRows ?? 0n);
   }
+  if (added > 0) await announceJobs(trx);
   return added;
 }
 
@@ -67,6 +73,24 @@ export type JobRow = Pick<JobsTable, "id" | "kind" | "refId" | "payload" | "atte
 
 /** A due job as read, before it is claimed. */
 export type DueJob = JobRow & Pick<JobsTable, "status" | "lockedUntil">;
+
+/**
+ * When the next job falls due: the earliest pending job's time, or the end of a running job's
+ * lease (its runner may have died). Undefined when nothing is queued.
+ *
+ * @example
+ * ```ts
+ * await nextDueAt(db); // 2026-01-05T10:00:05.000Z: a webhook's first retry
+ * ```
+ */
+export async function nextDueAt(db: Kysely<Database>): Promise<Date | undefined> {
+  const [pending, running] = await Promise.all([
+    db.selectFrom("jobs").select((eb) => eb.fn.min("nextAttemptAt").as("at")).where("status", "=", "pending").executeTakeFirst(),
+    db.selectFrom("jobs").select((eb) => eb.fn.min("lockedUntil").as("at")).where("status", "=", "running").executeTakeFirst(),
+  ]);
+  const times = [pending?.at, running?.at].filter((at): at is string => typeof at === "string").map((at) => Date.parse(at));
+  return times.length === 0 ? undefined : new Date(Math.min(...times));
+}
 
 /**
  * Up to `limit` due jobs, unclaimed: pending ones whose time has come, and running ones whose

@@ -1,6 +1,15 @@
 import type { FastifyBaseLogger } from "fastify";
+import { systemTimers, type Timers } from "../clock.js";
 import type { Context } from "../context.js";
-import { claimJob, completeJob, dueJobs, failJob, RetryLater, type JobRow } from "./queue.js";
+import { claimJob, completeJob, dueJobs, failJob, nextDueAt, RetryLater, type JobRow } from "./queue.js";
+import { listenForJobs, type JobListener } from "./wakeups.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The background job runner (tests call `app.jobs.tick()` with a fake clock). */
+    jobs: JobRunner;
+  }
+}
 
 /** Runs one job; throwing schedules a retry (after the delay of a {@link RetryLater}). */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -8,14 +17,20 @@ export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
 /** Work done at the start of every tick, before due jobs run (publishing scheduled releases, …). */
 export type TickStep = (ctx: Context) => Promise<void>;
 
-/** How often a running server ticks. */
+/**
+ * The longest a running server waits between ticks: the steps run at least this often, and work
+ * queued where no one could wake the runner (another process on SQLite) is found this late.
+ */
 export const JOB_INTERVAL_MS = 5_000;
 const BATCH = 50;
 
 /**
- * The background worker: each tick runs the registered steps, then every due job. Ticks never
- * overlap (a tick asked for while one runs waits for it, then runs once more), so tests can call
- * {@link JobRunner.tick} with a fake clock while the timer is running.
+ * The background worker: each tick runs the registered steps, then every due job. Between ticks
+ * it sleeps until the next job falls due (a retry runs at its time, not on the next poll), at most
+ * the interval given to {@link JobRunner.start}; {@link JobRunner.kick} and, on PostgreSQL, a
+ * `NOTIFY` from any instance that queued work wake it at once. Ticks never overlap (a tick asked
+ * for while one runs waits for it, then runs once more), so tests can call {@link JobRunner.tick}
+ * with a fake clock while the runner is started.
  *
  * @example
  * ```ts
@@ -31,11 +46,16 @@ export class JobRunner {
   #running: Promise<void> | undefined;
   #again = false;
   #draining = false;
-  #timer: NodeJS.Timeout | undefined;
+  #started = false;
+  #pollMs = JOB_INTERVAL_MS;
+  #timer: unknown;
+  #sleeping: Promise<void> | undefined;
+  #listener: JobListener | undefined;
 
   constructor(
     private readonly ctx: Context,
     private readonly log: FastifyBaseLogger,
+    private readonly timers: Timers = systemTimers,
   ) {}
 
   /** Registers the handler of a job kind. */
@@ -58,11 +78,19 @@ export class JobRunner {
       this.#running = undefined;
     });
     await this.#running;
+    if (this.#started && this.#running === undefined) this.#rest();
+  }
+
+  #rest(): void {
+    const sleeping: Promise<void> = this.#sleep().finally(() => {
+      if (this.#sleeping === sleeping) this.#sleeping = undefined;
+    });
+    this.#sleeping = sleeping;
   }
 
   /** Asks for a tick soon without waiting for it (after a write that queued mail). */
   kick(): void {
-    if (this.#timer === undefined) return;
+    if (!this.#started) return;
     if (this.#running !== undefined) {
       this.#again = true;
       return;
@@ -70,31 +98,67 @@ export class JobRunner {
     void this.tick().catch((error: unknown) => this.log.error({ err: error }, "job tick failed"));
   }
 
-  /** True while the interval timer runs (`TIDINGS_ROLE=web` never starts it). */
+  /** True once started (`TIDINGS_ROLE=web` never starts it) and until stopped. */
   get started(): boolean {
-    return this.#timer !== undefined;
-  }
-
-  /** Starts the interval timer (it does not keep the process alive). */
-  start(intervalMs: number): void {
-    if (intervalMs <= 0) return;
-    this.#timer = setInterval(() => this.kick(), intervalMs);
-    this.#timer.unref();
+    return this.#started;
   }
 
   /**
-   * Stops the timer and drains: the job in progress finishes, the rest of the tick is left
+   * Starts waking up: when work falls due (at once for work already due), at most `intervalMs`
+   * apart, and on PostgreSQL when any instance queues work. Its timers never keep the process alive.
+   */
+  start(intervalMs: number): void {
+    if (intervalMs <= 0 || this.#started) return;
+    this.#started = true;
+    this.#pollMs = intervalMs;
+    this.#listener = listenForJobs(this.ctx.db, () => this.kick(), this.log, this.timers, intervalMs);
+    this.#rest();
+  }
+
+  /** Resolves when the runner is at rest: no tick running, the next wake-up set, and the LISTEN (if any) set up. */
+  async settled(): Promise<void> {
+    await this.#listener?.ready;
+    while (this.#running !== undefined || this.#sleeping !== undefined) {
+      const running = this.#running;
+      const sleeping = this.#sleeping;
+      await running?.catch(() => undefined);
+      await sleeping;
+      if (this.#running === running && this.#sleeping === sleeping) break;
+    }
+  }
+
+  /**
+   * Stops waking up and drains: the job in progress finishes, the rest of the tick is left
    * pending for the next tick or another instance, and this resolves once that job is done.
    */
   async stop(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#started = false;
+    this.timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#draining = true;
     try {
+      await this.#listener?.close();
+      this.#listener = undefined;
       await this.#running;
+      await this.#sleeping;
     } finally {
       this.#draining = false;
     }
+  }
+
+  /** Sets the one wake-up: when the next job falls due, at most the interval from now. */
+  async #sleep(): Promise<void> {
+    let wait = this.#pollMs;
+    try {
+      const due = await nextDueAt(this.ctx.db.kysely);
+      if (due !== undefined) wait = Math.min(wait, Math.max(0, due.getTime() - this.ctx.clock.now().getTime()));
+    } catch (error) {
+      this.log.error({ err: error }, "jobs: could not read when the next job is due");
+    }
+    // A tick that started meanwhile sets its own wake-up when it ends.
+    if (!this.#started || this.#running !== undefined) return;
+    this.timers.clearTimeout(this.#timer);
+    this.#timer = this.timers.setTimeout(() => this.kick(), wait);
   }
 
   async #run(): Promise<void> {
@@ -122,7 +186,7 @@ export class JobRunner {
         }
         if (due.length < BATCH || claimed === 0) break;
       }
-    } while (this.#again && this.#timer !== undefined);
+    } while (this.#again && this.#started);
   }
 
   async #runJob(job: JobRow): Promise<void> {

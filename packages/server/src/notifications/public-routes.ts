@@ -21,6 +21,7 @@ import { hashUserToken } from "../users/attributes.js";
 import { identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
 import { readPreferencesToken } from "./links.js";
 import { readPreferences, writePreferences, type NotificationPreferences } from "./preferences.js";
+import { HTML_PAGE, IDENTITY_HEADERS } from "../http/openapi.js";
 
 const tags = ["public: notifications"];
 const IdParams = Type.Object({ id: Type.String({ pattern: "^fr_[0-9a-z]{26}$" }) });
@@ -151,7 +152,7 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
       {
         schema: {
           tags,
-          summary: "Follow a request: moves, team replies and shipping, mailed at most once an hour",
+          summary: "Follow a request: moves, team replies and shipping, mailed at most once an hour", readsHeaders: IDENTITY_HEADERS,
           description:
             "An SSO user with an `email` claim follows at once; any other address gets a confirmation mail first (`pending: true`). Gated like votes (`allowAnonymousVote`, `requireIdentifiedUsers`).",
           params: IdParams,
@@ -197,7 +198,7 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
       {
         schema: {
           tags,
-          summary: "Stop following a request (idempotent)",
+          summary: "Stop following a request (idempotent)", readsHeaders: IDENTITY_HEADERS,
           description: "Stops the SSO user's address, or the `email` this caller's user token followed with. Answers the same whether anything changed.",
           params: IdParams,
           body: FollowRequestBodySchema,
@@ -233,7 +234,14 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
     app.get(
       "/api/v1/public/apps/:appKey/notifications",
       {
-        schema: { tags, summary: "The address's preference page (HTML; changes nothing)", params: AppParams, querystring: PreferencesQuery, response: errors },
+        schema: {
+          tags,
+          summary: "The address's preference page (HTML; changes nothing)",
+          params: AppParams,
+          querystring: PreferencesQuery,
+          response: errors,
+          documentedAnswers: { 200: { description: "The preference page", content: HTML_PAGE } },
+        },
       },
       async (request, reply) => {
         await enforceRateLimit(ctx, request, "public_read");
@@ -260,6 +268,7 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
           params: AppParams,
           body: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 2000 }), { maxProperties: 500 }),
           response: errors,
+          documentedAnswers: { 200: { description: "The preference page, saved", content: HTML_PAGE } },
         },
         preValidation: async (request) => {
           request.body ??= {};

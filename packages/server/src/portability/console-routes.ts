@@ -17,6 +17,8 @@ const tags = ["console"];
 /** The media type of a Tidings archive (JSON Lines). */
 export const ARCHIVE_MEDIA_TYPE = "application/x-ndjson";
 
+const ARCHIVE_TEXT = { type: "string", description: "One JSON object a line (docs/export-backup.md)" };
+const CSV_TEXT = { type: "string", description: "RFC 4180 CSV with a header line" };
 const ExportQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal("jsonl"), Type.Literal("csv")], { default: "jsonl" })) });
 const ImportSummarySchema = Type.Object({
   scope: Type.Object({ kind: Type.String(), appKey: Type.Optional(Type.String()), slug: Type.Optional(Type.String()) }),
@@ -50,6 +52,7 @@ export function portabilityConsoleRoutes(app: App, ctx: Context): void {
         summary: "Download the app as a Tidings archive (JSON Lines), or its requests as CSV with ?format=csv",
         params: AppParams,
         querystring: ExportQuery,
+        documentedAnswers: { 200: { description: "The archive or the CSV, as an attachment", content: { [ARCHIVE_MEDIA_TYPE]: ARCHIVE_TEXT, "text/csv": CSV_TEXT } } },
       },
     },
     async (request, reply) => {
@@ -75,7 +78,14 @@ export function portabilityConsoleRoutes(app: App, ctx: Context): void {
 
   app.get(
     "/workspaces/:wsId/export",
-    { schema: { tags, summary: "Download every app of the workspace as a Tidings archive (JSON Lines)", params: WorkspaceParams } },
+    {
+      schema: {
+        tags,
+        summary: "Download every app of the workspace as a Tidings archive (JSON Lines)",
+        params: WorkspaceParams,
+        documentedAnswers: { 200: { description: "The archive, as an attachment", content: { [ARCHIVE_MEDIA_TYPE]: ARCHIVE_TEXT } } },
+      },
+    },
     async (request, reply) => {
       const { role, workspace } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
@@ -95,6 +105,7 @@ export function portabilityConsoleRoutes(app: App, ctx: Context): void {
         summary: `Import a Tidings archive (${ARCHIVE_MEDIA_TYPE} body) into this workspace; importing it again changes nothing`,
         params: WorkspaceParams,
         response: { 200: ImportSummarySchema },
+        documentedBody: { [ARCHIVE_MEDIA_TYPE]: ARCHIVE_TEXT },
       },
     },
     async (request) => {

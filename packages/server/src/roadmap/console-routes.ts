@@ -51,7 +51,7 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
 
   app.post(
     "/workspaces/:wsId/apps/:appId/columns",
-    { schema: { tags, params: AppParams, body: CreateColumnBodySchema, response: { 201: BoardColumnSchema } } },
+    { schema: { tags, summary: "Add a board column to an app", params: AppParams, body: CreateColumnBodySchema, response: { 201: BoardColumnSchema } } },
     async (request, reply) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
@@ -129,7 +129,7 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
 
   app.post(
     "/workspaces/:wsId/apps/:appId/versions",
-    { schema: { tags, params: AppParams, body: CreateVersionBodySchema, response: { 201: AppVersionSchema } } },
+    { schema: { tags, summary: "Add a version to an app", params: AppParams, body: CreateVersionBodySchema, response: { 201: AppVersionSchema } } },
     async (request, reply) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
@@ -158,7 +158,7 @@ export function roadmapConsoleRoutes(app: App, ctx: Context): void {
 
   app.delete(
     "/workspaces/:wsId/versions/:versionId",
-    { schema: { tags, params: VersionParams, response: { 200: Success } } },
+    { schema: { tags, summary: "Delete a version; its requests keep no version", params: VersionParams, response: { 200: Success } } },
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");

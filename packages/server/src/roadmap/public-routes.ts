@@ -10,6 +10,7 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyReader } from "../users/identity.js";
 import { listColumns, toColumn } from "./columns.js";
 import { listVersions, toVersion } from "./versions.js";
+import { IDENTITY_HEADERS } from "../http/openapi.js";
 
 const Params = Type.Object({ appKey: Type.String() });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };
@@ -46,7 +47,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags: ["public"],
-        summary: "Roadmap columns of an app, by position (hidden ones with isVisible false)",
+        summary: "Roadmap columns of an app, by position (hidden ones with isVisible false)", readsHeaders: [...IDENTITY_HEADERS, "If-None-Match"],
         params: Params,
         response: { 200: ColumnsResponseSchema, ...errors },
       },
@@ -60,7 +61,7 @@ export function roadmapPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags: ["public"],
-        summary: "Released versions of an app, by position",
+        summary: "Released versions of an app, by position", readsHeaders: [...IDENTITY_HEADERS, "If-None-Match"],
         params: Params,
         response: { 200: VersionsResponseSchema, ...errors },
       },

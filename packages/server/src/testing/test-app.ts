@@ -32,7 +32,7 @@ export interface TestApp {
 export async function createTestApp(
   dialect: DialectName,
   overrides: Partial<Config> = {},
-  options: { logStream?: Writable; jobIntervalMs?: number; storage?: ObjectStorage; timeQueries?: boolean } = {},
+  options: { logStream?: Writable; jobIntervalMs?: number; storage?: ObjectStorage; timeQueries?: boolean; fakeTimers?: boolean } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect, { timeQueries: options.timeQueries ?? false });
   const clock = new FakeClock();
@@ -44,6 +44,8 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: database.db,
     clock,
+    // The runner's wake-ups fire as the test advances the clock, instead of in real time.
+    ...(options.fakeTimers === true ? { timers: clock } : {}),
     ...(options.jobIntervalMs === undefined ? {} : { jobIntervalMs: options.jobIntervalMs }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.logStream === undefined ? { logger: false } : { logStream: options.logStream }),

@@ -37,9 +37,16 @@ import { receiveFile } from "./receive.js";
 import { downloadableUpload } from "./downloadable.js";
 import { verifyDownloadLink } from "./signed-links.js";
 import { newStorageKey, newUploadId, toDescriptor, UPLOAD_ID_PATTERN, uploaderHash, type UploadKind, type UploadRow } from "./uploads.js";
+import { BYTES, IDENTITY_HEADERS } from "../http/openapi.js";
 
 /** How long an upload session's token accepts files. */
 export const UPLOAD_SESSION_TTL_MS = 60 * 60_000;
+/** The documented form of a multipart upload (read part by part, never validated as a whole). */
+const MultipartFile = Type.Object({
+  appKey: Type.Optional(Type.String({ description: "The app key (or `X-App-Key`); before the file part" })),
+  file: { ...BYTES, description: "The file, with its name and Content-Type" },
+});
+
 /** Room for multipart framing when a session PUT's Content-Length is checked against the slot. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -281,7 +288,8 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
       tags,
       summary,
       description,
-      consumes: ["multipart/form-data"],
+      readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS] as const,
+      documentedBody: { "multipart/form-data": MultipartFile },
       response: { 200: UploadDescriptorSchema, ...errors },
     });
     typed.post(
@@ -322,6 +330,8 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
       description:
         "`Authorization: Bearer <sessionToken>` (or `X-Upload-Session-Token`); the body is the raw file with its Content-Type, or multipart with a `file` part. POST is an alias.",
       params: Type.Object({ uploadId: Type.String({ pattern: UPLOAD_ID_PATTERN }) }),
+      security: [{ uploadSession: [] }, { uploadSessionHeader: [] }],
+      documentedBody: { "*/*": BYTES, "multipart/form-data": Type.Object({ file: BYTES }) },
       response: { 200: UploadDescriptorSchema, ...errors },
     };
     // The PUT takes Idempotency-Key like its POST alias does.
@@ -338,7 +348,7 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
     {
       schema: {
         tags,
-        summary: "Open an upload session for 1–8 files",
+        summary: "Open an upload session for 1–8 files", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
           "Needs `X-User-Token` (400 `uploader_identity_required`). Answers both documented shapes: `{sessionId, sessionToken, expiresAt, uploads}` and `{session, files}`. The token is valid for an hour.",
         body: UploadSessionBodySchema,
@@ -442,6 +452,7 @@ export async function uploadPublicRoutes(scope: App, ctx: Context): Promise<void
           for: Type.Optional(Type.String({ maxLength: 16 })),
         }),
         response: { 403: ErrorBodySchema, 404: ErrorBodySchema },
+        documentedAnswers: { 200: { description: "The file, as an attachment", content: { "application/octet-stream": BYTES } } },
       },
     },
     async (request, reply) => {

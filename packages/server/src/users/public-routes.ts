@@ -40,7 +40,7 @@ export function userPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Report the end user's attributes (isPaying, plan, mrr signed; currency alone unsigned)",
+        summary: "Report the end user's attributes (isPaying, plan, mrr signed; currency alone unsigned)", readsHeaders: ["X-User-Token"],
         params: Type.Object({ appKey: Type.String({ maxLength: 128 }) }),
         body: UserAttributesBodySchema,
         response: { 200: UserAttributesResultSchema, ...errors },
@@ -94,7 +94,7 @@ export function userPublicRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Public profile of an end user (`u_…`) or a team member (`usr_…`)",
+        summary: "Public profile of an end user (`u_…`) or a team member (`usr_…`)", readsHeaders: ["X-App-Key"],
         description:
           "No app key needed; an `appKey` (query, or `X-App-Key`) that is sent must be the end user's app. Unknown ids, users of private apps and a mismatched key all answer the same 404.",
         params: Type.Object({ userId: Type.String({ maxLength: 128 }) }),

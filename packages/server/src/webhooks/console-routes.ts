@@ -79,7 +79,7 @@ export function webhookConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): v
     },
   );
 
-  app.get(base + "/:webhookId", { schema: { tags, params: EndpointParams, response: { 200: WebhookEndpointSchema } } }, async (request) => {
+  app.get(base + "/:webhookId", { schema: { tags, summary: "One webhook endpoint (without its signing secret)", params: EndpointParams, response: { 200: WebhookEndpointSchema } } }, async (request) => {
     const { wsId, appId, webhookId } = request.params;
     await manage(request, wsId, appId);
     return toWebhookEndpoint(await findEndpoint(db, appId, webhookId));
