@@ -4,23 +4,32 @@ import { testDialects } from "../testing/test-database.js";
 import { retryDelay } from "../webhooks/retry.js";
 import { enqueueJobs, RetryLater } from "./queue.js";
 
+/**
+ * A "probe" handler that records each payload and holds the first job until `release()`:
+ * `first` resolves once that job has started.
+ */
+function holdFirstProbe(jobs: { handle(kind: string, run: (payload: unknown) => Promise<void>): void }) {
+  const ran: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const first = new Promise<void>((resolve) => (started = resolve));
+  jobs.handle("probe", async (payload) => {
+    ran.push(payload as string);
+    if (ran.length === 1) {
+      started();
+      await gate;
+    }
+  });
+  return { ran, first, release };
+}
+
 describe.each(testDialects())("draining the job runner on %s", (dialect) => {
   it("finishes the job in progress and leaves the rest for another instance", async () => {
     // Ticked by hand only: a started runner would also be woken by the jobs queued below.
     const t = await createTestApp(dialect, { demo: false }, { jobIntervalMs: 0 });
     try {
-      const ran: string[] = [];
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let started!: () => void;
-      const first = new Promise<void>((resolve) => (started = resolve));
-      t.app.jobs.handle("probe", async (payload) => {
-        ran.push(payload as string);
-        if (ran.length === 1) {
-          started();
-          await gate;
-        }
-      });
+      const { ran, first, release } = holdFirstProbe(t.app.jobs);
       const db = t.database.db.kysely;
       await enqueueJobs(db, t.clock, ["a", "b", "c"].map((name) => ({ kind: "probe", dedupeKey: `probe:${name}`, payload: name })));
       const tick = t.app.jobs.tick();
@@ -41,18 +50,7 @@ describe.each(testDialects())("draining the job runner on %s", (dialect) => {
   it("finishes the job in progress when stopped (SIGTERM) while started, and wakes no more", async () => {
     const t = await createTestApp(dialect, { demo: false }, { jobIntervalMs: 60_000, fakeTimers: true });
     try {
-      const ran: string[] = [];
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let started!: () => void;
-      const first = new Promise<void>((resolve) => (started = resolve));
-      t.app.jobs.handle("probe", async (payload) => {
-        ran.push(payload as string);
-        if (ran.length === 1) {
-          started();
-          await gate;
-        }
-      });
+      const { ran, first, release } = holdFirstProbe(t.app.jobs);
       const db = t.database.db.kysely;
       await enqueueJobs(db, t.clock, ["a", "b"].map((name) => ({ kind: "probe", dedupeKey: `probe:${name}`, payload: name })));
       t.app.jobs.kick();
