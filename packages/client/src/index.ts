@@ -22,6 +22,8 @@ export { KNOWN_ERROR_CODES, VENDOR_VERIFICATION_CODES, type KnownErrorCode } fro
 export * from "./attachments.js";
 export * from "./platform.js";
 export * from "./types.js";
+export type { MarkdownAlign, MarkdownBlock, MarkdownInline, MarkdownListItem } from "./markdown-blocks.js";
+export { safeHref, safeImageSrc } from "./safe-href.js";
 export { UserTokenStore, USER_TOKEN_KEY, type UserTokenStoreOptions } from "./token-store.js";
 export { SeenChangelogStore, SEEN_CHANGELOGS_KEY } from "./seen-changelogs.js";
 export { memoryStorage, type StorageAdapter, type Warn } from "./storage.js";

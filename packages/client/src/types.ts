@@ -1,4 +1,5 @@
 import type { Platform } from "./platform.js";
+import type { MarkdownBlock } from "./markdown-blocks.js";
 
 /** Remote feature flags of the SDK surfaces (`sdk.features`); a missing key means enabled. */
 export interface SdkFeatures {
@@ -145,7 +146,15 @@ export interface CommentPage {
 export interface ChangelogEntry {
   id: string;
   title: string;
+  /** The notes as Markdown. */
   body: string;
+  /** The notes rendered to sanitised HTML, for browsers. */
+  html?: string;
+  /**
+   * The notes as renderer-neutral tokens (the same parse as `html`), for renderers without HTML.
+   * Absent from servers older than this field: show `body` as plain text then.
+   */
+  blocks?: MarkdownBlock[];
   versionLabel?: string | null;
   publishedAt: string;
   linkedRequests?: { id: string; title: string }[];

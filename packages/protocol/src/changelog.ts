@@ -1,16 +1,21 @@
 import Type, { type Static } from "typebox";
 import { PageOffset, StringEnum, Timestamp } from "./common.js";
+import { MarkdownBlocksSchema } from "./markdown.js";
 
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const LinkedRequestSchema = Type.Object({ id: Type.String(), title: Type.String() });
 
-/** A published release as the SDKs read it (wire contract §7.6), plus the rendered, sanitised `html`. */
+/**
+ * A published release as the SDKs read it (wire contract §7.6), plus the Markdown rendered twice
+ * by one parser: sanitised `html` for browsers and `blocks` for renderers without HTML.
+ */
 export const ChangelogEntrySchema = Type.Object({
   id: Type.String(),
   title: Type.String(),
   body: Type.String({ description: "Markdown" }),
   html: Type.String({ description: "The Markdown rendered and sanitised" }),
+  blocks: MarkdownBlocksSchema,
   versionLabel: Nullable(Type.String()),
   publishedAt: Timestamp,
   linkedRequests: Type.Array(LinkedRequestSchema),

@@ -8,6 +8,7 @@ export * from "./intake.js";
 export * from "./feedback.js";
 export * from "./users.js";
 export * from "./changelog.js";
+export * from "./markdown.js";
 export * from "./console-auth.js";
 export * from "./text.js";
 export * from "./webhooks.js";

@@ -27,5 +27,5 @@ export { type LocalePack } from "./i18n/locale-pack.js";
 export { createTranslator, type Translate, type UiCatalog, type UiMessage, type StringOverrides, type MessageParams } from "./i18n/translate.js";
 export { THEMES } from "./themes.js";
 export { palettes, resolvePalette, type Palette, type PaletteName } from "./palettes.js";
-export { parseMarkdown, safeHref, safeImageSrc, type MarkdownBlock, type MarkdownInline, type MarkdownListItem, type MarkdownAlign } from "./markdown/index.js";
+export { safeHref, safeImageSrc, type MarkdownBlock, type MarkdownInline, type MarkdownListItem, type MarkdownAlign } from "@tidings/client";
 export { formatReleaseDate } from "./release-date.js";

@@ -18,7 +18,14 @@ const changelog: FakeRoute = ({ url }) =>
         status: 200,
         body: {
           entries: [
-            { id: "cl_2", title: "Faster sync", body: "- **Sync** is twice as fast", versionLabel: "1.2", publishedAt: "2026-02-01T12:00:00Z" },
+            {
+              id: "cl_2",
+              title: "Faster sync",
+              body: "- **Sync** is twice as fast",
+              blocks: [{ type: "list", ordered: false, start: 1, items: [{ checked: null, children: [{ type: "paragraph", children: [{ type: "strong", children: [{ type: "text", text: "Sync" }] }, { type: "text", text: " is twice as fast" }] }] }] }],
+              versionLabel: "1.2",
+              publishedAt: "2026-02-01T12:00:00Z",
+            },
             { id: "cl_1", title: "Hello", body: "First release", versionLabel: null, publishedAt: "2026-01-01T12:00:00Z" },
           ],
           hasMore: false,

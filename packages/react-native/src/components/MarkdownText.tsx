@@ -1,11 +1,13 @@
-import { parseMarkdown, type MarkdownBlock, type MarkdownInline, type Palette } from "@tidings/react-core";
-import { useMemo, type ReactNode } from "react";
+import { safeHref, safeImageSrc, type MarkdownBlock, type MarkdownInline, type Palette } from "@tidings/react-core";
+import type { ReactNode } from "react";
 import { Linking, Platform, ScrollView, Text, View, type TextStyle } from "react-native";
 import { usePalette } from "../theme.js";
 
 /** Props of {@link MarkdownText}. */
 export interface MarkdownTextProps {
-  /** Markdown source, e.g. a release's `body`. */
+  /** The server's tokens of the notes (a release's `blocks`). Without them, `markdown` shows as plain text. */
+  blocks?: MarkdownBlock[] | undefined;
+  /** Markdown source, e.g. a release's `body`: shown as plain text, never as markup, when `blocks` is absent (an older server). */
   markdown: string;
   /** Base font size of paragraphs, in points (scaled by the system font size). @default 16 */
   fontSize?: number | undefined;
@@ -15,7 +17,7 @@ const MONO = Platform.select({ ios: "Menlo", default: "monospace" });
 const HEADING_SIZE = { 1: 1.3, 2: 1.2, 3: 1.1, 4: 1, 5: 1, 6: 1 } as const;
 const BULLETS = ["•", "◦", "▪"];
 
-/** Opens a link the tokenizer let through (http(s) or mailto only); a device without a handler does nothing. */
+/** Opens a link the server let through (http(s) or mailto only); a device without a handler does nothing. */
 function open(href: string): void {
   Linking.openURL(href).catch(() => undefined);
 }
@@ -53,12 +55,15 @@ function inlines(tokens: MarkdownInline[], palette: Palette, key: string): React
           </Text>
         );
       case "link":
+        // The server already refuses unsafe targets; a renderer checks again, as it is cheap.
+        if (safeHref(token.href) === null) return inlines(token.children, palette, k);
         return (
           <Text key={k} accessibilityRole="link" onPress={() => open(token.href)} style={{ color: palette.primary, textDecorationLine: "underline" }}>
             {inlines(token.children, palette, k)}
           </Text>
         );
       case "image":
+        if (safeImageSrc(token.src) === null) return token.alt;
         // Pictures open full size in the browser: sizing remote images inline needs their dimensions first.
         return (
           <Text key={k} accessibilityRole="link" onPress={() => open(token.src)} style={{ color: palette.primary, textDecorationLine: "underline" }}>
@@ -137,17 +142,25 @@ function blocks(list: MarkdownBlock[], palette: Palette, size: number, key: stri
 }
 
 /**
- * Release-note Markdown as native text (no WebView, no HTML): headings, lists, code, quotes,
+ * Release-note Markdown as native text (no WebView, no HTML), drawn from the server's tokens
+ * (`blocks`, parsed by the same parser as the web's `html`): headings, lists, code, quotes,
  * tables, emphasis and links; links open through `Linking` and only for http(s) or mailto, any
- * other target showing as plain text.
+ * other target showing as plain text. Without `blocks` the Markdown shows as plain text.
  *
  * @example
  * ```tsx
- * <MarkdownText markdown={"## 1.2\n\n- **Faster** sync ([docs](https://example.com/docs))"} />
+ * <MarkdownText blocks={release.blocks} markdown={release.body} />
  * ```
  */
 export function MarkdownText(props: MarkdownTextProps) {
   const palette = usePalette();
-  const parsed = useMemo(() => parseMarkdown(props.markdown), [props.markdown]);
-  return <View style={{ gap: 8 }}>{blocks(parsed, palette, props.fontSize ?? 16, "md", 0)}</View>;
+  const size = props.fontSize ?? 16;
+  if (props.blocks === undefined) {
+    return (
+      <View>
+        <Text style={{ color: palette.text2, fontSize: size }}>{props.markdown}</Text>
+      </View>
+    );
+  }
+  return <View style={{ gap: 8 }}>{blocks(props.blocks, palette, size, "md", 0)}</View>;
 }

@@ -10,8 +10,8 @@ export interface ReleaseNotesProps {
 }
 
 /**
- * One release as a card: title, version badge, localized date, and the Markdown notes as native
- * text (the server's `html` is for browsers and is not used here).
+ * One release as a card: title, version badge, localized date, and the notes as native text
+ * drawn from the server's `blocks` (the `html` is for browsers and is not used here).
  *
  * @example
  * ```tsx
@@ -36,7 +36,7 @@ export function ReleaseNotes(props: ReleaseNotesProps) {
         ) : null}
       </View>
       {date === "" ? null : <Text style={{ color: palette.muted, fontSize: 14 }}>{date}</Text>}
-      <MarkdownText markdown={entry.body} />
+      <MarkdownText blocks={entry.blocks} markdown={entry.body} />
     </View>
   );
 }

@@ -10,13 +10,26 @@ import { WhatsNewScreen } from "./WhatsNewScreen.js";
 const CHANGELOG = "/api/v1/public/apps/app_test/changelog";
 const config = (sdk: Record<string, unknown> = {}): FakeRoute => ({ url }) =>
   url.pathname === "/api/v1/public/config/app_test" ? { status: 200, body: demoConfig(sdk) } : undefined;
+// The tokens the server sends for that body (its parse is tested on the server).
+const highlights = [
+  { type: "heading", level: 2, children: [{ type: "text", text: "Highlights" }] },
+  {
+    type: "list",
+    ordered: false,
+    start: 1,
+    items: [
+      { checked: null, children: [{ type: "paragraph", children: [{ type: "strong", children: [{ type: "text", text: "Sync" }] }, { type: "text", text: " is " }, { type: "emphasis", children: [{ type: "text", text: "twice" }] }, { type: "text", text: " as fast" }] }] },
+      { checked: null, children: [{ type: "paragraph", children: [{ type: "text", text: "See " }, { type: "link", href: "https://example.com/guide", title: null, children: [{ type: "text", text: "the guide" }] }] }] },
+    ],
+  },
+];
 const release = (id: string, extra: Record<string, unknown> = {}) => ({ id, title: `Release ${id}`, body: "", versionLabel: null, publishedAt: "2026-02-01T12:00:00Z", ...extra });
 const firstPage: FakeRoute = ({ method, url }) =>
   method === "GET" && url.pathname === CHANGELOG && !url.searchParams.has("cursor")
     ? {
         status: 200,
         body: {
-          entries: [release("cl_2", { title: "Faster sync", versionLabel: "1.2", body: "## Highlights\n\n- **Sync** is *twice* as fast\n- See [the guide](https://example.com/guide)" })],
+          entries: [release("cl_2", { title: "Faster sync", versionLabel: "1.2", body: "## Highlights\n\n- **Sync** is *twice* as fast\n- See [the guide](https://example.com/guide)", blocks: highlights })],
           hasMore: true,
           nextCursor: "c2",
         },

@@ -89,11 +89,14 @@ describe.each(testDialects())("changelog console and public feed on %s", (dialec
     const page2 = (await feed(`?limit=1&cursor=${page1.nextCursor}`)).json();
     expect(page2).toMatchObject({ hasMore: false, nextCursor: null });
     const [entry] = page2.entries;
-    expect(Object.keys(entry).sort()).toEqual(["body", "html", "id", "linkedRequests", "publishedAt", "title", "versionLabel"]);
+    expect(Object.keys(entry).sort()).toEqual(["blocks", "body", "html", "id", "linkedRequests", "publishedAt", "title", "versionLabel"]);
     expect(entry).toMatchObject({ title: "1.0", versionLabel: "1.0.0", linkedRequests: [{ id: frId, title: "Offline mode" }] });
     expect(entry.html).toContain("<strong>Hello</strong>");
     expect(entry.html).not.toContain("<script");
     expect(page1.entries[0].html).not.toContain("javascript:alert");
+    // The same parse as tokens, for renderers without HTML: the refused link keeps its text only.
+    expect(page1.entries[0].blocks).toEqual([{ type: "paragraph", children: [{ type: "text", text: "x" }] }]);
+    expect(JSON.stringify(entry.blocks)).toContain('{"type":"strong","children":[{"type":"text","text":"Hello"}]}');
     expect((await feed("?cursor=garbage")).statusCode).toBe(400);
   });
 

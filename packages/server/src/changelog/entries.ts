@@ -4,7 +4,7 @@ import type { ChangelogEntriesTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { jobProgress } from "../jobs/queue.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
-import { renderMarkdown } from "./markdown.js";
+import { renderRelease } from "./markdown.js";
 
 export type EntryRow = Selectable<ChangelogEntriesTable>;
 
@@ -32,11 +32,13 @@ export async function linkedRequests(
 
 /** The public shape of a published entry. */
 export function toPublicEntry(row: EntryRow, linked: { id: string; title: string }[]): ChangelogEntry {
+  const { html, blocks } = renderRelease(row.body);
   return {
     id: row.id,
     title: row.title,
     body: row.body,
-    html: renderMarkdown(row.body),
+    html,
+    blocks,
     versionLabel: row.versionLabel,
     publishedAt: row.publishedAt ?? row.updatedAt,
     linkedRequests: linked,
@@ -73,7 +75,7 @@ export async function toAdminEntries(db: Kysely<Database>, rows: readonly EntryR
       appId: row.appId,
       title: row.title,
       body: row.body,
-      html: renderMarkdown(row.body),
+      html: renderRelease(row.body).html,
       versionLabel: row.versionLabel,
       versionId: row.versionId,
       status: row.status,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown.js";
+import { renderMarkdown, renderRelease } from "./markdown.js";
 
 describe("renderMarkdown", () => {
   it("renders Markdown", () => {
@@ -47,5 +47,27 @@ describe("renderMarkdown", () => {
     for (const [, url] of html.matchAll(/\s(?:href|src|action|formaction)\s*=\s*"([^"]*)"/g)) expect(url).toMatch(/^(https?:|mailto:)/);
     expect(html).not.toMatch(/(?:href|src)\s*=\s*["']?\s*(?:javascript|data):/);
     expect(html).not.toContain("<iframe");
+  });
+});
+
+describe("renderRelease", () => {
+  it("renders html and blocks from one parse, with the same link rules", () => {
+    const { html, blocks } = renderRelease("[docs](https://example.com/docs) [here](/relative)");
+    expect(html).toBe('<p><a href="https://example.com/docs" rel="noopener noreferrer nofollow">docs</a> <a rel="noopener noreferrer nofollow">here</a></p>\n');
+    expect(blocks).toEqual([
+      { type: "paragraph", children: [{ type: "link", href: "https://example.com/docs", title: null, children: [{ type: "text", text: "docs" }] }, { type: "text", text: " here" }] },
+    ]);
+  });
+
+  it("renders a note once, however many reads show it", () => {
+    const body = "# Read by every phone\n\n- one";
+    expect(renderRelease(body)).toBe(renderRelease(body));
+  });
+
+  it("shows a note nested deeper than the parser can recurse as its text, instead of failing", () => {
+    const { html, blocks } = renderRelease(`${"> ".repeat(5000)}deep`);
+    expect(html).toContain("deep");
+    expect(blocks).toHaveLength(1);
+    expect(JSON.stringify(blocks)).toContain("deep");
   });
 });

@@ -142,6 +142,13 @@ describe("cross-cutting HTTP behaviour", () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe("3.1.0");
+    // The changelog documents its entries' recursive Markdown tokens.
+    const changelog = JSON.stringify(doc.paths["/api/v1/public/apps/{appKey}/changelog"]);
+    const blocksRef = /"blocks":\{"\$ref":"#\/components\/schemas\/([^"]+)"\}/.exec(changelog)?.[1] ?? "";
+    const schemas = doc.components.schemas as Record<string, { items?: { $ref?: string } }>;
+    const blockRef = schemas[blocksRef]?.items?.$ref?.replace("#/components/schemas/", "") ?? "";
+    const block = JSON.stringify(schemas[blockRef]);
+    for (const kind of ["heading", "paragraph", "list", "code", "quote", "rule", "table"]) expect(block).toContain(`"enum":["${kind}"]`);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         "/api/v1/public/config/{appKey}",

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseMarkdown } from "./parse.js";
-import type { MarkdownBlock, MarkdownInline } from "./types.js";
+import type { MarkdownBlock, MarkdownInline } from "@tidings/client";
+import { renderRelease } from "./markdown.js";
+
+const parseMarkdown = (source: string): MarkdownBlock[] => renderRelease(source).blocks;
 
 const text = (t: string): MarkdownInline => ({ type: "text", text: t });
 const para = (...children: MarkdownInline[]): MarkdownBlock => ({ type: "paragraph", children });
@@ -9,7 +11,7 @@ const inline = (source: string) => {
   return block?.type === "paragraph" ? block.children : [];
 };
 
-describe("parseMarkdown blocks", () => {
+describe("release-note blocks", () => {
   it("reads ATX and setext headings, with closing hashes dropped", () => {
     expect(parseMarkdown("# One\n## Two ##\n###### Six\n####### Seven\nTitle\n===\nSub\n---")).toEqual([
       { type: "heading", level: 1, children: [text("One")] },
@@ -107,7 +109,7 @@ describe("parseMarkdown blocks", () => {
   });
 });
 
-describe("parseMarkdown inline", () => {
+describe("release-note inline tokens", () => {
   it("reads emphasis, strong, both, and strikethrough", () => {
     expect(inline("*em* _em_ **strong** __strong__ ***both*** ~~gone~~ ~one~")).toEqual([
       { type: "emphasis", children: [text("em")] },

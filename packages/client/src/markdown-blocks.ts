@@ -1,3 +1,6 @@
+// Release-note Markdown as the server sends it in a changelog entry's `blocks`: one parser (the
+// server's) for every renderer. Kept in step with @tidings/protocol's MarkdownBlocksSchema by a test.
+
 /** Inline content of a Markdown block, ready for any renderer (no HTML, no DOM). */
 export type MarkdownInline =
   | { type: "text"; text: string }
@@ -18,7 +21,7 @@ export interface MarkdownListItem {
   children: MarkdownBlock[];
 }
 
-/** A block of Markdown: the GFM subset the server renders for release notes, minus raw HTML. */
+/** A block of Markdown: the GFM subset the server renders for release notes; raw HTML arrives as text. */
 export type MarkdownBlock =
   | { type: "heading"; level: 1 | 2 | 3 | 4 | 5 | 6; children: MarkdownInline[] }
   | { type: "paragraph"; children: MarkdownInline[] }
