@@ -74,7 +74,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
   // connection) a first read from outside the transaction would wait for it forever.
   await mailLinkSecret(ctx);
   await parent.register(async (app: App) => {
-    readFormBodies(app);
+    await readFormBodies(app);
     const db = ctx.db.kysely;
 
     app.get(

@@ -140,7 +140,7 @@ function preferencePage(app: AppRow, email: string, token: string, prefs: Notifi
  */
 export async function notificationPublicRoutes(parent: App, ctx: Context, runner: JobRunner): Promise<void> {
   await parent.register(async (app: App) => {
-    readFormBodies(app);
+    await readFormBodies(app);
     const db = ctx.db.kysely;
     const emptyBodyIsObject = async (request: FastifyRequest) => {
       request.body ??= {};
