@@ -27,7 +27,7 @@ import { hashUserToken } from "../users/attributes.js";
 import { identifyCaller, identifyReader } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
 import { linkedRequests, toPublicEntry } from "./entries.js";
-import { confirmSubscription, requestSubscription, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
+import { confirmSubscription, requestSubscription, unsubscribeByEmail, isUnsubscribeToken, unsubscribeWithToken } from "./subscriptions.js";
 
 const tags = ["public: changelog"];
 const Params = Type.Object({ appKey: Type.String({ maxLength: 128 }) });
@@ -162,16 +162,28 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     );
 
     /** GET of a mailed link: a page whose button POSTs the token; JSON-only clients get 405. */
-    const interstitialRoute = (path: string, title: string, explanation: string, button: string, missing: string) =>
+    /**
+     * A page whose button POSTs the mailed token. On a private app it shows only for a token that
+     * `opensPrivate` accepts (leaving must stay possible); anything else answers as an unknown app.
+     */
+    const interstitialRoute = (
+      path: string,
+      title: string,
+      explanation: string,
+      button: string,
+      missing: string,
+      opensPrivate: (appId: string, token: string) => Promise<boolean> = () => Promise.resolve(false),
+    ) =>
       app.get(
         path,
         { schema: { tags, summary: `${title}: a page that POSTs the token (changes nothing)`, params: Params, querystring: TokenQuery, response: errors } },
         async (request, reply) => {
           await enforceRateLimit(ctx, request, "public_write");
           const found = await lookupPublicApp(ctx, request.params.appKey);
-          if (found === undefined) throw new ApiError("app_not_found");
-          if (wantsJsonOnly(request)) throw new ApiError("post_required", { headers: { Allow: "POST" } });
           const token = request.query.token;
+          if (found === undefined) throw new ApiError("app_not_found");
+          if (found.app.allowPublic !== 1 && !(token !== undefined && token !== "" && (await opensPrivate(found.app.id, token)))) throw new ApiError("app_not_found");
+          if (wantsJsonOnly(request)) throw new ApiError("post_required", { headers: { Allow: "POST" } });
           if (token === undefined || token === "") return html(reply, 400, page(title, `<p>${escapeHtml(missing)}</p>`));
           return html(reply, 200, interstitial(title, explanation, request.url, token, button));
         },
@@ -209,7 +221,9 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     confirmRoute("/api/v1/public/apps/:appKey/request-updates/confirm", "request");
 
     const unsubscribePath = "/api/v1/public/apps/:appKey/changelog/unsubscribe";
-    interstitialRoute(unsubscribePath, "Unsubscribe", "Press the button to stop these mails.", "Unsubscribe", "Missing unsubscribe token");
+    interstitialRoute(unsubscribePath, "Unsubscribe", "Press the button to stop these mails.", "Unsubscribe", "Missing unsubscribe token", (appId, token) =>
+      isUnsubscribeToken(ctx, appId, token),
+    );
     app.post(
       unsubscribePath,
       {
@@ -238,10 +252,11 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
           if (await unsubscribeWithToken(ctx, appRow.id, token, (trx) => recordIdempotentWrite(trx, request))) {
             return wantsHtml(request) ? html(reply, 200, page("Unsubscribed", "<h1>You are unsubscribed.</h1>")) : { unsubscribed: true };
           }
-          if (appRow.allowPublic !== 1) throw new ApiError("public_access_disabled");
+          // Without an authentic token a private app answers as an unknown one.
+          if (appRow.allowPublic !== 1) throw new ApiError("app_not_found");
           throw new ApiError("invalid_unsubscribe_token");
         }
-        if (appRow.allowPublic !== 1) throw new ApiError("public_access_disabled");
+        if (appRow.allowPublic !== 1) throw new ApiError("app_not_found");
         const rawEmail = request.body.email;
         if (rawEmail === undefined) throw new ApiError("invalid_unsubscribe_token", { message: "An unsubscribe token is required" });
         const email = normaliseEmail(rawEmail);

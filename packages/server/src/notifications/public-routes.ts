@@ -42,8 +42,8 @@ async function followable(ctx: Context, id: string): Promise<{ id: string; title
     .executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
   const app = await lookupAppById(ctx, row.appId);
-  if (app === undefined) throw new ApiError("feature_request_not_found");
-  if (app.allowPublic !== 1) throw new ApiError("public_access_disabled");
+  // A private app's request is not found, like an unknown one.
+  if (app === undefined || app.allowPublic !== 1) throw new ApiError("feature_request_not_found");
   return { id: row.id, title: row.title, app };
 }
 
@@ -242,6 +242,8 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
         const token = request.query.token ?? "";
         // Leaving must always be possible, even when the app went private.
         const owner = await tokenOwner(ctx, found.app.id, token);
+        // Without an authentic link a private app answers as an unknown one.
+        if (owner === undefined && found.app.allowPublic !== 1) throw new ApiError("app_not_found");
         if (owner === undefined) {
           if (wantsJsonOnly(request)) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
           return html(reply, 400, page("Notifications", "<p>This link is not valid. Use the link of a mail you received.</p>"));
@@ -272,6 +274,7 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
         const form = request.body;
         const token = form.token ?? "";
         const owner = await tokenOwner(ctx, found.app.id, token);
+        if (owner === undefined && found.app.allowPublic !== 1) throw new ApiError("app_not_found");
         if (owner === undefined) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
         const prefs = { moves: form.moves === "on", replies: form.replies === "on", ships: form.ships === "on" };
         await db.transaction().execute(async (trx) => {
