@@ -1,5 +1,5 @@
 import { ErrorBodySchema, FollowRequestBodySchema, FollowRequestResultSchema } from "@tidings/protocol";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import Type from "typebox";
 import { lookupAppById, lookupPublicApp } from "../apps/public-app.js";
@@ -10,6 +10,7 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { readFormBodies } from "../http/form-bodies.js";
+import { html, wantsHtml } from "../http/pages.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
@@ -75,15 +76,6 @@ async function followVouched(trx: Kysely<Database>, ctx: Context, app: AppRow, f
     })
     .onConflict((oc) => oc.columns(["appId", "kind", "featureRequestId", "email"]).doUpdateSet(confirmed))
     .execute();
-}
-
-function wantsJsonOnly(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
-}
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
 /** The address and app behind a preference-page token, or undefined when it is not authentic or not this app's. */
@@ -245,7 +237,7 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
         // Without an authentic link a private app answers as an unknown one.
         if (owner === undefined && found.app.allowPublic !== 1) throw new ApiError("app_not_found");
         if (owner === undefined) {
-          if (wantsJsonOnly(request)) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
+          if (!wantsHtml(request)) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
           return html(reply, 400, page("Notifications", "<p>This link is not valid. Use the link of a mail you received.</p>"));
         }
         const [prefs, subs] = await Promise.all([readPreferences(db, found.app.id, owner.email), activeSubscriptions(db, found.app.id, owner.email)]);
