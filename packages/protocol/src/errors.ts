@@ -168,7 +168,8 @@ export const ErrorCodes = {
   public_access_disabled: {
     status: 403,
     message: "Public surfaces are disabled for this app",
-    meaning: "The app is private (`allowPublic` is false).",
+    meaning:
+      "No longer sent: a private app (`allowPublic` false) answers every public endpoint as an unknown one (`404 app_not_found`), so no answer tells which app keys exist. Kept in the registry for clients that still handle it.",
     fix: "Turn on `allowPublic` in the app's settings.",
   },
   verification_required: {
@@ -199,7 +200,7 @@ export const ErrorCodes = {
   app_not_found: {
     status: 404,
     message: "App not found",
-    meaning: "The app key or id is unknown, or (on the config endpoint) the app is private.",
+    meaning: "The app key or id is unknown, or the app is private (`allowPublic` is false): both get the same answer on every public endpoint.",
     fix: "Check the app key in the console.",
   },
   feature_request_not_found: {

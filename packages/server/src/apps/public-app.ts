@@ -34,12 +34,11 @@ export async function lookupAppById(ctx: Context, appId: string): Promise<AppRow
 }
 
 /**
- * The app for a public data endpoint other than config: 404 `app_not_found` when unknown,
- * 403 `public_access_disabled` when private.
+ * The app for a public endpoint: 404 `app_not_found` when unknown and, with the same answer,
+ * when private, so no public endpoint tells a scanner which keys exist.
  */
 export async function requirePublicApp(ctx: Context, appKey: string): Promise<{ app: AppRow; workspaceSlug: string }> {
   const found = await lookupPublicApp(ctx, appKey);
-  if (found === undefined) throw new ApiError("app_not_found");
-  if (found.app.allowPublic !== 1) throw new ApiError("public_access_disabled");
+  if (found === undefined || found.app.allowPublic !== 1) throw new ApiError("app_not_found");
   return found;
 }

@@ -8,7 +8,7 @@ import {
   TokenBodySchema,
   UnsubscribeResultSchema,
 } from "@tidings/protocol";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { lookupPublicApp, PUBLIC_CACHE_SECONDS, requirePublicApp } from "../apps/public-app.js";
 import type { AppRow } from "../apps/apps.js";
@@ -16,6 +16,7 @@ import { appTag, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import { ApiError } from "../http/errors.js";
 import { readFormBodies } from "../http/form-bodies.js";
+import { html, wantsHtml, wantsJsonOnly } from "../http/pages.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
@@ -27,7 +28,7 @@ import { hashUserToken } from "../users/attributes.js";
 import { identifyCaller, identifyReader } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
 import { linkedRequests, toPublicEntry } from "./entries.js";
-import { confirmSubscription, requestSubscription, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
+import { confirmSubscription, requestSubscription, unsubscribeByEmail, isUnsubscribeToken, unsubscribeWithToken } from "./subscriptions.js";
 import { HTML_PAGE, IDENTITY_HEADERS } from "../http/openapi.js";
 
 const tags = ["public: changelog"];
@@ -35,26 +36,12 @@ const Params = Type.Object({ appKey: Type.String({ maxLength: 128 }) });
 const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 2000 })) });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 405: ErrorBodySchema, 429: ErrorBodySchema };
 
-/** True when the caller asked for JSON and not for a page. */
-function wantsJsonOnly(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
-}
-
-function wantsHtml(request: FastifyRequest): boolean {
-  return (request.headers.accept ?? "").includes("text/html");
-}
-
 /** The token from `?token=` (wins), a JSON `{token}` or a form field. */
 function tokenOf(request: FastifyRequest): string | undefined {
   const query = (request.query as { token?: string }).token;
   if (query !== undefined && query !== "") return query;
   const body = request.body as { token?: unknown } | undefined;
   return typeof body?.token === "string" && body.token !== "" ? body.token : undefined;
-}
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
 async function requireChangelogAccess(ctx: Context, request: FastifyRequest, appRow: AppRow): Promise<{ token: string | null; identified: boolean }> {
@@ -75,7 +62,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
   // connection) a first read from outside the transaction would wait for it forever.
   await mailLinkSecret(ctx);
   await parent.register(async (app: App) => {
-    readFormBodies(app);
+    await readFormBodies(app);
     const db = ctx.db.kysely;
 
     app.get(
@@ -163,7 +150,18 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     );
 
     /** GET of a mailed link: a page whose button POSTs the token; JSON-only clients get 405. */
-    const interstitialRoute = (path: string, title: string, explanation: string, button: string, missing: string) =>
+    /**
+     * A page whose button POSTs the mailed token. On a private app it shows only for a token that
+     * `opensPrivate` accepts (leaving must stay possible); anything else answers as an unknown app.
+     */
+    const interstitialRoute = (
+      path: string,
+      title: string,
+      explanation: string,
+      button: string,
+      missing: { message: string; code: "invalid_confirmation_token" | "invalid_unsubscribe_token" },
+      opensPrivate: (appId: string, token: string) => Promise<boolean> = () => Promise.resolve(false),
+    ) =>
       app.get(
         path,
         {
@@ -179,10 +177,14 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         async (request, reply) => {
           await enforceRateLimit(ctx, request, "public_write");
           const found = await lookupPublicApp(ctx, request.params.appKey);
-          if (found === undefined) throw new ApiError("app_not_found");
-          if (wantsJsonOnly(request)) throw new ApiError("post_required", { headers: { Allow: "POST" } });
           const token = request.query.token;
-          if (token === undefined || token === "") return html(reply, 400, page(title, `<p>${escapeHtml(missing)}</p>`));
+          if (found === undefined) throw new ApiError("app_not_found");
+          if (found.app.allowPublic !== 1 && !(token !== undefined && token !== "" && (await opensPrivate(found.app.id, token)))) throw new ApiError("app_not_found");
+          if (wantsJsonOnly(request)) throw new ApiError("post_required", { headers: { Allow: "POST" } });
+          if (token === undefined || token === "") {
+            if (!wantsHtml(request)) throw new ApiError(missing.code, { message: missing.message });
+            return html(reply, 400, page(title, `<p>${escapeHtml(missing.message)}</p>`));
+          }
           return html(reply, 200, interstitial(title, explanation, request.url, token, button));
         },
       );
@@ -193,7 +195,7 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
         { changelog: "Confirm your subscription", ship: "Confirm ship notifications", request: "Confirm request updates" }[kind],
         "Press the button to confirm. Until you do, nothing is sent to you.",
         "Confirm",
-        "Missing confirmation token",
+        { message: "Missing confirmation token", code: "invalid_confirmation_token" },
       );
       app.post(
         path,
@@ -219,7 +221,9 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
     confirmRoute("/api/v1/public/apps/:appKey/request-updates/confirm", "request");
 
     const unsubscribePath = "/api/v1/public/apps/:appKey/changelog/unsubscribe";
-    interstitialRoute(unsubscribePath, "Unsubscribe", "Press the button to stop these mails.", "Unsubscribe", "Missing unsubscribe token");
+    interstitialRoute(unsubscribePath, "Unsubscribe", "Press the button to stop these mails.", "Unsubscribe", { message: "Missing unsubscribe token", code: "invalid_unsubscribe_token" }, (appId, token) =>
+      isUnsubscribeToken(ctx, appId, token),
+    );
     app.post(
       unsubscribePath,
       {
@@ -248,10 +252,11 @@ export async function changelogPublicRoutes(parent: App, ctx: Context, runner: J
           if (await unsubscribeWithToken(ctx, appRow.id, token, (trx) => recordIdempotentWrite(trx, request))) {
             return wantsHtml(request) ? html(reply, 200, page("Unsubscribed", "<h1>You are unsubscribed.</h1>")) : { unsubscribed: true };
           }
-          if (appRow.allowPublic !== 1) throw new ApiError("public_access_disabled");
+          // Without an authentic token a private app answers as an unknown one.
+          if (appRow.allowPublic !== 1) throw new ApiError("app_not_found");
           throw new ApiError("invalid_unsubscribe_token");
         }
-        if (appRow.allowPublic !== 1) throw new ApiError("public_access_disabled");
+        if (appRow.allowPublic !== 1) throw new ApiError("app_not_found");
         const rawEmail = request.body.email;
         if (rawEmail === undefined) throw new ApiError("invalid_unsubscribe_token", { message: "An unsubscribe token is required" });
         const email = normaliseEmail(rawEmail);

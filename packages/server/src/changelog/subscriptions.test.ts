@@ -183,6 +183,48 @@ describe.each(testDialects())("changelog subscriptions and mail over SMTP on %s"
     expect(next.body.subscriberCount).toBeGreaterThanOrEqual(1);
   });
 
+  /** A form body as a client's FormData encodes it: the bytes and the Content-Type with its boundary. */
+  async function multipartForm(fields: Record<string, string | Blob>): Promise<{ payload: Buffer; contentType: string }> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    const encoded = new Request("http://localhost/", { method: "POST", body: form });
+    return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type") ?? "" };
+  }
+
+  const statusOf = async (email: string) =>
+    (await t.database.db.kysely.selectFrom("emailSubscriptions").select("status").where("email", "=", email).executeTakeFirstOrThrow()).status;
+
+  it("unsubscribes on the RFC 8058 one-click POST in either form encoding a mailbox provider sends", async () => {
+    const encodings = {
+      urlencoded: async () => ({ payload: Buffer.from("List-Unsubscribe=One-Click"), contentType: "application/x-www-form-urlencoded" }),
+      multipart: () => multipartForm({ "List-Unsubscribe": "One-Click" }),
+    };
+    for (const [name, encode] of Object.entries(encodings)) {
+      const email = `one-click-${name}@example.com`;
+      const mail = await confirmedSubscriber(email);
+      const url = /<([^>]+)>/.exec(header(mail, "List-Unsubscribe") ?? "")?.[1] ?? "";
+      const { payload, contentType } = await encode();
+      const res = await t.app.inject({ method: "POST", url: pathOf(url), headers: { "content-type": contentType }, payload });
+      expect({ name, status: res.statusCode, body: res.json() }).toEqual({ name, status: 200, body: { unsubscribed: true } });
+      expect(await statusOf(email)).toBe("unsubscribed");
+    }
+  });
+
+  it("reads the token from a multipart form field, and refuses a multipart form that carries a file with 413", async () => {
+    const mail = await confirmedSubscriber("form-field@example.com");
+    const token = new URL(linkIn(mail, "/changelog/unsubscribe")).searchParams.get("token") ?? "";
+    const url = `/api/v1/public/apps/${acme.appKey}/changelog/unsubscribe`;
+    const withFile = await multipartForm({ token, attachment: new Blob(["x"], { type: "text/plain" }) });
+    const refused = await t.app.inject({ method: "POST", url, headers: { "content-type": withFile.contentType }, payload: withFile.payload });
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json()).toMatchObject({ code: "payload_too_large" });
+    expect(await statusOf("form-field@example.com")).toBe("confirmed");
+    const form = await multipartForm({ token });
+    const res = await t.app.inject({ method: "POST", url, headers: { "content-type": form.contentType, accept: "application/json" }, payload: form.payload });
+    expect(res.json()).toEqual({ unsubscribed: true });
+    expect(await statusOf("form-field@example.com")).toBe("unsubscribed");
+  });
+
   it("honours an unsubscribe token after its 90 days, and refuses a tampered one with 400", async () => {
     const mail = await confirmedSubscriber("hal@example.com");
     const link = linkIn(mail, "/changelog/unsubscribe");

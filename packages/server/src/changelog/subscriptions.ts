@@ -202,6 +202,13 @@ async function unsubscribeAddress(ctx: Context, appId: string, email: string, al
   });
 }
 
+/** Whether `token` is an authentic unsubscribe token of one of this app's subscriptions (nothing is written). */
+export async function isUnsubscribeToken(ctx: Context, appId: string, token: string): Promise<boolean> {
+  const payload = readLinkToken(await mailLinkSecret(ctx), "unsubscribe", token);
+  if (payload === undefined) return false;
+  return (await ctx.db.kysely.selectFrom("emailSubscriptions").select("id").where("id", "=", payload.s).where("appId", "=", appId).executeTakeFirst()) !== undefined;
+}
+
 /**
  * Honours an authentic unsubscribe token of this app, expired or not (an old mail's link must
  * still work). Answers false when the token is not authentic or names another app's subscription.

@@ -84,7 +84,31 @@ describe.each(testDialects())("who may change whom, on %s", (dialect) => {
     expect((await w.owner.api.delete(`/workspaces/${w.wsId}/members/${w.admin.id}`)).status).toBe(200);
     expect(await w.roles()).toEqual({ owner: "owner", owner2: "admin", member: "member", helper: "admin" });
     // The last owner still cannot leave.
-    expect((await w.owner.api.put(`/workspaces/${w.wsId}/members/${w.owner.id}`, { role: "admin" })).body.code).toBe("last_owner");
+    for (const leave of [
+      await w.owner.api.put(`/workspaces/${w.wsId}/members/${w.owner.id}`, { role: "admin" }),
+      await w.owner.api.delete(`/workspaces/${w.wsId}/members/${w.owner.id}`),
+      await w.owner.api.post(`/workspaces/${w.wsId}/members`, { email: w.owner.email, role: "member" }),
+    ]) {
+      expect(leave.status).toBe(400);
+      expect(leave.body.code).toBe("last_owner");
+    }
+    expect((await w.roles()).owner).toBe("owner");
+  });
+
+  it("keeps one owner when the last two step down at the same moment", async () => {
+    // Each checks "is there another owner?" before the other's change commits: without a lock
+    // on PostgreSQL both pass and the workspace is left with none.
+    for (let round = 0; round < 6; round++) {
+      const w = await team();
+      const leave = (who: typeof w.owner) =>
+        round % 2 === 0
+          ? who.api.put(`/workspaces/${w.wsId}/members/${who.id}`, { role: "admin" })
+          : who.api.delete(`/workspaces/${w.wsId}/members/${who.id}`);
+      const answers = await Promise.all([leave(w.owner), leave(w.owner2)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+      expect(answers.find((a) => a.status === 400)?.body).toEqual({ error: "A workspace needs at least one owner", code: "last_owner" });
+      expect(Object.values(await w.roles()).filter((role) => role === "owner")).toHaveLength(1);
+    }
   });
 
   it("keeps invitations that touch an owner for owners", async () => {

@@ -69,7 +69,7 @@ describe.each(testDialects())("one feature request and similar requests on %s", 
       const other = await freshApp();
       expect((await get(id, {}, `?appKey=${other.appKey}`)).statusCode).toBe(404);
       await closed.console.put(`/workspaces/${closed.wsId}/apps/${closed.appId}/settings`, { allowPublic: false });
-      expect((await get(id)).json().code).toBe("public_access_disabled");
+      expect((await get(id)).json()).toMatchObject({ code: "feature_request_not_found" });
       expect((await get("fr_nope")).statusCode).toBe(400);
       expect((await get("fr_00000000000000000000000000")).statusCode).toBe(404);
     });

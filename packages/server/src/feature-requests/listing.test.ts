@@ -73,6 +73,61 @@ describe("search ranking on SQLite", () => {
   });
 });
 
+// Equally relevant matches (the same tier) come in one order on both engines: most votes first,
+// then newest. SQLite used to put the most recently indexed first and PostgreSQL the most voted.
+describe.each(testDialects())("the order of equally relevant search matches on %s", (dialect) => {
+  let t: TestDatabase;
+  const clock = new FakeClock();
+  let appId: string;
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
+    appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Ordered" })).row.id;
+    // Oldest first; titles holding "sync" are the first tier, descriptions holding it the second.
+    const board: [name: string, title: string, description: string, votes: number][] = [
+      ["old-popular", "Sync calendar", "Both ways", 7],
+      ["old-second-tier", "Offline mode", "Then sync later", 9],
+      ["tied-older", "Sync contacts", "From the phone", 5],
+      ["tied-newer", "Sync photos", "Full size", 5],
+      ["new-second-tier", "Widgets", "With sync status", 0],
+      ["newest-unvoted", "Sync settings", "Across devices", 0],
+    ];
+    for (const [name, title, description, votes] of board) {
+      clock.advance(60_000);
+      const [row] = await createFeatureRequests(t.db.kysely, clock, dialect, appId, [importedRequest(appId, title, description)]);
+      await t.db.kysely.updateTable("featureRequests").set({ voteCount: votes }).where("id", "=", row!.id).execute();
+      ids.set(row!.id, name);
+    }
+  });
+  afterAll(() => t.cleanup());
+
+  it("ranks title matches, then the others, each by votes and then newest, whatever the sort asked", async () => {
+    for (const sort of ["newest", "top"] as const) {
+      const page = await listFeatureRequests(t.db.kysely, dialect, clock, {
+        appId,
+        viewerEndUserId: null,
+        limit: 50,
+        offset: 0,
+        cursor: undefined,
+        versionId: undefined,
+        q: "sync",
+        sort,
+      });
+      expect(page.requests.map((r) => ids.get(r.id)), sort).toEqual(["old-popular", "tied-newer", "tied-older", "newest-unvoted", "old-second-tier", "new-second-tier"]);
+      expect(page.total).toBe(6);
+    }
+  });
+
+  it.skipIf(dialect !== "sqlite")("pages a large result in SQL in the same order as a small one in memory", async () => {
+    for (const offset of [0, 1, 3, 4, 5]) {
+      const small = await rankOnSqlite(t.db.kysely, { appId }, ["sync"], { offset, limit: 2 });
+      expect(await rankOnSqlite(t.db.kysely, { appId }, ["sync"], { offset, limit: 2 }, 0), `offset ${offset}`).toEqual(small);
+    }
+  });
+});
+
 interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;

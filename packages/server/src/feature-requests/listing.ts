@@ -119,22 +119,34 @@ async function rankOnPostgres(db: Kysely<Database>, query: ListQuery, terms: str
 }
 
 /**
- * Up to this many matches, a search reads them all (with their titles) in one index query and
- * orders the tiers in memory. Past it, counting and paging in the index costs less than reading
- * the titles: on 100k requests, 200 gave a p95 of 2.4–3.3 ms per ranking where 500 gave 3.8–4.6.
+ * Up to this many matches, a search reads them all (with their titles and vote counts) in one
+ * query and orders them in memory. Past it, each tier is ordered and paged in SQL.
  */
 const SMALL_RESULT = 200;
 
+/** How many of the most voted listed requests a large search's page is first looked for among. */
+const WALKED_ROWS = 2000;
+
+/** The order within a tier of equally relevant matches, on both engines: votes, then newest. */
+function byVotesThenNewest(a: RankedMatch, b: RankedMatch): number {
+  return b.voteCount - a.voteCount || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+interface RankedMatch {
+  id: string;
+  title: string;
+  voteCount: number;
+  createdAt: string;
+}
+
 /**
- * A public search on SQLite answered by the FTS5 index alone. Words are indexed under a prefix
- * naming the app and public visibility, so each term is one prefix lookup (served by the prefix
- * indexes of migration 0007 for words of up to eight letters). Relevance is tiered: requests
- * whose title holds every term first, then the others, each tier most recently indexed first;
- * ranking every match with bm25 instead cost tens of milliseconds for one-word searches on boards
- * of 100k requests. Small result sets (the usual case for a typed query) are read whole, with
- * their titles, in one query; large ones are counted, and their pages come from those newest
- * matches when they can (the newest rows of either tier are among them), else tier by tier from
- * the index.
+ * A public search on SQLite found by the FTS5 index. Words are indexed under a prefix naming the
+ * app and public visibility, so each term is one prefix lookup (served by the prefix indexes of
+ * migration 0007 for words of up to eight letters). Relevance is tiered: requests whose title
+ * holds every term first, then the others; within a tier, most votes first, then newest, as
+ * PostgreSQL orders them ({@link rankOnPostgres}). Small result sets (the usual case for a typed
+ * query) are read whole, with their titles and votes, in one query; large ones are counted and
+ * each tier's page is read in the `top` index's order.
  */
 export async function rankOnSqlite(
   db: Kysely<Database>,
@@ -148,48 +160,79 @@ export async function rankOnSqlite(
   const inTitle = terms.map((t) => `title : "${prefix}${t}"*`).join(" AND ");
   const count = async (match: string) =>
     Number((await sql<{ n: number }>`select count(*) as n from feature_requests_fts where feature_requests_fts match ${match}`.execute(db)).rows[0]?.n ?? 0);
-
-  const { rows: matches } = await sql<{ featureRequestId: string; title: string }>`select feature_request_id, title from feature_requests_fts
-    where feature_requests_fts match ${anywhere} order by rowid desc limit ${smallResult + 1}`.execute(db);
-  // The title column holds the prefixed words, so "every term in the title" is a check on them.
-  const prefixed = terms.map((t) => `${prefix}${t}`);
-  const titled = (title: string) => {
-    const words = title.split(" ");
-    return prefixed.every((term) => words.some((word) => word.startsWith(term)));
-  };
-  // Each tier's part of the matches read, newest first.
-  const inTitleTier: typeof matches = [];
-  const otherTier: typeof matches = [];
-  for (const m of matches) (titled(m.title) ? inTitleTier : otherTier).push(m);
   const end = page.offset + Math.max(0, page.limit);
+
+  const { rows: matches } = await sql<RankedMatch>`select fr.id, feature_requests_fts.title, fr.vote_count, fr.created_at
+    from feature_requests_fts join feature_requests fr on fr.id = feature_requests_fts.feature_request_id
+    where feature_requests_fts match ${anywhere} limit ${smallResult + 1}`.execute(db);
   if (matches.length <= smallResult) {
-    const ordered = [...inTitleTier, ...otherTier];
-    return { ids: ordered.slice(page.offset, end).map((m) => m.featureRequestId), total: matches.length };
+    // The title column holds the prefixed words, so "every term in the title" is a check on them.
+    const prefixed = terms.map((t) => `${prefix}${t}`);
+    const titled = (title: string) => {
+      const words = title.split(" ");
+      return prefixed.every((term) => words.some((word) => word.startsWith(term)));
+    };
+    const inTitleTier = matches.filter((m) => titled(m.title)).sort(byVotesThenNewest);
+    const otherTier = matches.filter((m) => !titled(m.title)).sort(byVotesThenNewest);
+    return { ids: [...inTitleTier, ...otherTier].slice(page.offset, end).map((m) => m.id), total: matches.length };
   }
 
   const total = await count(anywhere);
-  // Any title match outside the newest matches read above is older than all of them, so when
-  // the page lies within the title matches found there, those are the page.
-  if (end <= inTitleTier.length) return { ids: inTitleTier.slice(page.offset, end).map((m) => m.featureRequestId), total };
   const tiers = [inTitle, `${anywhere} NOT (${inTitle})`];
-  const ids = async (match: string, limit: number, offset: number) =>
-    limit <= 0
-      ? []
-      : (
-          await sql<{ featureRequestId: string }>`select feature_request_id from feature_requests_fts where feature_requests_fts match ${match}
-            order by rowid desc limit ${limit} offset ${offset}`.execute(db)
-        ).rows.map((r) => r.featureRequestId);
-  const fromFirst = await ids(tiers[0]!, page.limit, page.offset);
+  // A tier's page is first looked for among the app's most voted listed requests, walked in the
+  // `top` index's order (migration 0011) and checked against their search text as ownMatches
+  // does: a common word fills a page within a few dozen rows. When the walk does not fill it
+  // (rare words, deep pages), the tier's matches are gathered from the index and the listed
+  // requests among them read in that order; gathering reads each match's stored row (about
+  // 20 µs each), so it is the fallback, not the rule.
+  const text = {
+    anywhere: sql`' ' || ${sql.ref("fr.searchTitle")} || ' ' || ${sql.ref("fr.searchBody")} || ' ' || ${sql.ref("fr.searchExtra")}`,
+    inTitle: sql`' ' || ${sql.ref("fr.searchTitle")}`,
+  };
+  const all = (of: keyof typeof text) => sql.join(terms.map((t) => sql`${text[of]} like ${`% ${t}%`}`), sql` and `);
+  const holds = [sql<SqlBool>`${all("inTitle")}`, sql<SqlBool>`${all("anywhere")} and not (${all("inTitle")})`];
+  const listed = approvedBy({ appId: query.appId, versionId: undefined });
+  const ids = async (tier: 0 | 1, limit: number, offset: number): Promise<string[]> => {
+    if (limit <= 0) return [];
+    const walked = await db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("featureRequests as fr")
+          .where(listed)
+          .select(["fr.id", "fr.voteCount", "fr.createdAt", "fr.searchTitle", "fr.searchBody", "fr.searchExtra"])
+          .orderBy("fr.voteCount", "desc")
+          .orderBy("fr.createdAt", "desc")
+          .orderBy("fr.id", "desc")
+          .limit(WALKED_ROWS)
+          .as("fr"),
+      )
+      .where(holds[tier]!)
+      .select("fr.id")
+      .orderBy("fr.voteCount", "desc")
+      .orderBy("fr.createdAt", "desc")
+      .orderBy("fr.id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    if (walked.length === limit) return walked.map((r) => r.id);
+    const rows = await db
+      .selectFrom("featureRequests as fr")
+      .where(listed)
+      .where(sql<SqlBool>`${sql.ref("fr.id")} in (select feature_request_id from feature_requests_fts where feature_requests_fts match ${tiers[tier]!})`)
+      .select("fr.id")
+      .orderBy("fr.voteCount", "desc")
+      .orderBy("fr.createdAt", "desc")
+      .orderBy("fr.id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => r.id);
+  };
+  const fromFirst = await ids(0, page.limit, page.offset);
   if (fromFirst.length === page.limit) return { ids: fromFirst, total };
   // The page runs past the title tier: where that tier ends decides the offset in the other.
   const first = fromFirst.length > 0 || page.offset === 0 ? page.offset + fromFirst.length : await count(inTitle);
-  const secondOffset = Math.max(0, page.offset - first);
-  const secondLimit = page.limit - fromFirst.length;
-  // Likewise for the other tier: its newest rows are those of the matches read.
-  const fromSecond =
-    secondOffset + secondLimit <= otherTier.length
-      ? otherTier.slice(secondOffset, secondOffset + secondLimit).map((m) => m.featureRequestId)
-      : await ids(tiers[1]!, secondLimit, secondOffset);
+  const fromSecond = await ids(1, page.limit - fromFirst.length, Math.max(0, page.offset - first));
   return { ids: [...fromFirst, ...fromSecond], total };
 }
 
@@ -202,7 +245,7 @@ function listKey(query: ListQuery): string {
  * The app's public requests: approved and not merged. The states are literals, not parameters, so
  * the planners can use the partial indexes of migration 0011, which hold these rows alone.
  */
-function approvedBy(query: ListQuery) {
+function approvedBy(query: Pick<ListQuery, "appId" | "versionId">) {
   return (eb: ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">) =>
     eb.and([
       eb("fr.appId", "=", query.appId),

@@ -585,7 +585,7 @@ describe.each(testDialects())("public feature requests on %s", (dialect) => {
       expect(refused.statusCode).toBe(401);
       expect(refused.json().code).toBe("authentication_required");
       await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { allowPublic: false });
-      expect((await vote(target, "pat", "POST", { "x-user-hash": userHash(ws.signingSecret, "pat") })).json().code).toBe("public_access_disabled");
+      expect((await vote(target, "pat", "POST", { "x-user-hash": userHash(ws.signingSecret, "pat") })).json().code).toBe("feature_request_not_found");
     });
 
     it("refuses a vote on a request hidden behind the cache's back, and stores nothing", async () => {

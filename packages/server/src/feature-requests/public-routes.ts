@@ -53,11 +53,10 @@ function requireFlag(app: AppRow, flag: 0 | 1, identity: EndUserIdentity, messag
   if (flag !== 1 && !identity.identified) throw new ApiError("authentication_required", { message });
 }
 
-/** The app of a request found by id; private apps refuse like the app-key endpoints do. */
+/** The app of a request found by id; a private app's request is not found, like an unknown one. */
 async function appOfRequest(ctx: Context, appId: string): Promise<AppRow> {
   const app = await lookupAppById(ctx, appId);
-  if (app === undefined) throw new ApiError("feature_request_not_found");
-  if (app.allowPublic !== 1) throw new ApiError("public_access_disabled");
+  if (app === undefined || app.allowPublic !== 1) throw new ApiError("feature_request_not_found");
   return app;
 }
 

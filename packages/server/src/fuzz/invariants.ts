@@ -21,14 +21,13 @@ const CONTRACT_BODIES: ReadonlyArray<{ method: string; path: string; status: num
 ];
 
 /**
- * Pages a person opens from a mail: they answer HTML, refusals included, unless the caller asks
- * for JSON only (docs/public-api.md, "Confirmation link").
+ * Pages a person opens from a mail: their refusals may be HTML, but only to a caller whose
+ * `Accept` names `text/html` (a browser); any other client gets the envelope.
  */
 const MAIL_LINK_PAGES = /^\/api\/v1\/public\/apps\/\{appKey\}\/(changelog\/confirm|ship-notifications\/confirm|request-updates\/confirm|changelog\/unsubscribe|notifications)$/;
 
-function wantsJsonOnly(headers: Record<string, string>): boolean {
-  const accept = headers.accept ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
+function asksForHtml(headers: Record<string, string>): boolean {
+  return (headers.accept ?? "").toLowerCase().includes("text/html");
 }
 
 /**
@@ -42,7 +41,7 @@ export function answerProblems(route: { method: string; path: string }, request:
   if (status < 400 || request.method === "HEAD") return [];
   if (CONTRACT_BODIES.some((c) => c.method === request.method && c.path === route.path && c.status === status && c.body === answer.body)) return [];
   const type = String(answer.headers["content-type"] ?? "");
-  if (MAIL_LINK_PAGES.test(route.path) && type.startsWith("text/html") && !wantsJsonOnly(request.headers)) return [];
+  if (MAIL_LINK_PAGES.test(route.path) && type.startsWith("text/html") && asksForHtml(request.headers)) return [];
   if (!type.startsWith("application/json")) return [`${status} with content-type ${JSON.stringify(type)}: ${answer.body.slice(0, 200)}`];
   let body: unknown;
   try {

@@ -141,15 +141,15 @@ describe.each(testDialects())("built-in altcha on %s", (dialect) => {
     expect(res.json().code).toBe("validation_failed");
   });
 
-  it("answers 404 for unknown apps and 403 for private ones", async () => {
+  it("answers 404 app_not_found for unknown and private apps alike", async () => {
     const unknown = await t.app.inject({ url: "/api/v1/public/apps/app_nope/verification/challenge" });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: "App not found", code: "app_not_found" });
     const hidden = await createWorkspaceWithApp(t.app, t.admin.authorization, "altcha-hidden");
     await hidden.console.put(`/workspaces/${hidden.wsId}/apps/${hidden.appId}/settings`, { allowPublic: false });
     const res = await t.app.inject({ url: `/api/v1/public/apps/${hidden.appKey}/verification/challenge` });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().code).toBe("public_access_disabled");
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe("app_not_found");
   });
 
   it("is described in the OpenAPI document", async () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
@@ -7,6 +8,8 @@ import { testDialects } from "../testing/test-database.js";
 
 const TOKEN = "scrape-token-0123456789abcdef";
 const CONFIG_ROUTE = "/api/v1/public/config/:appKey";
+/** Prometheus's own checker (Debian package `prometheus`); CI must have it, elsewhere its test is skipped. */
+const hasPromtool = spawnSync("promtool", ["--version"]).error === undefined;
 
 /** One scrape, parsed by a Prometheus text-format parser. */
 interface Scrape {
@@ -147,6 +150,31 @@ describe.each(testDialects())("GET /metrics on %s", (dialect) => {
     expect(sent.value("tidings_mail_deliveries_total", { outcome: "failed" })).toBe(1);
     expect(sent.names).toContain("tidings_jobs_queued");
     expect(sent.value("tidings_jobs_queued", { kind })).toBe(0);
+  });
+
+  /** The scrape Prometheus reads, with Node's process metrics and traffic of every kind counted. */
+  async function scrapeText(): Promise<string> {
+    await t.app.inject({ url: "/api/v1/public/config/app_demo" });
+    await t.app.inject({ url: "/no/such/page" });
+    const res = await t.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  }
+
+  it("names every metric family by Prometheus's rules: `_total` on counters only, help on each", async () => {
+    const families = parsePrometheusTextFormat(await scrapeText());
+    expect(families.length).toBeGreaterThan(20);
+    const wrong = families
+      .filter((f) => (f.type === "COUNTER") !== f.name.endsWith("_total") || f.help.trim() === "" || /_(count|sum|bucket)$/.test(f.name))
+      .map((f) => `${f.name} (${f.type})`);
+    expect(wrong).toEqual([]);
+  });
+
+  it.skipIf(!hasPromtool && process.env.CI === undefined)("passes `promtool check metrics` with no finding", async () => {
+    const checked = spawnSync("promtool", ["check", "metrics"], { input: await scrapeText(), encoding: "utf8" });
+    expect(checked.error, "promtool is not installed (Debian package `prometheus`)").toBeUndefined();
+    expect(`${checked.stdout}${checked.stderr}`).toBe("");
+    expect(checked.status).toBe(0);
   });
 });
 

@@ -59,6 +59,19 @@ const OPERATIONS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Removes every gauge whose name ends in `_total`, a suffix Prometheus keeps for counters
+ * (`promtool check metrics` reports each). prom-client's defaults have three
+ * (`nodejs_active_handles_total`, `…_requests_total`, `…_resources_total`), each the sum of the
+ * gauge of the same name without the suffix, which stays: `sum(nodejs_active_handles)`.
+ */
+function dropTotalGauges(registry: Registry): void {
+  for (const metric of registry.getMetricsAsArray()) {
+    const name = (metric as { name?: unknown }).name;
+    if (!(metric instanceof Counter) && typeof name === "string" && name.endsWith("_total")) registry.removeSingleMetric(name);
+  }
+}
+
+/**
  * Creates the registry with every Tidings metric (names and labels in docs/metrics.md) and,
  * when asked, Node's process metrics. The job gauges query the queue when scraped, once for both.
  *
@@ -72,7 +85,10 @@ const OPERATIONS: Readonly<Record<string, string>> = {
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   // Process metrics start observers (GC, event-loop delay) that live as long as the process.
-  if (sources.processMetrics === true) collectDefaultMetrics({ register: registry });
+  if (sources.processMetrics === true) {
+    collectDefaultMetrics({ register: registry });
+    dropTotalGauges(registry);
+  }
   const registers = [registry];
   const httpLabels = ["method", "route", "status_class"] as const;
 

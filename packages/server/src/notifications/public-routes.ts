@@ -1,5 +1,5 @@
 import { ErrorBodySchema, FollowRequestBodySchema, FollowRequestResultSchema } from "@tidings/protocol";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import Type from "typebox";
 import { lookupAppById, lookupPublicApp } from "../apps/public-app.js";
@@ -10,6 +10,7 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { readFormBodies } from "../http/form-bodies.js";
+import { html, wantsHtml } from "../http/pages.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
@@ -43,8 +44,8 @@ async function followable(ctx: Context, id: string): Promise<{ id: string; title
     .executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
   const app = await lookupAppById(ctx, row.appId);
-  if (app === undefined) throw new ApiError("feature_request_not_found");
-  if (app.allowPublic !== 1) throw new ApiError("public_access_disabled");
+  // A private app's request is not found, like an unknown one.
+  if (app === undefined || app.allowPublic !== 1) throw new ApiError("feature_request_not_found");
   return { id: row.id, title: row.title, app };
 }
 
@@ -76,15 +77,6 @@ async function followVouched(trx: Kysely<Database>, ctx: Context, app: AppRow, f
     })
     .onConflict((oc) => oc.columns(["appId", "kind", "featureRequestId", "email"]).doUpdateSet(confirmed))
     .execute();
-}
-
-function wantsJsonOnly(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
-}
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(body);
 }
 
 /** The address and app behind a preference-page token, or undefined when it is not authentic or not this app's. */
@@ -141,7 +133,7 @@ function preferencePage(app: AppRow, email: string, token: string, prefs: Notifi
  */
 export async function notificationPublicRoutes(parent: App, ctx: Context, runner: JobRunner): Promise<void> {
   await parent.register(async (app: App) => {
-    readFormBodies(app);
+    await readFormBodies(app);
     const db = ctx.db.kysely;
     const emptyBodyIsObject = async (request: FastifyRequest) => {
       request.body ??= {};
@@ -250,8 +242,10 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
         const token = request.query.token ?? "";
         // Leaving must always be possible, even when the app went private.
         const owner = await tokenOwner(ctx, found.app.id, token);
+        // Without an authentic link a private app answers as an unknown one.
+        if (owner === undefined && found.app.allowPublic !== 1) throw new ApiError("app_not_found");
         if (owner === undefined) {
-          if (wantsJsonOnly(request)) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
+          if (!wantsHtml(request)) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
           return html(reply, 400, page("Notifications", "<p>This link is not valid. Use the link of a mail you received.</p>"));
         }
         const [prefs, subs] = await Promise.all([readPreferences(db, found.app.id, owner.email), activeSubscriptions(db, found.app.id, owner.email)]);
@@ -281,6 +275,7 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
         const form = request.body;
         const token = form.token ?? "";
         const owner = await tokenOwner(ctx, found.app.id, token);
+        if (owner === undefined && found.app.allowPublic !== 1) throw new ApiError("app_not_found");
         if (owner === undefined) throw new ApiError("invalid_unsubscribe_token", { message: "Invalid preference link" });
         const prefs = { moves: form.moves === "on", replies: form.replies === "on", ships: form.ships === "on" };
         await db.transaction().execute(async (trx) => {

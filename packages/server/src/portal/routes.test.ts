@@ -270,6 +270,20 @@ describe.each(testDialects())("the portal's server-rendered pages, feeds and sit
       expect(entries[0]!.title).toEqual({ "#text": "Fixes &lt;/title&gt; &amp; &quot;quotes&quot; ", "@type": "html" });
     });
 
+    it("puts a release's version label in front of its title in both formats, as docs/portal.md says", async () => {
+      const ws = await freshApp();
+      const version = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/versions`, { label: "2.4", released: true });
+      expect(version.status).toBe(201);
+      const draft = await ws.console.post(`/workspaces/${ws.wsId}/changelog`, { appId: ws.appId, title: "Dark mode", body: "At last.", versionId: version.body.id });
+      expect((await ws.console.post(`/workspaces/${ws.wsId}/changelog/${draft.body.id}/publish`)).status).toBe(200);
+      t.clock.advance(60_000);
+      await publish(ws, "Small fixes", "No version.");
+      const rss = xml.parse((await get(`/p/${ws.appKey}/changelog.rss`)).body).rss.channel;
+      expect((rss.item as { title: string }[]).map((i) => i.title)).toEqual(["Small fixes", "2.4: Dark mode"]);
+      const atom = xml.parse((await get(`/p/${ws.appKey}/changelog.atom`)).body).feed;
+      expect((atom.entry as { title: { "#text": string } }[]).map((e) => e.title["#text"])).toEqual(["Small fixes", "2.4: Dark mode"]);
+    });
+
     it("lists newly shipped public requests, most recent first, in both formats", async () => {
       const ws = await freshApp();
       const first = await propose(ws, "Offline mode");

@@ -96,8 +96,8 @@ describe.each(testDialects())("public columns and versions on %s", (dialect) => 
     const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, "hidden-co");
     await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { allowPublic: false });
     const hidden = await get(`/api/v1/public/versions/${ws.appKey}`);
-    expect(hidden.statusCode).toBe(403);
-    expect(hidden.json().code).toBe("public_access_disabled");
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toEqual({ error: "App not found", code: "app_not_found" });
   });
 
   it("serves anonymous reads with shared caching and ETag revalidation", async () => {

@@ -6,7 +6,7 @@ export interface TestSsoClaims {
   email?: string | undefined;
   name?: string | undefined;
   picture?: string | undefined;
-  aud?: string | undefined;
+  aud?: string | string[] | undefined;
   iat?: number | undefined;
   exp?: number | undefined;
   [claim: string]: unknown;

@@ -195,7 +195,7 @@ describe.each(testDialectsAndStorages())("multipart uploads on %s with %s storag
     await refusedCleanly(lateBig, 413, "file_too_large");
   });
 
-  it("answers unknown apps 404, private apps 403, and anonymous uploaders 401 when anonymous feedback is off", async () => {
+  it("answers unknown and private apps 404 alike, and anonymous uploaders 401 when anonymous feedback is off", async () => {
     expect((await upload("images", [{ name: "appKey", value: "app_nope" }, { name: "file", filename: "a.png", data: png(40) }])).statusCode).toBe(404);
     const closed = await createWorkspaceWithApp(t.app, t.admin.authorization, "uploads-closed");
     await closed.console.put(`/workspaces/${closed.wsId}/apps/${closed.appId}/settings`, { allowAnonymousFeedback: false });
@@ -206,7 +206,8 @@ describe.each(testDialectsAndStorages())("multipart uploads on %s with %s storag
     const privateApp = await createWorkspaceWithApp(t.app, t.admin.authorization, "uploads-private");
     await privateApp.console.put(`/workspaces/${privateApp.wsId}/apps/${privateApp.appId}/settings`, { allowPublic: false });
     const res = await upload("images", [{ name: "appKey", value: privateApp.appKey }, { name: "file", filename: "a.png", data: png(40) }]);
-    expect(res.statusCode).toBe(403);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: "App not found", code: "app_not_found" });
   });
 
   it("refuses forged and expired download links with 403", async () => {

@@ -99,6 +99,8 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
   const refusals: Array<[string, () => Promise<string>, number, string]> = [
     ["forged with another secret", async () => sign({}, { ...acme, signingSecret: other.signingSecret }), 401, "sso_signature_mismatch"],
     ["for another app", async () => sign({ aud: other.appKey }), 403, "sso_wrong_audience"],
+    ["whose audience list names only other apps", async () => sign({ aud: [other.appKey, "app_elsewhere"] }), 403, "sso_wrong_audience"],
+    ["with an empty audience list", async () => sign({ aud: [] }), 403, "sso_wrong_audience"],
     ["without an audience", async () => sign({ aud: undefined }), 401, "invalid_sso_token"],
     ["expired", async () => sign({ iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 }), 401, "sso_token_expired"],
     ["living longer than a day", async () => sign({ exp: nowSeconds() + 2 * 86_400 }), 401, "sso_token_lifetime_too_long"],
@@ -143,6 +145,13 @@ describe.each(testDialects())("sign-in from the host app on %s", (dialect) => {
     const retry = await post(await sign({ sub: "alice", name: "Alice" }));
     expect(retry.headers["idempotent-replayed"]).toBe("true");
     expect(retry.json().id).toBe(first.json().id);
+  });
+
+  it("accepts an audience list that names the app among others (RFC 7519), as docs/sso.md says", async () => {
+    const token = await sign({ sub: "multi-aud", name: "Aud List", aud: ["app_elsewhere", acme.appKey] });
+    const res = await comment({ "x-sso-token": token, "x-user-token": "device" });
+    expect(res.statusCode).toBe(201);
+    expect((await comments()).at(-1)).toMatchObject({ authorName: "Aud List" });
   });
 
   it("refuses an HS512 token: only HS256 is accepted", async () => {

@@ -174,7 +174,14 @@ export async function addMember(
   return updateMemberRole(trx, clock, workspaceId, concurrent.id, input.role);
 }
 
+/**
+ * Refuses to take the owner role from `memberId` when no other owner would remain. Two owners
+ * who step down at once must not both pass: the workspace row is locked first (a no-op update,
+ * which takes PostgreSQL's row lock and needs no dialect switch; SQLite runs one writer at a
+ * time anyway), so the second reads the first's change after it commits.
+ */
 async function assertAnotherOwner(trx: Kysely<Database>, workspaceId: string, memberId: string): Promise<void> {
+  await trx.updateTable("workspaces").set((eb) => ({ id: eb.ref("id") })).where("id", "=", workspaceId).execute();
   const owners = await trx
     .selectFrom("memberships")
     .select("id")
