@@ -10,6 +10,7 @@ import { RoadmapBoard } from "./components/RoadmapBoard.js";
 import { WhatsNew } from "./components/WhatsNew.js";
 import { column, demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { TidingsProvider } from "@tidings/react-core";
+import { de } from "@tidings/react-core/locales/de";
 import { fr } from "@tidings/react-core/locales/fr";
 
 afterEach(cleanup);
@@ -277,7 +278,7 @@ describe("FeedbackComposer", () => {
     const pickAttachment = async () => {
       throw new Error("permission denied");
     };
-    render(<TidingsProvider client={client} locale="de"><FeedbackComposer pickAttachment={pickAttachment} /></TidingsProvider>);
+    render(<TidingsProvider client={client} locale="de" locales={[de]}><FeedbackComposer pickAttachment={pickAttachment} /></TidingsProvider>);
     await waitFor(() => expect(api.calls.length).toBe(1));
     fireEvent.change(screen.getByLabelText("Titel"), { target: { value: "Absturz" } });
     fireEvent.click(screen.getByRole("button", { name: "Dateien hinzufügen" }));

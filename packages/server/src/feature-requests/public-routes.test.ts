@@ -721,17 +721,16 @@ describe.each(testDialects())("feature request rate limits on %s", (dialect) => 
     expect((await get("q=dark", "198.51.100.1")).statusCode).toBe(200);
   });
 
-  it("answers the 21st vote in 60 s with 429", async () => {
+  it("answers a user's 21st vote in 60 s with 429, while another user behind the same address still votes", async () => {
     const id = (
       await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "rl" }, payload: { appKey: ws.appKey, title: "Rate me" } })
     ).json().featureRequestId;
     const ip = "198.51.100.9";
-    for (let i = 0; i < 20; i++) {
-      const res = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": `rl-${i}` }, payload: {}, remoteAddress: ip });
-      expect(res.statusCode).toBe(200);
-    }
-    const refused = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "rl-x" }, payload: {}, remoteAddress: ip });
+    const vote = (token: string) => t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": token }, payload: {}, remoteAddress: ip });
+    for (let i = 0; i < 20; i++) expect((await vote("rl-voter")).statusCode).toBe(200);
+    const refused = await vote("rl-voter");
     expect(refused.statusCode).toBe(429);
+    expect((await vote("rl-neighbour")).statusCode).toBe(200);
     expect(refused.json().error).toBe("Too many votes. Please try again shortly.");
   });
 });
