@@ -227,6 +227,37 @@ export const ErrorCodes = {
     meaning: "The column does not exist in this workspace.",
     fix: "List the app's columns first.",
   },
+  board_not_found: {
+    status: 404,
+    message: "Board not found",
+    meaning: "The board does not exist in this workspace.",
+    fix: "List the app's boards first.",
+  },
+  unknown_board: {
+    status: 400,
+    message: "No such board",
+    meaning:
+      "A listing filter or a proposal named a board slug or id that the app does not have, or a private board the caller may not see: both get the same answer, so a private board's existence does not leak.",
+    fix: "List the boards the caller may see with GET /api/v1/public/apps/<APP_KEY>/boards.",
+  },
+  default_board: {
+    status: 400,
+    message: "The default board cannot be deleted or made private",
+    meaning: "Every app keeps one public board that proposals go to when they name none.",
+    fix: "Make another board the default first.",
+  },
+  too_many_boards: {
+    status: 400,
+    message: "This app has as many boards as it may have",
+    meaning: "An app may have up to 50 boards.",
+    fix: "Delete a board you no longer use.",
+  },
+  invalid_board_order: {
+    status: 400,
+    message: "The order must list every board of the app exactly once",
+    meaning: "A reorder request omitted, repeated or added board ids.",
+    fix: "Send all of the app's board ids in the new order.",
+  },
   version_not_found: {
     status: 404,
     message: "Version not found",
@@ -261,7 +292,7 @@ export const ErrorCodes = {
   slug_taken: {
     status: 409,
     message: "That slug is already in use",
-    meaning: "Another workspace, app or column already uses the slug.",
+    meaning: "Another workspace, app, column or board already uses the slug.",
     fix: "Choose another slug.",
   },
   referenced_record_missing: {

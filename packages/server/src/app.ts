@@ -39,6 +39,8 @@ import { intakeConsoleRoutes } from "./intake/console-routes.js";
 import { intakePublicRoutes } from "./intake/public-routes.js";
 import { openRateLimiter, type OpenedRateLimiter } from "./rate-limit/open-rate-limiter.js";
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
+import { boardConsoleRoutes } from "./boards/console-routes.js";
+import { boardsPublicRoutes } from "./boards/public-routes.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -287,6 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     healthRoutes(typed, health);
     publicConfigRoutes(typed, ctx);
     roadmapPublicRoutes(typed, ctx);
+    boardsPublicRoutes(typed, ctx);
     intakePublicRoutes(typed, ctx);
     featureRequestPublicRoutes(typed, ctx);
     feedbackPublicRoutes(typed, ctx);
@@ -313,6 +316,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       invitationRoutes(typed, ctx);
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
+      boardConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);

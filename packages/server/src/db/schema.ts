@@ -132,11 +132,29 @@ export interface EndUsersTable {
 /** Moderation state of a feature request. */
 export type Moderation = "pending" | "approved" | "declined";
 
+/** One of an app's lists of requests; exactly one per app is the default. */
+export interface BoardsTable {
+  id: string;
+  appId: string;
+  name: string;
+  slug: string;
+  description: string;
+  position: number;
+  visibility: "public" | "private";
+  /** JSON of a `BoardAccessRule`; null admits every identified user. Private boards only. */
+  accessRule: string | null;
+  isDefault: Flag;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface FeatureRequestsTable {
   id: string;
   appId: string;
   title: string;
   description: string;
+  /** The board it belongs to (always one of its app's boards). */
+  boardId: string;
   columnId: string | null;
   versionId: string | null;
   moderation: Moderation;
@@ -534,6 +552,7 @@ export interface Database {
   consoleLoginFailures: ConsoleLoginFailuresTable;
   apps: AppsTable;
   boardColumns: BoardColumnsTable;
+  boards: BoardsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
   featureRequests: FeatureRequestsTable;

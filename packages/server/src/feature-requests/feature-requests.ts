@@ -6,6 +6,7 @@ import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { queueRequestWebhook } from "../webhooks/events.js";
+import { defaultBoard } from "../boards/boards.js";
 import { indexPrefix, prefixWords, searchText } from "./search-text.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
@@ -88,6 +89,8 @@ export interface NewFeatureRequest {
   createdByAdmin: boolean;
   columnId?: string;
   versionId?: string | null;
+  /** The board it goes on; default: the app's default board. */
+  boardId?: string;
   /** Who did it, for the event log. */
   actor: string | null;
   /** Importers: when it was created where it came from (also its approval time); default now. */
@@ -144,6 +147,7 @@ export async function createFeatureRequests(
   if (inputs.some((input) => input.appId !== appId)) throw new Error("createFeatureRequests: every request must belong to appId");
   const now = isoNow(clock);
   const review = await reviewColumnId(trx, appId);
+  const standardBoard = inputs.every((input) => input.boardId !== undefined) ? undefined : (await defaultBoard(trx, appId)).id;
   const [columns, versions] = await Promise.all([
     trx.selectFrom("boardColumns").select(["id", "name"]).where("appId", "=", appId).execute(),
     trx.selectFrom("appVersions").select(["id", "label"]).where("appId", "=", appId).execute(),
@@ -158,6 +162,7 @@ export async function createFeatureRequests(
     return {
       id: newId("fr", clock.now()),
       appId,
+      boardId: input.boardId ?? standardBoard!,
       title: input.title,
       description: input.description,
       columnId,
