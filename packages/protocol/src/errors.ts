@@ -258,6 +258,24 @@ export const ErrorCodes = {
     meaning: "A reorder request omitted, repeated or added board ids.",
     fix: "Send all of the app's board ids in the new order.",
   },
+  tag_not_found: {
+    status: 404,
+    message: "Tag not found",
+    meaning: "The tag does not exist in this workspace, or (bulk tagging) belongs to another app.",
+    fix: "List the app's tags first.",
+  },
+  unknown_tag: {
+    status: 400,
+    message: "No such tag",
+    meaning: "A listing filter named a tag slug the app does not have, or a team-only tag: both get the same answer.",
+    fix: "Filter on the public tags shown on the app's requests.",
+  },
+  too_many_tags: {
+    status: 400,
+    message: "Too many tags",
+    meaning: "An app may have up to 200 tags and a request up to 10; a listing filters on up to 5 at once. Nothing was written.",
+    fix: "Remove a tag first, or filter on fewer tags.",
+  },
   version_not_found: {
     status: 404,
     message: "Version not found",
@@ -292,7 +310,7 @@ export const ErrorCodes = {
   slug_taken: {
     status: 409,
     message: "That slug is already in use",
-    meaning: "Another workspace, app, column or board already uses the slug.",
+    meaning: "Another workspace, app, column, board or tag already uses the slug.",
     fix: "Choose another slug.",
   },
   referenced_record_missing: {

@@ -3,6 +3,7 @@ export * from "./common.js";
 export * from "./config.js";
 export * from "./roadmap.js";
 export * from "./boards.js";
+export * from "./tags.js";
 export * from "./console.js";
 export * from "./feature-requests.js";
 export * from "./intake.js";

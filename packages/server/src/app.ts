@@ -41,6 +41,7 @@ import { openRateLimiter, type OpenedRateLimiter } from "./rate-limit/open-rate-
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { boardConsoleRoutes } from "./boards/console-routes.js";
 import { boardsPublicRoutes } from "./boards/public-routes.js";
+import { tagConsoleRoutes } from "./tags/console-routes.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -317,6 +318,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
       boardConsoleRoutes(typed, ctx);
+      tagConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);

@@ -148,6 +148,24 @@ export interface BoardsTable {
   updatedAt: string;
 }
 
+/** A label the team puts on requests; team-only tags never reach the public. */
+export interface TagsTable {
+  id: string;
+  appId: string;
+  name: string;
+  slug: string;
+  color: string | null;
+  visibility: "public" | "team";
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FeatureRequestTagsTable {
+  featureRequestId: string;
+  tagId: string;
+  createdAt: string;
+}
+
 export interface FeatureRequestsTable {
   id: string;
   appId: string;
@@ -553,6 +571,8 @@ export interface Database {
   apps: AppsTable;
   boardColumns: BoardColumnsTable;
   boards: BoardsTable;
+  tags: TagsTable;
+  featureRequestTags: FeatureRequestTagsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
   featureRequests: FeatureRequestsTable;
