@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, StringEnum, Timestamp } from "./common.js";
+import { PublicTagSchema, TagVisibilitySchema } from "./tags.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -37,6 +38,10 @@ export const FeatureRequestItemSchema = Type.Object({
     Type.Object({ authorName: NullableString, clerkUserId: NullableString, avatarUrl: NullableString }),
   ),
   hasMoreCommenters: Type.Boolean(),
+  /** The board it is on. */
+  boardId: Type.String(),
+  /** Its public tags, by name (team-only tags never appear here). */
+  tags: Type.Array(PublicTagSchema),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -174,6 +179,8 @@ export const AdminFeatureRequestSchema = Type.Object({
   revenueTotal: Type.Number(),
   payingVoters: Type.Integer(),
   submitterIsPaying: Type.Boolean(),
+  /** Every tag it carries, team-only ones included, by name. */
+  tags: Type.Array(Type.Object({ id: Type.String(), ...PublicTagSchema.properties, visibility: TagVisibilitySchema })),
 });
 export type AdminFeatureRequest = Static<typeof AdminFeatureRequestSchema>;
 
@@ -185,6 +192,10 @@ export const AdminFeatureRequestListQuerySchema = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   columnId: Type.Optional(Type.String({ maxLength: 64 })),
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Requests on this board. */
+  boardId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Requests carrying this tag (repeat the parameter: every tag given must match). */
+  tagId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5 })])),
   moderation: Type.Optional(ModerationStateSchema),
   sort: Type.Optional(StringEnum(ADMIN_FEATURE_REQUEST_SORTS)),
   /** `only`: requests with at least one paying voter or a paying submitter. */

@@ -110,6 +110,8 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         q: query.q,
         columnId: query.columnId,
         versionId: query.versionId,
+        boardId: query.boardId,
+        tagIds: query.tagId === undefined ? [] : Array.isArray(query.tagId) ? query.tagId : [query.tagId],
         moderation: query.moderation,
         sort: query.sort ?? "newest",
         payerOnly: query.payer === "only",
