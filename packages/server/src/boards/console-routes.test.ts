@@ -83,6 +83,8 @@ describe.each(testDialects())("console boards on %s", (dialect) => {
     });
     expect(res.body).toEqual({ moved: 1 });
     expect((await boards()).find((b) => b.slug === "beta")!.requestCount).toBe(1);
+    const onBeta = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests?appId=${acme.appId}&boardId=${beta.id}`);
+    expect(onBeta.body.requests.map((r: { id: string; boardId: string }) => [r.id, r.boardId])).toEqual([[id, beta.id]]);
     const detail = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${id}`);
     expect(detail.body.commentCount ?? detail.body.comments?.length).toBe(1);
     // Moving again changes nothing.

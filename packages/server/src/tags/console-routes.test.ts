@@ -45,6 +45,22 @@ describe.each(testDialects())("console tags on %s", (dialect) => {
     expect((await tags()).map((t) => [t.slug, t.requestCount])).toEqual([["api", 1], ["enterprise-ask", 2], ["ui", 3]]);
   });
 
+  it("shows every tag on the console record and filters the console list by tags, all of them matching", async () => {
+    const byslug = Object.fromEntries((await tags()).map((t) => [t.slug, t.id]));
+    const list = async (query: string) =>
+      ((await acme.console.get(`/workspaces/${acme.wsId}/feature-requests?appId=${acme.appId}&${query}`)).body.requests as Array<{ title: string; tags: Array<{ slug: string; visibility: string }> }>)
+        .map((r) => r.title)
+        .sort();
+    expect(await list(`tagId=${byslug["ui"]}`)).toEqual(["Calendar sync", "Dark mode", "Export to CSV"]);
+    expect(await list(`tagId=${byslug["ui"]}&tagId=${byslug["enterprise-ask"]}`)).toEqual(["Calendar sync", "Export to CSV"]);
+    expect(await list(`tagId=${byslug["api"]}&tagId=${byslug["enterprise-ask"]}`)).toEqual([]);
+    const record = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${requests[1]}`);
+    expect(record.body.tags.map((t: { slug: string; visibility: string }) => [t.slug, t.visibility])).toEqual([["enterprise-ask", "team"], ["ui", "public"]]);
+    // The public item shows the public tag only.
+    const item = await t.app.inject({ url: `/api/v1/feature-requests/${requests[1]}?appKey=${acme.appKey}` });
+    expect(item.json().tags).toEqual([{ name: "UI", slug: "ui", color: "#ff0000" }]);
+  });
+
   it("refuses another app's tag with 404 and more than 10 tags on a request with 400, writing nothing", async () => {
     const other = await createWorkspaceWithApp(t.app, t.admin.authorization, "other");
     const theirs = (await other.console.post(`/workspaces/${other.wsId}/apps/${other.appId}/tags`, { name: "Theirs" })).body.id as string;
