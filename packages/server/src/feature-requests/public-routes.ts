@@ -31,7 +31,8 @@ import { ensureEndUser, findEndUser, identifyCaller, identifyReader, requireIden
 import { addComment, firstPublicComments, listComments } from "./comments.js";
 import { createFeatureRequest, findPublicRequest, lockRequests } from "./feature-requests.js";
 import { findListedItem } from "./item.js";
-import { listFeatureRequests, pageViewer, personalisePage, type ListPage } from "./listing.js";
+import { listFeatureRequests, type ListPage } from "./listing.js";
+import { pageViewer, personalisePage } from "./page-viewer.js";
 import { similarRequests } from "./similar.js";
 import { applyVote, type VoteMode } from "./votes.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
