@@ -55,6 +55,10 @@ export const FeatureRequestListQuerySchema = Type.Object({
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   sort: Type.Optional(StringEnum(FEATURE_REQUEST_SORTS)),
+  /** A board's slug: only its requests (absent: every board the caller may see). */
+  board: Type.Optional(Type.String({ maxLength: 64 })),
+  /** A public tag's slug; repeat it to require several (every one must be on the request, up to 5). */
+  tag: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5 })])),
   /** Deprecated: send the X-User-Token header instead. */
   userToken: Type.Optional(Type.String({ maxLength: 256 })),
 });
@@ -93,6 +97,8 @@ export const ProposeFeatureRequestBodySchema = Type.Object({
   requesterToken: Type.Optional(Type.String({ maxLength: 256 })),
   verificationToken: Type.Optional(Type.String({ maxLength: 4096 })),
   turnstileToken: Type.Optional(Type.String({ maxLength: 4096 })),
+  /** The slug of the board it goes on (absent: the app's default board). */
+  board: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export const ProposeFeatureRequestResultSchema = Type.Object({
   featureRequestId: Type.String(),

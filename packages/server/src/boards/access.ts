@@ -1,8 +1,14 @@
 import type { BoardAccessRule } from "@tidings/protocol";
 import type { Kysely } from "kysely";
+import type { SharedCache } from "../cache/shared-cache.js";
+import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
 import { tokenHash, type EndUserIdentity } from "../users/identity.js";
 import { accessRuleOf, listBoards, type BoardRow } from "./boards.js";
+
+/** How long an app's boards may be reused from the cache (board writes drop them at once). */
+const BOARDS_CACHE_MS = 60_000;
 
 /** The attributes a private board's rule is matched on, as the host last reported them. */
 export interface ReaderAttributes {
@@ -32,8 +38,8 @@ export interface BoardAudience {
  * rule admits them when the host vouched for them (a valid user hash or SSO token). Anonymous and
  * unsigned callers never see a private board.
  */
-export async function boardAudience(db: Kysely<Database>, appId: string, identity: EndUserIdentity): Promise<BoardAudience> {
-  const all = await listBoards(db, appId);
+export async function boardAudience(db: Kysely<Database>, appId: string, identity: EndUserIdentity, cache?: SharedCache): Promise<BoardAudience> {
+  const all = await appBoards(db, appId, cache);
   const privateBoards = all.filter((b) => b.visibility === "private");
   if (privateBoards.length === 0) return { boards: all, all: true, key: "all" };
   let attributes: ReaderAttributes | null = null;
@@ -54,4 +60,34 @@ export async function boardAudience(db: Kysely<Database>, appId: string, identit
 /** The board a public caller names by slug, if it exists and the caller may see it. */
 export function boardBySlug(audience: BoardAudience, slug: string): BoardRow | undefined {
   return audience.boards.find((b) => b.slug === slug);
+}
+
+/** An app's boards, through the shared cache when there is one (every public read needs them). */
+async function appBoards(db: Kysely<Database>, appId: string, cache: SharedCache | undefined): Promise<BoardRow[]> {
+  if (cache === undefined) return listBoards(db, appId);
+  const key = `boards:${appId}`;
+  const hit = await cache.get<BoardRow[]>(key);
+  if (hit !== undefined) return hit;
+  const rows = await listBoards(db, appId);
+  await cache.set(key, rows, { ttlMs: BOARDS_CACHE_MS, tags: [appTag(appId)] });
+  return rows;
+}
+
+/**
+ * The boards a public read covers: the one the caller names by slug (400 `unknown_board` when the
+ * app has none by that slug or the caller may not see it: the same answer, so a private board's
+ * existence does not leak), else every board the caller sees (undefined when that is all of them).
+ */
+export function boardsToRead(audience: BoardAudience, slug: string | undefined): string[] | undefined {
+  if (slug !== undefined) {
+    const board = boardBySlug(audience, slug);
+    if (board === undefined) throw new ApiError("unknown_board", { details: { board: slug } });
+    return [board.id];
+  }
+  return audience.all ? undefined : audience.boards.map((b) => b.id);
+}
+
+/** Whether a request on `boardId` may be shown to the caller. */
+export function audienceSees(audience: BoardAudience, boardId: string): boolean {
+  return audience.all || audience.boards.some((b) => b.id === boardId);
 }
