@@ -113,4 +113,19 @@ describe.each(testDialects())("boards and tags in the public API on %s", (dialec
     expect(bug.statusCode).toBe(201);
     expect((await titles("&board=bugs")).titles).toContain("Login loops forever");
   });
+
+  it("never shows a private board's requests on the shared surfaces: portal pages, the sitemap", async () => {
+    const html = async (url: string) => t.app.inject({ url, headers: { accept: "text/html" } });
+    const requestsPage = await html(`/p/${acme.appKey}/requests`);
+    expect(requestsPage.statusCode).toBe(200);
+    expect(requestsPage.body).toContain("Calendar sync");
+    expect(requestsPage.body).not.toContain("Secret sync engine");
+    expect((await html(`/p/${acme.appKey}/roadmap`)).body).not.toContain("Secret sync engine");
+    expect((await html(`/p/${acme.appKey}/requests/${ids["Secret sync engine"]}-secret-sync-engine`)).statusCode).toBe(404);
+    expect((await html(`/p/${acme.appKey}/requests/${ids["Calendar sync"]}-calendar-sync`)).statusCode).toBe(200);
+    await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { portalIndexable: true });
+    const sitemap = (await t.app.inject({ url: `/p/${acme.appKey}/sitemap.xml` })).body;
+    expect(sitemap).toContain(ids["Calendar sync"]);
+    expect(sitemap).not.toContain(ids["Secret sync engine"]);
+  });
 });
