@@ -8,6 +8,9 @@ const marked = new Marked({ gfm: true, breaks: false, async: false });
 const lex = (source: string) => lexMarkdown(source, marked.defaults);
 const html = (source: string) => marked.parser(lex(source));
 
+/** The tokens a token holds, if it holds any. */
+const inner = (token: Token | undefined): Token[] | undefined => (token !== undefined && "tokens" in token ? (token.tokens as Token[] | undefined) : undefined);
+
 /** The tokens of `type` along the first child at every level, outermost first. */
 function chain(tokens: readonly Token[], type: string): Token[] {
   const out: Token[] = [];
@@ -16,7 +19,7 @@ function chain(tokens: readonly Token[], type: string): Token[] {
     const token: Token | undefined = level.find((t) => t.type === type);
     if (token === undefined) break;
     out.push(token);
-    level = "tokens" in token ? (token.tokens as Token[]) : undefined;
+    level = inner(token);
   }
   return out;
 }
@@ -50,15 +53,15 @@ describe("lexMarkdown", () => {
   it("reads quotes nested deeper than MAX_LEX_DEPTH as the text of the deepest one drawn", () => {
     const quotes = chain(lex(`${"> ".repeat(MAX_LEX_DEPTH + 8)}deep`), "blockquote");
     expect(quotes).toHaveLength(MAX_LEX_DEPTH);
-    expect(quotes.at(-1)?.tokens?.[0]).toMatchObject({ type: "paragraph", text: `${"> ".repeat(8)}deep` });
+    expect(inner(quotes.at(-1))?.[0]).toMatchObject({ type: "paragraph", text: `${"> ".repeat(8)}deep` });
   });
 
   it("reads emphasis nested deeper than MAX_LEX_DEPTH as its source text", () => {
     const extra = 5;
     const source = `${"*a ".repeat(MAX_LEX_DEPTH + extra)}<b>&amp;${" a*".repeat(MAX_LEX_DEPTH + extra)}`;
-    const spans = chain(lex(source)[0]?.tokens ?? [], "em");
+    const spans = chain(inner(lex(source)[0]) ?? [], "em");
     expect(spans).toHaveLength(MAX_LEX_DEPTH);
-    expect(spans.at(-1)?.tokens).toEqual([{ type: "text", raw: expect.any(String), text: `a ${"*a ".repeat(extra)}<b>&amp;${" a*".repeat(extra)} a`, escaped: false }]);
+    expect(inner(spans.at(-1))).toEqual([{ type: "text", raw: expect.any(String), text: `a ${"*a ".repeat(extra)}<b>&amp;${" a*".repeat(extra)} a`, escaped: false }]);
     // Raw HTML there is text, not a tag.
     expect(html(source)).toContain("*a &lt;b&gt;&amp; a*");
   });
