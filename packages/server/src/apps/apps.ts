@@ -12,8 +12,8 @@ import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
 import { isUniqueViolation } from "../db/constraint-violations.js";
 import { insertWithSlug, slugify } from "../slug.js";
-import { requiredProvider } from "../intake/verification.js";
-import { createDefaultColumns } from "../roadmap/columns.js";
+import { requiredProvider } from "./verification-policy.js";
+import { createDefaultColumns } from "./starting-columns.js";
 
 export type AppRow = Selectable<AppsTable>;
 

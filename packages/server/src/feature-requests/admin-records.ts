@@ -3,7 +3,7 @@ import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { searchText } from "./search-text.js";
+import { searchText } from "../search/search-text.js";
 
 // Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,
 // filter and sort; identifiers are snake_case as stored.

@@ -7,7 +7,7 @@ import { openTestDatabase, testDialects, type TestDatabase } from "../testing/te
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, rankOnSqlite, type ListQuery } from "./listing.js";
-import { appPrefixes, searchTerms, searchText } from "./search-text.js";
+import { appPrefixes, searchTerms, searchText } from "../search/search-text.js";
 
 // The SQLite-only ranking has two strategies (small result sets read whole, large ones paged
 // tier by tier in the index); on the same board they must answer the same pages.

@@ -8,7 +8,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } from "./items.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { appPrefixes, searchTerms } from "./search-text.js";
+import { appPrefixes, searchTerms } from "../search/search-text.js";
 import { findEndUser, tokenHash } from "../users/identity.js";
 
 /** How far back `trending` counts votes. */

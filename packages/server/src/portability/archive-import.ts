@@ -5,7 +5,7 @@ import { PassThrough, Readable } from "node:stream";
 import { sql } from "kysely";
 import { newSigningSecret } from "../apps/apps.js";
 import type { Db } from "../db/database.js";
-import { reindex } from "../feature-requests/feature-requests.js";
+import { reindex } from "../search/search-index.js";
 import { STORAGE_KEY_SHAPE, type ObjectStorage } from "../storage/object-storage.js";
 import { ARCHIVE_TABLES, ARCHIVE_VERSION, OMITTED_COLUMNS, OWNER_COLUMN, REFERENCES, TABLE_KEYS, loose, type ArchiveTable } from "./archive-format.js";
 
