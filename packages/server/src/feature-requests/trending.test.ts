@@ -7,7 +7,8 @@ import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
-import { listFeatureRequests, TRENDING_RANKING_MS, type ListQuery } from "./listing.js";
+import { listFeatureRequests, type ListQuery } from "./listing.js";
+import { TRENDING_RANKING_MS } from "./trending.js";
 import { applyVote } from "./votes.js";
 
 /** Counts the statements that read the recent votes (the ranking). */

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
+import { testDialects } from "../testing/test-database.js";
+
+type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+
+describe.each(testDialects())("public feature request comments on %s", (dialect) => {
+  let t: TestApp;
+  let slug = 0;
+
+  beforeAll(async () => {
+    // Rate limits are tested with the listing and votes; here one address sends many requests.
+    t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
+  });
+  afterAll(() => t.close());
+
+  /** A fresh app in its own workspace, with optional settings. */
+  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
+    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `ws-${dialect}-${++slug}`);
+    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
+    return ws;
+  }
+
+  async function propose(appKey: string, title: string, description = "", token = "proposer", extra: Record<string, string> = {}) {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/feature-requests",
+      headers: { "x-user-token": token, ...extra },
+      payload: { appKey, title, description },
+    });
+    return res;
+  }
+
+  async function list(query: string, headers: Record<string, string> = {}) {
+    const res = await t.app.inject({ url: `/api/v1/feature-requests?${query}`, headers });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  }
+
+  describe("comments", () => {
+    let ws: Workspace;
+    let requestId: string;
+    let otherId: string;
+    beforeAll(async () => {
+      ws = await freshApp();
+      requestId = (await propose(ws.appKey, "Discuss me")).json().featureRequestId;
+      otherId = (await propose(ws.appKey, "Another one")).json().featureRequestId;
+    });
+    const post = (id: string, payload: Record<string, unknown>, token = "olive") =>
+      t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/comments`, headers: { "x-user-token": token }, payload });
+
+    it("posts comments and replies and lists them oldest first", async () => {
+      const first = await post(requestId, { body: " First! ", authorName: "Olive" });
+      expect(first.statusCode).toBe(201);
+      expect(first.json()).toMatchObject({ body: "First!", authorName: "Olive", parentId: null, isTeam: false, isHidden: false, featureRequestId: requestId });
+      expect(first.json()).not.toHaveProperty("authorEmail");
+      t.clock.advance(1000);
+      const reply = await post(requestId, { body: "Agreed", authorName: "Pat", parentId: first.json().id, replyToAuthorName: "Spoofed" }, "pat");
+      expect(reply.json()).toMatchObject({ parentId: first.json().id, replyToAuthorName: "Olive", replyToClerkId: first.json().authorClerkId });
+      const listed = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments` });
+      expect(listed.json()).toMatchObject({ total: 2, hasMore: false, nextCursor: null });
+      expect(listed.json().comments.map((c: { body: string }) => c.body)).toEqual(["First!", "Agreed"]);
+      const page = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments?limit=1` });
+      expect(page.json()).toMatchObject({ total: 2, hasMore: true });
+      const rest = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments?limit=1&cursor=${page.json().nextCursor}` });
+      expect(rest.json().comments.map((c: { body: string }) => c.body)).toEqual(["Agreed"]);
+      expect(rest.json()).toMatchObject({ total: 2, hasMore: false, nextCursor: null });
+      // No comment to carry the count: counted on its own.
+      expect((await t.app.inject({ url: `/api/v1/feature-requests/${otherId}/comments` })).json()).toMatchObject({ comments: [], total: 0, hasMore: false });
+      const item = (await list(`appKey=${ws.appKey}`)).body.requests.find((r: { id: string }) => r.id === requestId);
+      expect(item.commentCount).toBe(2);
+      expect(item.recentCommenters.map((c: { authorName: string }) => c.authorName)).toEqual(["Pat", "Olive"]);
+    });
+
+    it("refuses a reply to a comment of another request with 400 invalid_parent and stores nothing", async () => {
+      const elsewhere = await post(otherId, { body: "Elsewhere" });
+      const res = await post(requestId, { body: "Wrong thread", parentId: elsewhere.json().id });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: "The comment you are replying to was not found on this feature request", code: "invalid_parent" });
+      const unknown = await post(requestId, { body: "Ghost parent", parentId: "cmt_00000000000000000000000000" });
+      expect(unknown.json().code).toBe("invalid_parent");
+      const listed = await t.app.inject({ url: `/api/v1/feature-requests/${requestId}/comments` });
+      expect(listed.json().comments.map((c: { body: string }) => c.body)).not.toContain("Wrong thread");
+    });
+
+    it("refuses empty bodies, missing tokens and unknown requests", async () => {
+      expect((await post(requestId, { body: "   " })).statusCode).toBe(400);
+      expect((await post(requestId, {})).statusCode).toBe(400);
+      const noToken = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${requestId}/comments`, payload: { body: "hi" } });
+      expect(noToken.statusCode).toBe(401);
+      const unknown = await post("fr_00000000000000000000000000", { body: "hi" });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().error).toBe("Feature request not found");
+    });
+  });
+});

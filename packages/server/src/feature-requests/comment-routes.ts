@@ -1,0 +1,88 @@
+import { CommentListQuerySchema, CommentListSchema, CommentSchema, PostCommentBodySchema } from "@tidings/protocol";
+import { appContentTag, type Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { recordIdempotentWrite } from "../http/idempotency.js";
+import { IDENTITY_HEADERS } from "../http/openapi.js";
+import type { App } from "../http/types.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
+import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite } from "../users/identity.js";
+import { addComment, firstPublicComments, listComments } from "./comments.js";
+import { findPublicRequest, lockRequests } from "./feature-requests.js";
+import { appOfRequest, errors, IdParams, requireFlag, tags } from "./public-access.js";
+
+/** A request's public comments: reading them, and commenting or replying. */
+export function commentRoutes(app: App, ctx: Context): void {
+  const db = ctx.db.kysely;
+
+  app.get(
+    "/api/v1/feature-requests/:id/comments",
+    {
+      schema: {
+        tags,
+        summary: "Comments of a request, oldest first (hidden ones excluded)", readsHeaders: IDENTITY_HEADERS,
+        params: IdParams,
+        querystring: CommentListQuerySchema,
+        response: { 200: CommentListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforceRateLimit(ctx, request, "public_read");
+      const limit = request.query.limit ?? 200;
+      // The first page, what a viewer opening a request reads, comes with the request's check.
+      const first = request.query.cursor === undefined ? await firstPublicComments(db, request.params.id, limit) : undefined;
+      const fr = first === undefined ? await findPublicRequest(db, request.params.id) : { id: request.params.id, appId: first.appId };
+      const appRow = await appOfRequest(ctx, fr.appId);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      return first?.page ?? listComments(db, fr.id, { limit, cursor: request.query.cursor });
+    },
+  );
+
+  app.post(
+    "/api/v1/feature-requests/:id/comments",
+    {
+      schema: {
+        tags,
+        summary: "Comment on a request, or reply to a comment", readsHeaders: IDENTITY_HEADERS,
+        description: "Needs `X-User-Token`; gated by `allowAnonymousVote` (participation) for callers who are not identified.",
+        params: IdParams,
+        body: PostCommentBodySchema,
+        response: { 201: CommentSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
+      const fr = await findPublicRequest(db, request.params.id);
+      const appRow = await appOfRequest(ctx, fr.appId);
+      const identity = await identifyCaller(request.headers, appRow, ctx.clock);
+      requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to comment");
+      requireIdentifiedWrite(appRow, identity);
+      if (identity.token === null) throw new ApiError("user_token_required");
+      const text = request.body.body.trim();
+      if (text === "") {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { body: ["Required"] } } });
+      }
+      const comment = await db.transaction().execute(async (trx) => {
+        // The request before the end user, in the order votes take them, so a new user voting
+        // and commenting at once cannot deadlock.
+        await lockRequests(trx, ctx.db.dialect, [fr.id]);
+        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!, identity.profile);
+        await recordIdempotentWrite(trx, request);
+        return addComment(trx, ctx.clock, {
+          publicOnly: true,
+          featureRequestId: fr.id,
+          body: text,
+          // A signed-in user is who the host says, whatever name the form carried.
+          authorName: identity.profile?.name ?? (request.body.authorName?.trim() || null),
+          authorEmail: identity.profile?.email ?? (request.body.authorEmail?.trim() || null),
+          endUserId: endUser.id,
+          teamUserId: null,
+          isTeam: false,
+          parentId: request.body.parentId ?? null,
+        });
+      });
+      await ctx.cache.invalidateTag(appContentTag(appRow.id));
+      return reply.code(201).send(comment);
+    },
+  );
+}

@@ -1,0 +1,166 @@
+import {
+  FeatureRequestItemQuerySchema,
+  FeatureRequestItemSchema,
+  FeatureRequestListQuerySchema,
+  FeatureRequestListSchema,
+  SimilarFeatureRequestsQuerySchema,
+  SimilarFeatureRequestsSchema,
+} from "@tidings/protocol";
+import { requirePublicApp } from "../apps/public-app.js";
+import { appRequestSetTag, appTag, contentTags, type Context } from "../context.js";
+import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
+import { ApiError } from "../http/errors.js";
+import { IDENTITY_HEADERS } from "../http/openapi.js";
+import type { App } from "../http/types.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
+import { findEndUser, identifyReader } from "../users/identity.js";
+import { findListedItem } from "./item.js";
+import { listFeatureRequests, type ListPage } from "./listing.js";
+import { pageViewer, personalisePage } from "./page-viewer.js";
+import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
+import { similarRequests } from "./similar.js";
+
+/** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
+export const LIST_CACHE_SECONDS = 10;
+
+/** Reading the board: the listing and its search, requests like a title being typed, and one request. */
+export function listingRoutes(app: App, ctx: Context): void {
+  const db = ctx.db.kysely;
+
+  app.get(
+    "/api/v1/feature-requests",
+    {
+      schema: {
+        tags,
+        summary: "List or search an app's feature requests", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS, "If-None-Match"],
+        description:
+          "App key from `appKey` or `X-App-Key`; user token from `X-User-Token` (the `userToken` query parameter is deprecated). Searches (`q`) rank by relevance.",
+        querystring: FeatureRequestListQuerySchema,
+        response: { 200: FeatureRequestListSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      // Spent before any lookup; searches have their own, tighter budget (interface spec, Limits).
+      if (query.q !== undefined && query.q.trim() !== "") {
+        await enforceRateLimit(ctx, request, "search", "Too many searches. Please try again shortly.");
+      } else {
+        await enforceRateLimit(ctx, request, "list");
+      }
+      const appKey = query.appKey ?? header(request, "x-app-key");
+      if (appKey === undefined) {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
+      }
+      const { app: appRow } = await requirePublicApp(ctx, appKey);
+      const headerToken = header(request, "x-user-token");
+      if (headerToken === undefined && query.userToken !== undefined) {
+        void reply.header("Warning", '299 - "userToken query parameter is deprecated; send X-User-Token header instead"');
+        void reply.header("X-Deprecated-Query-Token", "deprecated");
+      }
+      const identity = await identifyReader(request.headers, appRow, ctx.clock, query.userToken);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+
+      const listQuery = {
+        appId: appRow.id,
+        limit: query.limit ?? 50,
+        offset: query.offset ?? 0,
+        cursor: query.cursor,
+        versionId: query.versionId,
+        q: query.q,
+        sort: query.sort ?? "newest",
+      } as const;
+      // Counting an app's listed requests reads an index entry per request (about 10 ms on 100k):
+      // kept until console writes or a proposal change which requests are listed.
+      const countCache = { shared: ctx.cache, tags: [appTag(appRow.id), appRequestSetTag(appRow.id)] };
+      // Every caller starts from the anonymous page, computed once per query and shared.
+      const key = `fr-list:${appRow.id}:${JSON.stringify(listQuery)}`;
+      let cached = await ctx.cache.get<{ page: ListPage; body: PreparedBody }>(key);
+      if (cached === undefined) {
+        const page = await listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: null }, countCache);
+        cached = { page, body: prepareBody(page) };
+        await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: contentTags(appRow.id) });
+      }
+      if (identity.token === null) {
+        return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token, X-SSO-Token" });
+      }
+      void reply.header("Vary", "X-User-Token, X-SSO-Token").header("Cache-Control", "private, no-store");
+      const viewer = await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, cached.page);
+      if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
+      // A viewer with pending requests of their own sees them too: that page is not shared.
+      if (viewer.ownPending) {
+        return listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: viewer.id }, countCache);
+      }
+      // Built from the shared page's items, which already have the schema's shape: serialised
+      // like the shared page (JSON.stringify), measured cheaper here than the schema serialiser.
+      return reply.type("application/json; charset=utf-8").send(JSON.stringify(personalisePage(cached.page, viewer)) as never);
+    },
+  );
+
+  app.get(
+    "/api/v1/feature-requests/similar",
+    {
+      schema: {
+        tags,
+        summary: "Public requests similar to a title being typed", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
+        description:
+          "For a compose sheet: requests holding every word of `title` (the last one as a prefix), or, when none does, those holding most of its longest words. Spends the `search` rate limit; pace calls while the user types.",
+        querystring: SimilarFeatureRequestsQuerySchema,
+        response: { 200: SimilarFeatureRequestsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforceRateLimit(ctx, request, "search", "Too many searches. Please try again shortly.");
+      const appKey = request.query.appKey ?? header(request, "x-app-key");
+      if (appKey === undefined) {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
+      }
+      const { app: appRow } = await requirePublicApp(ctx, appKey);
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      const countCache = { shared: ctx.cache, tags: [appTag(appRow.id), appRequestSetTag(appRow.id)] };
+      const requests = await similarRequests(db, ctx.db.dialect, ctx.clock, { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5 }, countCache);
+      const page: ListPage = { requests, total: requests.length, hasMore: false, nextCursor: null };
+      const viewer = identity.token === null ? undefined : await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, page);
+      if (viewer === undefined) return { requests };
+      if (!viewer.ownPending || requests.length === 0) return { requests: personalisePage(page, viewer).requests };
+      // A viewer with pending requests gets no votes from pageViewer (their listing is built anew): read them here.
+      const votes = await db
+        .selectFrom("featureRequestVotes")
+        .select("featureRequestId")
+        .where("endUserId", "=", viewer.id)
+        .where("featureRequestId", "in", requests.map((r) => r.id))
+        .execute();
+      return { requests: personalisePage(page, { ...viewer, voted: new Set(votes.map((v) => v.featureRequestId)) }).requests };
+    },
+  );
+
+  app.get(
+    "/api/v1/feature-requests/:id",
+    {
+      schema: {
+        tags,
+        summary: "One feature request, in the listing's item shape", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
+        description:
+          "Visible when the listing would show it: approved and not merged, or the caller's own request waiting for review. `hasVoted` is the caller's (`X-User-Token`); private apps and anonymous callers of apps without `allowAnonymousRoadmap` are refused as by the listing.",
+        params: IdParams,
+        querystring: FeatureRequestItemQuerySchema,
+        response: { 200: FeatureRequestItemSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(ctx, request, "public_read");
+      const row = await db.selectFrom("featureRequests").select(["id", "appId"]).where("id", "=", request.params.id).executeTakeFirst();
+      if (row === undefined) throw new ApiError("feature_request_not_found");
+      const appRow = await appOfRequest(ctx, row.appId);
+      const appKey = request.query.appKey ?? header(request, "x-app-key");
+      if (appKey !== undefined && appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
+      const identity = await identifyReader(request.headers, appRow, ctx.clock);
+      requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
+      const item = await findListedItem(db, row.id, viewer?.id ?? null);
+      if (item === undefined) throw new ApiError("feature_request_not_found");
+      void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
+      return item;
+    },
+  );
+}

@@ -1,0 +1,98 @@
+import { sql, type Kysely } from "kysely";
+import type { DialectName } from "../db/database.js";
+import { preparedQuery } from "../db/prepared-query.js";
+import type { Database } from "../db/schema.js";
+import { findEndUser, tokenHash } from "../users/identity.js";
+import type { ListPage } from "./list-query.js";
+
+/** A signed-in viewer of a shared page: who they are and what the page shows differently for them. */
+export interface PageViewer {
+  id: string;
+  publicId: string;
+  /** They have pending requests of their own, which their pages list too: the shared page will not do. */
+  ownPending: boolean;
+  /** The page's requests they voted on (empty when `ownPending`). */
+  voted: Set<string>;
+}
+
+/**
+ * The viewer behind `token` on a shared page, or undefined for a token never seen (nothing to
+ * personalise). On PostgreSQL one statement answers it all, where three (the end user, their
+ * pending requests, their votes) cost a round trip each; SQLite, in process, runs them in turn.
+ */
+export async function pageViewer(db: Kysely<Database>, dialect: DialectName, appId: string, token: string, page: ListPage): Promise<PageViewer | undefined> {
+  const ids = page.requests.map((r) => r.id).sort();
+  const range = { from: ids[0] ?? "", to: ids.at(-1) ?? "" };
+  if (dialect === "postgres") {
+    const row = await viewerOnPostgres.first(db, { appId, hash: tokenHash(token), ...range });
+    if (row === undefined) return undefined;
+    return { id: row.id, publicId: row.publicId, ownPending: row.ownPending, voted: new Set(row.ownPending ? [] : row.voted) };
+  }
+  const viewer = await findEndUser(db, appId, token);
+  if (viewer === undefined) return undefined;
+  if ((await ownPending.first(db, { appId, viewerEndUserId: viewer.id })) !== undefined) return { ...viewer, ownPending: true, voted: new Set() };
+  const voted = ids.length === 0 ? [] : await votesInRange.rows(db, { endUserId: viewer.id, ...range });
+  return { ...viewer, ownPending: false, voted: new Set(voted.map((v) => v.featureRequestId)) };
+}
+
+// The state is a literal so that the partial index of the viewer's pending requests serves it.
+const ownPending = preparedQuery<{ appId: string; viewerEndUserId: string }, { id: string }>((db, p) =>
+  db
+    .selectFrom("featureRequests")
+    .select("id")
+    .where("appId", "=", p.appId)
+    .where("requesterEndUserId", "=", p.viewerEndUserId)
+    .where("moderation", "=", sql.lit("pending"))
+    .where("mergedIntoId", "is", null)
+    .limit(1),
+);
+
+/**
+ * The viewer's votes among requests whose ids fall in a range. Ids sort by creation time, so a
+ * page's ids bound a range; a fixed statement (no list of ids) keeps it prepared.
+ */
+const votesInRange = preparedQuery<{ endUserId: string; from: string; to: string }, { featureRequestId: string }>((db, p) =>
+  db
+    .selectFrom("featureRequestVotes")
+    .select("featureRequestId")
+    .where("endUserId", "=", p.endUserId)
+    .where("featureRequestId", ">=", p.from)
+    .where("featureRequestId", "<=", p.to),
+);
+
+/** {@link pageViewer} on PostgreSQL: the three lookups as subqueries of one statement. */
+const viewerOnPostgres = preparedQuery<
+  { appId: string; hash: string; from: string; to: string },
+  { id: string; publicId: string; ownPending: boolean; voted: string[] }
+>((db, p) =>
+  db
+    .selectFrom("endUsers as eu")
+    .select([
+      "eu.id",
+      "eu.publicId",
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("featureRequests as fr")
+              .select("fr.id")
+              .where("fr.appId", "=", p.appId)
+              .whereRef("fr.requesterEndUserId", "=", "eu.id")
+              .where("fr.moderation", "=", sql.lit("pending"))
+              .where("fr.mergedIntoId", "is", null),
+          )
+          .as("ownPending"),
+      sql<string[]>`coalesce((select array_agg(v.feature_request_id) from feature_request_votes v
+        where v.end_user_id = eu.id and v.feature_request_id >= ${p.from} and v.feature_request_id <= ${p.to}), '{}')`.as("voted"),
+    ])
+    .where("eu.appId", "=", p.appId)
+    .where("eu.tokenHash", "=", p.hash),
+);
+
+/** The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in. Only for viewers without pending requests of their own. */
+export function personalisePage(page: ListPage, viewer: PageViewer): ListPage {
+  return {
+    ...page,
+    requests: page.requests.map((r) => ({ ...r, hasVoted: viewer.voted.has(r.id), isOwnRequest: r.requesterClerkId === viewer.publicId })),
+  };
+}

@@ -1,0 +1,89 @@
+import { ProposeFeatureRequestBodySchema, ProposeFeatureRequestResultSchema, textLength } from "@tidings/protocol";
+import { requirePublicApp } from "../apps/public-app.js";
+import { appContentTag, appRequestSetTag, type Context } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { recordIdempotentWrite } from "../http/idempotency.js";
+import { IDENTITY_HEADERS } from "../http/openapi.js";
+import type { App } from "../http/types.js";
+import { checkIntake } from "../intake/intake.js";
+import { enforceRateLimit } from "../rate-limit/enforce.js";
+import { ensureEndUser, identifyCaller, requireIdentifiedWrite } from "../users/identity.js";
+import { createFeatureRequest } from "./feature-requests.js";
+import { errors, requireFlag, tags } from "./public-access.js";
+
+/** Proposing a feature request: `POST /feature-requests`, through the intake guard. */
+export function proposalRoutes(app: App, ctx: Context): void {
+  const db = ctx.db.kysely;
+
+  app.post(
+    "/api/v1/feature-requests",
+    {
+      schema: {
+        tags,
+        summary: "Propose a feature request", readsHeaders: IDENTITY_HEADERS,
+        description: "Needs `allowAnonymousFeedback` or an identified caller. Unidentified proposals wait for approval under the `anonymous` moderation policy.",
+        body: ProposeFeatureRequestBodySchema,
+        response: { 201: ProposeFeatureRequestResultSchema, ...errors },
+      },
+      // The intake order: rate limit, app known and public, anonymous flag, and only then the
+      // body's validation (so an unknown app is a 404 whatever the body holds).
+      preValidation: async (request) => {
+        await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
+        const raw = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<string, unknown>;
+        const appKey = typeof raw.appKey === "string" ? raw.appKey : undefined;
+        if (appKey === undefined) return;
+        const { app: appRow } = await requirePublicApp(ctx, appKey);
+        const token = typeof raw.requesterToken === "string" ? raw.requesterToken : undefined;
+        const identity = await identifyCaller(request.headers, appRow, ctx.clock, token);
+        requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
+        requireIdentifiedWrite(appRow, identity);
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const appKey = body.appKey;
+      const { app: appRow } = await requirePublicApp(ctx, appKey);
+      const identity = await identifyCaller(request.headers, appRow, ctx.clock, body.requesterToken);
+      requireFlag(appRow, appRow.allowAnonymousFeedback, identity, "Sign in is required to propose a feature request");
+      requireIdentifiedWrite(appRow, identity);
+      const title = body.title.trim();
+      const description = (body.description ?? body.details ?? "").trim();
+      // Counted as the schema's limits are: an emoji is one character, not two.
+      const titleLength = textLength(title);
+      if (titleLength < 3 || titleLength > 200) {
+        throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { title: ["Title must be 3 to 200 characters"] } } });
+      }
+      const approved =
+        appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
+      const pass = await checkIntake(ctx, appRow, {
+        verificationToken: body.verificationToken ?? body.turnstileToken,
+        identified: identity.identified,
+        action: "feature-request",
+        remoteIp: request.ip,
+      });
+      const row = await db.transaction().execute(async (trx) => {
+        // The end user before the quota row, in the order feedback takes them, so a new user
+        // proposing and sending feedback at once cannot deadlock.
+        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
+        await pass.commit(trx);
+        await recordIdempotentWrite(trx, request);
+        return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
+          appId: appRow.id,
+          title,
+          description,
+          approved,
+          requesterEndUserId: endUser?.id ?? null,
+          requesterName: identity.profile?.name ?? (body.requesterName?.trim() || null),
+          requesterEmail: identity.profile?.email ?? (body.requesterEmail?.trim() || null),
+          createdByAdmin: false,
+          actor: endUser === null ? null : `end_user:${endUser.publicId}`,
+        });
+      });
+      await ctx.cache.invalidateTag(appContentTag(appRow.id));
+      // A proposal waiting for review lists nothing new (the count of listed requests and the
+      // `trending` ranking hold public requests only; the caller's own are read fresh).
+      if (approved) await ctx.cache.invalidateTag(appRequestSetTag(appRow.id));
+      return reply.code(201).send({ featureRequestId: row.id, pending: !approved });
+    },
+  );
+}
