@@ -1,6 +1,7 @@
 // Renders docs/settings.md from packages/server/src/config.ts: one row per field of `Config`, with
-// the environment variables `loadConfig` reads for it, its `@default` and its doc comment; the
-// rate-limit variables come from `DEFAULT_RATE_LIMITS` in rate-limit/buckets.ts. Run
+// the environment variables `loadConfig` reads for it (through its own helpers and those of
+// config/), its `@default` and its doc comment; the rate-limit variables come from
+// `DEFAULT_RATE_LIMITS` in rate-limit/buckets.ts. Run
 // `npm run docs:settings` after changing a setting; scripts/settings-reference.test.mjs fails
 // while docs/settings.md is stale.
 import fs from "node:fs";
@@ -44,12 +45,18 @@ function variablesRead(node, scope, seen) {
   return [...new Set(found)];
 }
 
+/** config.ts, then the modules of config/ holding the helpers it reads variables through. */
+function configSources() {
+  const helpers = fs.readdirSync(new URL("config/", SERVER)).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
+  return ["config.ts", ...helpers.sort().map((name) => `config/${name}`)];
+}
+
 function configRows() {
-  const source = parse("config.ts");
+  const [source, ...helpers] = configSources().map(parse);
   const scope = new Map();
   let fields = [];
   let result;
-  for (const statement of source.statements) {
+  for (const statement of [source, ...helpers].flatMap((file) => file.statements)) {
     if (ts.isInterfaceDeclaration(statement) && statement.name.text === "Config") fields = statement.members.filter(ts.isPropertySignature);
     if (ts.isFunctionDeclaration(statement) && statement.name !== undefined) {
       scope.set(statement.name.text, statement.body);

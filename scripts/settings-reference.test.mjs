@@ -9,7 +9,9 @@ describe("docs/settings.md", () => {
   });
 
   it("names every variable loadConfig reads, each with its default", () => {
-    const source = fs.readFileSync(new URL("../packages/server/src/config.ts", import.meta.url), "utf8");
+    const server = new URL("../packages/server/src/", import.meta.url);
+    const helpers = fs.readdirSync(new URL("config/", server)).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
+    const source = ["config.ts", ...helpers.map((name) => `config/${name}`)].map((file) => fs.readFileSync(new URL(file, server), "utf8")).join("\n");
     const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|env, "([A-Z][A-Z0-9_]+)"|"((?:S3|AWS)_[A-Z_]+)"/g)].map((m) => m[1] ?? m[2] ?? m[3]));
     const doc = renderSettingsReference();
     for (const variable of read) expect(doc).toContain(`\`${variable}\``);

@@ -4,6 +4,9 @@ import { RoleSchema } from "./console.js";
 
 // People signing in to the console (the dashboard): first-run setup, sign-in, invitations.
 
+/** The name of the dashboard's session cookie (sign-in sets it; the server keeps only its SHA-256). */
+export const CONSOLE_SESSION_COOKIE = "tidings_session";
+
 const Email = Type.String({ format: "email", minLength: 3, maxLength: 320 });
 /** 10–200 characters: long passphrases welcome, argon2 cost bounded. */
 const Password = Type.String({ minLength: 10, maxLength: 200 });

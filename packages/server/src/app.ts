@@ -50,7 +50,7 @@ import { uploadPublicRoutes } from "./uploads/public-routes.js";
 import { startUploadSweeper } from "./uploads/sweeper.js";
 import { userPublicRoutes } from "./users/public-routes.js";
 import { portalRoutes } from "./portal/routes.js";
-import { changelogJobRunner } from "./changelog/background.js";
+import { backgroundJobRunner } from "./background-jobs.js";
 import { notificationPublicRoutes } from "./notifications/public-routes.js";
 import { changelogConsoleRoutes } from "./changelog/console-routes.js";
 import { changelogPublicRoutes } from "./changelog/public-routes.js";
@@ -212,7 +212,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownMailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, leaseMs: config.jobLeaseMs }, app.log);
   const mailer = config.metricsEnabled ? countingMailer(ownMailer, metrics) : ownMailer;
   const onWebhookDelivery = options.onWebhookDelivery;
-  const jobs = changelogJobRunner(ctx, app.log, mailer, {
+  const jobs = backgroundJobRunner(ctx, app.log, mailer, {
     onDelivery: (outcome) => {
       metrics.webhookDeliveries.inc({ outcome });
       onWebhookDelivery?.(outcome);

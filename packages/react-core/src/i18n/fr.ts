@@ -1,4 +1,4 @@
-import type { UiCatalog } from "./translate.js";
+import type { UiCatalog } from "./locale-pack.js";
 
 /** French UI strings. */
 export const frStrings: UiCatalog = {

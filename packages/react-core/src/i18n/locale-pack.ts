@@ -1,6 +1,11 @@
-import { LOCALES, enMessages, type Locale, type MessageCatalog } from "@tidings/client";
-import { enStrings } from "./en.js";
-import type { UiCatalog } from "./translate.js";
+import { LOCALES, enMessages, type Locale, type MessageCatalog, type PluralMessage } from "@tidings/client";
+import { enStrings, type StringId } from "./en.js";
+
+/** A UI message: plain text or plural forms (`{count}` is the number). */
+export type UiMessage = string | PluralMessage;
+
+/** One locale's UI strings; missing ids fall back to English. */
+export type UiCatalog = Partial<Record<StringId, UiMessage>>;
 
 /**
  * One language as an opt-in module: its UI strings and the SDK's messages. English is built in;

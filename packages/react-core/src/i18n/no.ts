@@ -1,4 +1,4 @@
-import type { UiCatalog } from "./translate.js";
+import type { UiCatalog } from "./locale-pack.js";
 
 /** Norwegian (Bokmål) UI strings. */
 export const noStrings: UiCatalog = {

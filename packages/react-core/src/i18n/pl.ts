@@ -1,4 +1,4 @@
-import type { UiCatalog } from "./translate.js";
+import type { UiCatalog } from "./locale-pack.js";
 
 /** Polish UI strings. */
 export const plStrings: UiCatalog = {

@@ -1,4 +1,4 @@
-import type { UiCatalog } from "./translate.js";
+import type { UiCatalog } from "./locale-pack.js";
 
 /** Turkish UI strings. */
 export const trStrings: UiCatalog = {

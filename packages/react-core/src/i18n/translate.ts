@@ -1,12 +1,6 @@
 import { enMessages, formatMessage, userFacingErrorMessage, type Locale, type MessageCatalog, type MessageId, type PluralMessage } from "@tidings/client";
 import { enStrings, type StringId } from "./en.js";
-import { english, type LocalePack } from "./locale-pack.js";
-
-/** A UI message: plain text or plural forms (`{count}` is the number). */
-export type UiMessage = string | PluralMessage;
-
-/** One locale's UI strings; missing ids fall back to English. */
-export type UiCatalog = Partial<Record<StringId, UiMessage>>;
+import { english, type LocalePack, type UiMessage } from "./locale-pack.js";
 
 /** Strings a host overrides, UI ids and SDK error ids alike (e.g. `{"feedback.submit": "Report"}`). */
 export type StringOverrides = Partial<Record<StringId | MessageId, UiMessage>>;

@@ -1,4 +1,4 @@
-import type { UiCatalog } from "./translate.js";
+import type { UiCatalog } from "./locale-pack.js";
 
 /** Traditional Chinese UI strings. */
 export const zhHantStrings: UiCatalog = {

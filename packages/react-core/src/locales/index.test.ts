@@ -2,8 +2,8 @@ import { LOCALES, enMessages, type Locale } from "@tidings/client";
 import { catalogs as sdkCatalogs } from "@tidings/client/locales";
 import { describe, expect, it } from "vitest";
 import { enStrings, type StringId } from "../i18n/en.js";
-import type { LocalePack } from "../i18n/locale-pack.js";
-import { createTranslator, type UiMessage } from "../i18n/translate.js";
+import type { LocalePack, UiMessage } from "../i18n/locale-pack.js";
+import { createTranslator } from "../i18n/translate.js";
 import { allLocales } from "./all.js";
 import * as packs from "./index.js";
 

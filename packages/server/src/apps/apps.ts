@@ -12,9 +12,9 @@ import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
 import { isUniqueViolation } from "../db/constraint-violations.js";
 import { insertWithSlug, slugify } from "../slug.js";
-import { requiredProvider } from "../intake/verification.js";
-import { createDefaultColumns } from "../roadmap/columns.js";
-import { createDefaultBoard } from "../boards/boards.js";
+import { requiredProvider } from "./verification-policy.js";
+import { createDefaultColumns } from "./starting-columns.js";
+import { createDefaultBoard } from "./starting-board.js";
 
 export type AppRow = Selectable<AppsTable>;
 

@@ -1,5 +1,5 @@
 import type { BoardAccessRule } from "@tidings/protocol";
-import { sql, type Kysely, type SqlBool } from "kysely";
+import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
@@ -90,15 +90,6 @@ export function boardsToRead(audience: BoardAudience, slug: string | undefined):
 /** Whether a request on `boardId` may be shown to the caller. */
 export function audienceSees(audience: BoardAudience, boardId: string): boolean {
   return audience.all || audience.boards.some((b) => b.id === boardId);
-}
-
-/**
- * SQL: the request aliased `fr` (or the table named) is on a public board. For surfaces every
- * visitor shares (portal pages, feeds, sitemaps, public profiles, changelog links), which never
- * show a private board's requests, whoever asks.
- */
-export function onPublicBoard(boardIdColumn = "fr.board_id") {
-  return sql<SqlBool>`not exists (select 1 from boards pb where pb.id = ${sql.ref(boardIdColumn)} and pb.visibility = 'private')`;
 }
 
 /** The ids of an app's public boards, for listings every visitor shares (undefined: every board is public). */

@@ -8,9 +8,6 @@ import { insertWithSlug, slugify } from "../slug.js";
 
 export type BoardRow = Selectable<BoardsTable>;
 
-/** The board every app starts with; an app's existing requests were placed on it by migration 0026. */
-export const DEFAULT_BOARD = { name: "Feature requests", slug: "feature-requests" } as const;
-
 /** The stored access rule of a private board; null admits every identified user. */
 export function accessRuleOf(row: BoardRow): BoardAccessRule | null {
   return row.accessRule === null ? null : (JSON.parse(row.accessRule) as BoardAccessRule);
@@ -37,26 +34,6 @@ export function toBoard(row: BoardRow, requestCount: number): Board {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-}
-
-export async function createDefaultBoard(trx: Kysely<Database>, clock: Clock, appId: string): Promise<void> {
-  const now = isoNow(clock);
-  await trx
-    .insertInto("boards")
-    .values({
-      id: newId("brd", clock.now()),
-      appId,
-      name: DEFAULT_BOARD.name,
-      slug: DEFAULT_BOARD.slug,
-      description: "",
-      position: 0,
-      visibility: "public",
-      accessRule: null,
-      isDefault: 1,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .execute();
 }
 
 /** Every board of an app, by position. */

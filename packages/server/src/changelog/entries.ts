@@ -5,7 +5,7 @@ import { ApiError } from "../http/errors.js";
 import { jobProgress } from "../jobs/queue.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { renderRelease } from "./markdown.js";
-import { onPublicBoard } from "../boards/access.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 export type EntryRow = Selectable<ChangelogEntriesTable>;
 

@@ -46,7 +46,7 @@ function toBlock(token: Tokens.Generic, depth: number): MarkdownBlock | null {
     case "hr":
       return { type: "rule" };
     case "html":
-      return { type: "paragraph", children: plain((token.text as string).replace(/\n+$/, "")) };
+      return { type: "paragraph", children: plain(withoutTrailingNewlines(token.text as string)) };
     case "blockquote":
       if (depth >= MAX_MARKDOWN_DEPTH) return flattened(token);
       return { type: "quote", children: blocks(token.tokens ?? [], depth + 1) };
@@ -134,7 +134,7 @@ function toInline(token: Tokens.Generic, depth: number, inLink: boolean): Markdo
     case "text":
       // A line break inside a paragraph is soft: a space, as a browser shows it. An autolink's
       // text (no `escaped` flag) is literal: character references are not read there.
-      return token.tokens === undefined ? plain(("escaped" in token ? decode(token.text as string) : (token.text as string)).replace(/[ \t]*\n[ \t]*/g, " ")) : inlines(token.tokens, depth, inLink);
+      return token.tokens === undefined ? plain(softBreaks("escaped" in token ? decode(token.text as string) : (token.text as string))) : inlines(token.tokens, depth, inLink);
     case "escape":
       return plain(decode(token.text as string));
     case "html":
@@ -172,6 +172,30 @@ function flatText(token: MarkdownInline): MarkdownInline[] {
   if (token.type === "link" || token.type === "strong" || token.type === "emphasis" || token.type === "strikethrough") return token.children.flatMap(flatText);
   if (token.type === "image") return plain(token.alt);
   return [token];
+}
+
+/**
+ * Each line break with the spaces and tabs around it as one space. By hand, because a regex such as
+ * `/[ \t]*\n/` tries again from every space of a long run that no newline ends: quadratic.
+ */
+function softBreaks(text: string): string {
+  if (!text.includes("\n")) return text;
+  const lines = text.split("\n");
+  return lines.map((line, i) => line.slice(i === 0 ? 0 : blanksFrom(line, 0, 1), i === lines.length - 1 ? line.length : blanksFrom(line, line.length - 1, -1) + 1)).join(" ");
+}
+
+/** By hand for the same reason: `/\n+$/` tries again from every newline of a run that text follows. */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (text[end - 1] === "\n") end--;
+  return text.slice(0, end);
+}
+
+/** The index of the first character that is not a space or tab, walking from `at` by `step`. */
+function blanksFrom(line: string, at: number, step: 1 | -1): number {
+  let i = at;
+  while (line[i] === " " || line[i] === "\t") i += step;
+  return i;
 }
 
 const plain = (text: string): MarkdownInline[] => [{ type: "text", text }];

@@ -70,6 +70,10 @@ const corpus = [
   "&amp; &copy; &#35; &#x1F600; &bogus; \\*not em\\* \\q",
   "[click](javascript:alert(1)) [x](data:text/html;base64,PHNjcmlwdD4=) [x](/relative/path) [x](//evil.example/path)",
   "[a [b](https://b.example) c](https://a.example) [[[x]]] [y[z]](https://y.example)",
+  // Past the lexer's bounds: emphasis and quotes nested too deep, and a run dense with delimiters.
+  `${"*a ".repeat(40)}&amp; [l](https://l.example) ${" a*".repeat(40)}`,
+  `${"> ".repeat(40)}deep`,
+  `x ${"a*".repeat(200)} [l](https://l.example)`,
 ];
 
 describe("release-note html and blocks", () => {

@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import { Marked, type Token } from "marked";
 import sanitizeHtml from "sanitize-html";
 import { markdownBlocks } from "./markdown-blocks.js";
+import { lexMarkdown } from "./markdown-lexer.js";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -41,12 +42,12 @@ export interface RenderedMarkdown {
 }
 
 /**
- * `marked`'s GFM tokens of a note. Its lexer recurses once per nesting level, so a note of
- * thousands of nested quotes or lists overflows the stack: such a note is one paragraph of text.
+ * `marked`'s GFM tokens of a note, lexed with its work bounded (see `lexMarkdown`). Should a note
+ * still overflow the stack of `marked`'s recursive lexer, it is one paragraph of text.
  */
 function lex(markdown: string): Token[] {
   try {
-    return marked.lexer(markdown);
+    return lexMarkdown(markdown, marked.defaults);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     const text = { type: "text", raw: markdown, text: markdown, escaped: false } as Token;

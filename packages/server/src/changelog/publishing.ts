@@ -4,7 +4,7 @@ import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { queueWebhookEvent } from "../webhooks/events.js";
-import { queueRequestNotices } from "../notifications/notices.js";
+import { queueRequestNotices } from "../feature-requests/notices.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import type { Mailer } from "../mail/mailer.js";

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { CONSOLE_SESSION_COOKIE } from "@tidings/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
@@ -6,8 +7,6 @@ import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
 import { readCookie, serializeCookie } from "./cookies.js";
 
-/** Name of the console session cookie (opaque; the database keeps only its SHA-256). */
-export const SESSION_COOKIE = "tidings_session";
 /** The cookie is sent to the console API only, never to public routes or the dashboard's files. */
 export const SESSION_COOKIE_PATH = "/api/v1/console";
 /** A session ends this long after sign-in, however active. */
@@ -109,7 +108,7 @@ export async function revokeSession(ctx: Context, token: string): Promise<void> 
 
 /** The session cookie's value on a request, if any. */
 export function sessionCookieOf(request: FastifyRequest): string | undefined {
-  const value = readCookie(request.headers.cookie, SESSION_COOKIE);
+  const value = readCookie(request.headers.cookie, CONSOLE_SESSION_COOKIE);
   return value === undefined || value === "" ? undefined : value;
 }
 
@@ -119,13 +118,13 @@ const secureCookies = (ctx: Context) => ctx.config.publicUrl?.startsWith("https:
 export function setSessionCookie(ctx: Context, reply: FastifyReply, token: string): void {
   void reply.header(
     "Set-Cookie",
-    serializeCookie(SESSION_COOKIE, token, { path: SESSION_COOKIE_PATH, maxAge: SESSION_MAX_AGE_MS / 1000, secure: secureCookies(ctx) }),
+    serializeCookie(CONSOLE_SESSION_COOKIE, token, { path: SESSION_COOKIE_PATH, maxAge: SESSION_MAX_AGE_MS / 1000, secure: secureCookies(ctx) }),
   );
 }
 
 /** Deletes the session cookie in the browser. */
 export function clearSessionCookie(ctx: Context, reply: FastifyReply): void {
-  void reply.header("Set-Cookie", serializeCookie(SESSION_COOKIE, "", { path: SESSION_COOKIE_PATH, maxAge: 0, secure: secureCookies(ctx) }));
+  void reply.header("Set-Cookie", serializeCookie(CONSOLE_SESSION_COOKIE, "", { path: SESSION_COOKIE_PATH, maxAge: 0, secure: secureCookies(ctx) }));
 }
 
 /**

@@ -3,7 +3,7 @@ import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { searchText } from "./search-text.js";
+import { searchText } from "../search/search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";
 
 // Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,

@@ -26,7 +26,7 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { getAdminFeatureRequest, getAdminFeatureRequestDetail, listAdminFeatureRequests } from "./admin-records.js";
-import { queueRequestNotices } from "../notifications/notices.js";
+import { queueRequestNotices } from "./notices.js";
 import { addComment, listComments } from "./comments.js";
 import {
   createTeamRequest,

@@ -3,7 +3,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../ids.js";
 import { queueRequestWebhook } from "../webhooks/events.js";
-import { noticesForEvent } from "../notifications/notices.js";
+import { noticesForEvent } from "./notices.js";
 
 /** What happened to a feature request; the changelog notifies voters from `shipped`. */
 export type FeatureRequestEventType =

@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 import type { After, OrderKey } from "./list-order.js";
-import { searchTerms } from "./search-text.js";
+import { searchTerms } from "../search/search-text.js";
 
 /** Offsets past this are clamped (deep paging is what cursors are for). */
 export const MAX_OFFSET = 10_000;

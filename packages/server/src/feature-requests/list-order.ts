@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from "kysely";
 import type { Database } from "../db/schema.js";
 import { approvedBy, ownPendingBy } from "./listed.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 
 /** Where a request stands in the `newest` or `top` order. */
 export interface OrderKey {

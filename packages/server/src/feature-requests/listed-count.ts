@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Database } from "../db/schema.js";
 import { approvedBy, ownPendingBy, scopeKey } from "./listed.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 
 /** How long the count of an app's approved requests may be reused (writes to the app drop it). */
 const COUNT_CACHE_MS = 30_000;

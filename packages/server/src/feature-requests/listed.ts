@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "../db/schema.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 
 /** The listing's requests, read under the alias `fr`. */
 type Listed = ExpressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">;

@@ -1,4 +1,5 @@
-import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/protocol";
+import type { FeatureRequestItem } from "@tidings/protocol";
+import type { ListPage, ListQuery } from "./list-query.js";
 import { sql, type Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
@@ -13,32 +14,12 @@ import { listedBy } from "./listed.js";
 import { countListed } from "./listed-count.js";
 import { searchWithOwn } from "./own-search.js";
 import { rankOnPostgres } from "./postgres-search.js";
-import { searchTerms } from "./search-text.js";
+import { searchTerms } from "../search/search-text.js";
 import { RANK_ALIAS, rankOnSqlite, searchJoin } from "./sqlite-search.js";
 import { recentVoteCounts, TRENDING_WINDOW_DAYS, trendingIds } from "./trending.js";
 
-export interface ListQuery {
-  appId: string;
-  /** The viewer's end-user id: personalises `hasVoted`/`isOwnRequest` and shows their pending requests. */
-  viewerEndUserId: string | null;
-  limit: number;
-  offset: number;
-  cursor: string | undefined;
-  versionId: string | undefined;
-  /** Only requests on these boards (one of a board filter, or the boards a caller may see); undefined: every board. */
-  boardIds?: readonly string[] | undefined;
-  /** Only requests carrying every one of these tags. */
-  tagIds?: readonly string[] | undefined;
-  q: string | undefined;
-  sort: FeatureRequestSort;
-}
+export type { ListPage, ListQuery } from "./list-query.js";
 
-export interface ListPage {
-  requests: FeatureRequestItem[];
-  total: number;
-  hasMore: boolean;
-  nextCursor: string | null;
-}
 
 /**
  * One page of an app's feature requests: approved ones plus the viewer's own pending ones,

@@ -9,7 +9,7 @@ import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, type ListQuery } from "./listing.js";
-import { appPrefixes } from "./search-text.js";
+import { appPrefixes } from "../search/search-text.js";
 
 /** Indexes a listing may read requests through: each reads only listed rows, or one row by id. */
 const BOUNDED_ACCESS = new Set([

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ownPendingBy } from "./listed.js";
-import type { ListPage, ListQuery } from "./listing.js";
+import type { ListPage, ListQuery } from "./list-query.js";
 
 /**
  * The viewer's own pending requests that match a search, read from their own rows (the partial

@@ -3,7 +3,7 @@ import type { DialectName } from "../db/database.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { findEndUser, tokenHash } from "../users/identity.js";
-import type { ListPage } from "./listing.js";
+import type { ListPage } from "./list-query.js";
 
 /** A signed-in viewer of a shared page: who they are and what the page shows differently for them. */
 export interface PageViewer {

@@ -7,7 +7,7 @@ import { openTestDatabase, testDialects, type TestDatabase } from "../testing/te
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, type ListQuery } from "./listing.js";
-import { searchTerms, searchText } from "./search-text.js";
+import { searchTerms, searchText } from "../search/search-text.js";
 
 interface PlanNode {
   "Node Type": string;

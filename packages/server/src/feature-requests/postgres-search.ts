@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { executeNamed } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
 import { approvedBy } from "./listed.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 import { votesThenNewest } from "./list-order.js";
 import { recentVoteCounts } from "./trending.js";
 

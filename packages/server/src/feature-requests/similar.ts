@@ -5,7 +5,7 @@ import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { listFeatureRequests } from "./listing.js";
-import { searchTerms } from "./search-text.js";
+import { searchTerms } from "../search/search-text.js";
 
 /** Words this short say little about what a title is about ("a", "to", "in"), unless typed last. */
 const MIN_WORD = 3;

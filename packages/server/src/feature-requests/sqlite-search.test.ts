@@ -4,7 +4,7 @@ import { FakeClock } from "../testing/fake-clock.js";
 import { openTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
-import { appPrefixes, searchTerms, searchText } from "./search-text.js";
+import { appPrefixes, searchTerms, searchText } from "../search/search-text.js";
 import { rankOnSqlite } from "./sqlite-search.js";
 
 // The SQLite-only ranking has two strategies (small result sets read whole, large ones paged

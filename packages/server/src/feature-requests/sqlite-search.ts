@@ -1,9 +1,9 @@
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
 import { approvedBy } from "./listed.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 import { votesThenNewest } from "./list-order.js";
-import { appPrefixes } from "./search-text.js";
+import { appPrefixes } from "../search/search-text.js";
 
 /** The column {@link searchJoin} ranks by: lower is more relevant. */
 export const RANK_ALIAS = "rank";

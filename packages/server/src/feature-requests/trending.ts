@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Database } from "../db/schema.js";
 import { approvedBy, scopeKey } from "./listed.js";
-import type { ListQuery } from "./listing.js";
+import type { ListQuery } from "./list-query.js";
 import { listedInOrder, votesThenNewest } from "./list-order.js";
 
 /** How far back `trending` counts votes. */

@@ -8,7 +8,8 @@ import type { ColumnRow } from "../roadmap/columns.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
-import { createFeatureRequest, lockRequests, recountComments, recountVotes, reindex, unindex, type FeatureRequestRow } from "./feature-requests.js";
+import { reindex, unindex } from "../search/search-index.js";
+import { createFeatureRequest, lockRequests, recountComments, recountVotes, type FeatureRequestRow } from "./feature-requests.js";
 
 /**
  * What every triage command works with: the transaction, the workspace it is confined to and

@@ -1,6 +1,5 @@
-import { ErrorBodySchema } from "@tidings/protocol";
+import { CONSOLE_SESSION_COOKIE, ErrorBodySchema } from "@tidings/protocol";
 import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
-import { SESSION_COOKIE } from "../console/sessions.js";
 
 /** Request headers a route reads itself (outside its schema), described once here. */
 export const HEADER_DOCS = {
@@ -47,7 +46,7 @@ export const BYTES = { type: "string", format: "binary" } as const;
 /** The security schemes operations name. */
 export const SECURITY_SCHEMES = {
   bearer: { type: "http", scheme: "bearer", description: "Console API token or TIDINGS_ADMIN_TOKEN" },
-  session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "The dashboard's session cookie (POST /api/v1/console/auth/login sets it)" },
+  session: { type: "apiKey", in: "cookie", name: CONSOLE_SESSION_COOKIE, description: "The dashboard's session cookie (POST /api/v1/console/auth/login sets it)" },
   csrf: { type: "apiKey", in: "header", name: "X-CSRF-Token", description: "With the session cookie, on writes: the `csrfToken` of GET /api/v1/console/auth/session" },
   uploadSession: { type: "http", scheme: "bearer", description: "The `sessionToken` of POST /api/v1/uploads/sessions" },
   uploadSessionHeader: { type: "apiKey", in: "header", name: "X-Upload-Session-Token", description: "The `sessionToken` of POST /api/v1/uploads/sessions, instead of `Authorization`" },

@@ -1,5 +1,6 @@
 import type { VerificationProvider } from "@tidings/protocol";
 import type { AppRow } from "../apps/apps.js";
+import { requiredProvider } from "../apps/verification-policy.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { verifyAltcha } from "./altcha.js";
@@ -14,22 +15,6 @@ export type IntakeAction = "feedback" | "feature-request";
  * (Turnstile after 300 s, hCaptcha and reCAPTCHA after about 120 s), so a replay never outlives it.
  */
 export const VENDOR_TOKEN_RECORD_MS = 10 * 60_000;
-
-/**
- * The provider that must vouch for an intake submission to `app`, or null when none must.
- * Production enforces verification: an app left on `none` gets the built-in altcha unless exempt.
- *
- * @example
- * ```ts
- * requiredProvider(app, ctx.config.production); // "turnstile" | "altcha" | … | null
- * ```
- */
-export function requiredProvider(app: AppRow, production: boolean): VerificationProvider | null {
-  if (app.verificationExempt === 1) return null;
-  const provider = app.verificationProvider as VerificationProvider;
-  if (provider !== "none") return provider;
-  return production ? "altcha" : null;
-}
 
 /**
  * The 403 an unverified submission gets. Official SDKs recognise a Turnstile refusal by

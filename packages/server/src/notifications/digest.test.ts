@@ -4,7 +4,7 @@ import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-serv
 import { createWorkspaceWithApp } from "../testing/console-client.js";
 import { signTestSsoToken } from "../testing/sso-tokens.js";
 import { testDialects } from "../testing/test-database.js";
-import { DIGEST_WINDOW_MS } from "./notices.js";
+import { DIGEST_WINDOW_MS } from "../feature-requests/notices.js";
 
 const pathOf = (url: string) => {
   const u = new URL(url);

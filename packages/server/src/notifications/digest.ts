@@ -7,7 +7,7 @@ import type { Database } from "../db/schema.js";
 import { enqueueJobs, type JobRow } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import { escapeHtml } from "../mail/html.js";
-import type { DigestJobPayload } from "./notices.js";
+import type { DigestJobPayload } from "../feature-requests/notices.js";
 import { preferenceOf, readPreferences } from "./preferences.js";
 import { preferencesUrl } from "./links.js";
 

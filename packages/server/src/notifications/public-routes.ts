@@ -23,7 +23,7 @@ import { identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "..
 import { readPreferencesToken } from "./links.js";
 import { readPreferences, writePreferences, type NotificationPreferences } from "./preferences.js";
 import { HTML_PAGE, IDENTITY_HEADERS } from "../http/openapi.js";
-import { onPublicBoard } from "../boards/access.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 const tags = ["public: notifications"];
 const IdParams = Type.Object({ id: Type.String({ pattern: "^fr_[0-9a-z]{26}$" }) });

@@ -1,10 +1,11 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database, ImportedKind } from "../db/schema.js";
 import { createFeatureRequests, type NewFeatureRequest } from "../feature-requests/feature-requests.js";
 import { newId } from "../ids.js";
-import { newPublicUserId, tokenHash } from "../users/identity.js";
+import { settleCounts } from "./imported-counts.js";
+import { displayName, ImportedPeople } from "./imported-people.js";
 import type { CommentRecord, RequestRecord, SourcePerson, VoteRecord } from "./import-records.js";
 import type { StatusTarget } from "./status-columns.js";
 
@@ -34,8 +35,6 @@ export interface WriterOptions {
 
 /** Rows per multi-row statement: well under SQLite's limit of bound parameters. */
 const BATCH = 400;
-/** End users remembered by token before the cache starts over (bounds memory on huge imports). */
-const USER_CACHE = 100_000;
 
 interface Known {
   id: string;
@@ -52,7 +51,7 @@ export class ImportWriter {
   readonly counts: ImportCounts = { requests: 0, requestsExisting: 0, comments: 0, commentsExisting: 0, votes: 0, votesExisting: 0, importedVotes: 0, endUsers: 0 };
   readonly #requests = new Map<string, Known>();
   readonly #comments = new Map<string, Known & { authorName: string | null; isTeam: boolean; requestId: string }>();
-  readonly #users = new Map<string, string>();
+  readonly #people: ImportedPeople;
   readonly #touched = new Set<string>();
   /** Request ids read in this run, so a repeated id is reported on every run alike. */
   readonly #seenRequests = new Set<string>();
@@ -67,7 +66,9 @@ export class ImportWriter {
     private readonly dialect: DialectName,
     private readonly clock: Clock,
     private readonly options: WriterOptions,
-  ) {}
+  ) {
+    this.#people = new ImportedPeople(trx, clock, options.appId, options.source);
+  }
 
   /** A writer that knows what earlier runs of the same source imported into the app. */
   static async open(trx: Kysely<Database>, dialect: DialectName, clock: Clock, options: WriterOptions): Promise<ImportWriter> {
@@ -140,7 +141,8 @@ export class ImportWriter {
       for (const reply of replies) this.options.onIssue(reply.at, `reply to comment "${reply.parentSourceId ?? ""}", which is not in the import`);
     }
     this.#orphans.clear();
-    await this.#settleCounts();
+    const fresh = new Set([...this.#requests.values()].filter((r) => r.fresh).map((r) => r.id));
+    this.counts.importedVotes = await settleCounts(this.trx, fresh, [...this.#touched], BATCH);
     return this.counts;
   }
 
@@ -156,41 +158,9 @@ export class ImportWriter {
 
   /** End-user ids for people, minted when new; keyed by the hash of their email (or source id). */
   async #endUsers(people: Array<SourcePerson | null>, createdAt: string[]): Promise<Array<string | null>> {
-    const tokens = people.map((p) => personToken(this.options.source, p));
-    const missing = new Map<string, { name: string | null; createdAt: string }>();
-    tokens.forEach((t, i) => {
-      if (t !== null && !this.#users.has(t) && !missing.has(t)) missing.set(t, { name: displayName(people[i] ?? null), createdAt: createdAt[i]! });
-    });
-    if (missing.size > 0) {
-      if (this.#users.size + missing.size > USER_CACHE) this.#users.clear();
-      const entries = [...missing];
-      const inserted = await this.trx
-        .insertInto("endUsers")
-        .values(
-          entries.map(([token, p]) => ({
-            id: newId("eu", this.clock.now()),
-            appId: this.options.appId,
-            tokenHash: tokenHash(token),
-            publicId: newPublicUserId(),
-            createdAt: p.createdAt,
-            lastSeenAt: p.createdAt,
-            displayName: p.name,
-          })),
-        )
-        .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
-        .returning("id")
-        .execute();
-      this.counts.endUsers += inserted.length;
-      const byHash = new Map(entries.map(([token]) => [tokenHash(token), token]));
-      const rows = await this.trx
-        .selectFrom("endUsers")
-        .select(["id", "tokenHash"])
-        .where("appId", "=", this.options.appId)
-        .where("tokenHash", "in", [...byHash.keys()])
-        .execute();
-      for (const row of rows) this.#users.set(byHash.get(row.tokenHash)!, row.id);
-    }
-    return tokens.map((t) => (t === null ? null : (this.#users.get(t) ?? null)));
+    const { ids, created } = await this.#people.endUsers(people, createdAt);
+    this.counts.endUsers += created;
+    return ids;
   }
 
   async #flushRequests(): Promise<void> {
@@ -347,81 +317,10 @@ export class ImportWriter {
     this.counts.votes += inserted.length;
     this.counts.votesExisting += rows.size - inserted.length;
   }
-
-  /**
-   * Sets the counts of every request this run touched. A request created now started with the
-   * source's vote count as imported votes; the voters stored for it are taken out of that, so its
-   * count equals the source's (or the voters, when there are more). Older requests are recounted.
-   */
-  async #settleCounts(): Promise<void> {
-    const fresh = new Set([...this.#requests.values()].filter((r) => r.fresh).map((r) => r.id));
-    const ids = [...this.#touched];
-    const votes = sql<number>`(select count(*) from feature_request_votes v where v.feature_request_id = feature_requests.id)`;
-    const comments = sql<number>`(select count(*) from feature_request_comments c where c.feature_request_id = feature_requests.id and c.is_hidden = 0)`;
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const chunk = ids.slice(i, i + BATCH);
-      const created = chunk.filter((id) => fresh.has(id));
-      const older = chunk.filter((id) => !fresh.has(id));
-      if (created.length > 0) {
-        await this.trx
-          .updateTable("featureRequests")
-          .set({
-            importedVotes: sql<number>`case when imported_votes > ${votes} then imported_votes - ${votes} else 0 end`,
-            voteCount: sql<number>`case when imported_votes > ${votes} then imported_votes else ${votes} end`,
-            commentCount: comments,
-          })
-          .where("id", "in", created)
-          .execute();
-      }
-      if (older.length > 0) {
-        await this.trx
-          .updateTable("featureRequests")
-          .set({ voteCount: sql<number>`imported_votes + ${votes}`, commentCount: comments })
-          .where("id", "in", older)
-          .execute();
-      }
-    }
-    this.counts.importedVotes = await this.#importedVotesOf([...fresh]);
-  }
-
-  async #importedVotesOf(ids: string[]): Promise<number> {
-    let sum = 0;
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const row = await this.trx
-        .selectFrom("featureRequests")
-        .select((eb) => eb.fn.sum<number>("importedVotes").as("total"))
-        .where("id", "in", ids.slice(i, i + BATCH))
-        .executeTakeFirstOrThrow();
-      sum += Number(row.total ?? 0);
-    }
-    return sum;
-  }
 }
 
 const NUL_MESSAGE = "contains a NUL character (U+0000), which the database cannot store";
 
 function hasNul(...texts: Array<string | null | undefined>): boolean {
   return texts.some((t) => t?.includes("\u0000") === true);
-}
-
-/** Longest name kept, as for a name given with a proposal. */
-const MAX_NAME = 100;
-
-/** A person's name as shown here: trimmed, at most {@link MAX_NAME} characters, null when empty. */
-function displayName(person: SourcePerson | null): string | null {
-  const name = person?.name?.trim() ?? "";
-  return name === "" ? null : [...name].slice(0, MAX_NAME).join("");
-}
-
-/**
- * The token an imported person is known by: their email address (trimmed, lower case), so a host
- * app that identifies its users by email finds their imported votes; else `<source>:<id>`. Only
- * its SHA-256 is stored, as for every end user.
- */
-export function personToken(source: string, person: SourcePerson | null): string | null {
-  if (person === null) return null;
-  const email = person.email?.trim().toLowerCase();
-  if (email !== undefined && email !== "") return email;
-  if (person.sourceId !== null && person.sourceId !== "") return `${source}:${person.sourceId}`;
-  return null;
 }

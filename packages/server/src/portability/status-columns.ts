@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { searchText } from "../feature-requests/search-text.js";
+import { searchText } from "../search/search-text.js";
 
 /** Where a source status lands: a column, and whether the request is declined. */
 export interface StatusTarget {

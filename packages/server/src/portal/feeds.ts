@@ -6,7 +6,7 @@ import { toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
 import { escapeHtml } from "./html.js";
 import { summary } from "./screens.js";
-import { onPublicBoard } from "../boards/access.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 /** Entries per feed: feed readers poll, they do not page. */
 export const FEED_LIMIT = 50;

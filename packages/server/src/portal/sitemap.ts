@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
 import { escapeHtml } from "./html.js";
 import { portalSections } from "./screens.js";
-import { onPublicBoard } from "../boards/access.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 /** Requests and releases listed, most recently updated first (the protocol allows 50 000 URLs). */
 export const SITEMAP_LIMIT = 10_000;

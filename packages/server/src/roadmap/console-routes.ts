@@ -19,7 +19,7 @@ import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import type { App } from "../http/types.js";
-import { reindex, reindexWhere } from "../feature-requests/feature-requests.js";
+import { reindex, reindexWhere } from "../search/search-index.js";
 import { createColumn, deleteColumn, listColumns, reorderColumns, toColumn, updateColumn } from "./columns.js";
 import { createVersion, deleteVersion, listVersions, toVersion, updateVersion } from "./versions.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { UPLOAD_SESSION_TTL_MS } from "./public-routes.js";
+import { UPLOAD_SESSION_TTL_MS } from "./sessions.js";
 import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, type UploadTestApp } from "./test-kit.js";
 
 const ALICE = "5f0b1c3e-7a51-4f0e-9d2a-1b2c3d4e5f60";

@@ -2,7 +2,7 @@ import type { UserProfile } from "@tidings/protocol";
 import { sql, type Kysely } from "kysely";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
-import { onPublicBoard } from "../boards/access.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 /** How many recent comments a profile shows. */
 export const PROFILE_COMMENT_LIMIT = 20;
