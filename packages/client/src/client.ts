@@ -1,7 +1,7 @@
 import type { AltchaChallenge } from "./altcha.js";
 import { getConfig } from "./app-config.js";
 import type { AttachmentDescriptor, UploadRequest } from "./attachments.js";
-import { getColumns, getVersions } from "./board.js";
+import { boardList } from "./board.js";
 import type { CallOptions, IdempotentCallOptions, UserCallOptions, UserPostOptions } from "./call-options.js";
 import { getChangelog, prepareChangelogOverlay, subscribeToChangelog, unsubscribeFromChangelog, type ChangelogOverlayData } from "./changelog.js";
 import { DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, type FeedbackClientOptions, type TokenTransport } from "./client-options.js";
@@ -132,12 +132,12 @@ export class FeedbackClient {
 
   /** `GET /public/columns/<APP_KEY>`, sorted by position (hidden columns included). */
   getColumns(options: UserCallOptions = {}): Promise<BoardColumn[]> {
-    return getColumns(this.session, options);
+    return boardList<BoardColumn>(this.session, "columns", options);
   }
 
   /** `GET /public/versions/<APP_KEY>`, sorted by position. */
   getVersions(options: UserCallOptions = {}): Promise<AppVersion[]> {
-    return getVersions(this.session, options);
+    return boardList<AppVersion>(this.session, "versions", options);
   }
 
   /** `GET /feature-requests`: a page, personalised by the user token sent per `tokenTransport`. */
