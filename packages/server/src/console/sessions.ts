@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { parseCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
-import { readCookie, serializeCookie } from "./cookies.js";
+import { serializeCookie } from "./cookies.js";
 
 /** Name of the console session cookie (opaque; the database keeps only its SHA-256). */
 export const SESSION_COOKIE = "tidings_session";
@@ -109,7 +110,7 @@ export async function revokeSession(ctx: Context, token: string): Promise<void> 
 
 /** The session cookie's value on a request, if any. */
 export function sessionCookieOf(request: FastifyRequest): string | undefined {
-  const value = readCookie(request.headers.cookie, SESSION_COOKIE);
+  const value = parseCookie(request.headers.cookie ?? "")[SESSION_COOKIE];
   return value === undefined || value === "" ? undefined : value;
 }
 
