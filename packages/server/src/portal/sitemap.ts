@@ -1,8 +1,8 @@
 import { portalPath } from "@tidings/client";
+import escapeHtml from "escape-html";
 import type { AppRow } from "../apps/apps.js";
 import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
-import { escapeHtml } from "./html.js";
 import { portalSections } from "./screens.js";
 
 /** Requests and releases listed, most recently updated first (the protocol allows 50 000 URLs). */
