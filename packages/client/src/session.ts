@@ -1,22 +1,32 @@
 import { nonBlank } from "./blank.js";
 import type { CallOptions, IdempotentCallOptions } from "./call-options.js";
-import type { FeedbackClient } from "./client.js";
-import type { FeedbackClientOptions } from "./client-options.js";
+import type { FeedbackClientOptions, TokenTransport } from "./client-options.js";
 import { Identity } from "./identity.js";
 import { createTransport, type FetchLike, type HttpRequest, type Transport } from "./request.js";
+import type { Platform } from "./platform.js";
+import type { SeenChangelogStore } from "./seen-changelogs.js";
+import type { Timers } from "./timers.js";
+import type { UserTokenStore } from "./token-store.js";
 import type { PublicAppConfig } from "./types.js";
 
 /** Encodes a path segment (an app key, a request id). */
 export const enc = encodeURIComponent;
 
-/** The settings of a client, merged once by its constructor, that the endpoints read. */
-export type ClientSettings = Pick<
-  FeedbackClient,
-  "baseUrl" | "appKey" | "defaultPlatform" | "timeoutMs" | "uploadTimeoutMs" | "tokenTransport" | "tokens" | "seenChangelogs" | "timers"
->;
+/** The settings of a client, merged once by its constructor, that the endpoints read (the client's own fields of these names). */
+export interface ClientSettings {
+  readonly baseUrl: string;
+  readonly appKey: string;
+  readonly defaultPlatform: Platform;
+  readonly timeoutMs: number;
+  readonly uploadTimeoutMs: number;
+  readonly tokenTransport: TokenTransport;
+  readonly tokens: UserTokenStore;
+  readonly seenChangelogs: SeenChangelogStore;
+  readonly timers: Timers;
+}
 
 /**
- * What every endpoint of a {@link FeedbackClient} works with: its settings, who it speaks for,
+ * What every endpoint of a `FeedbackClient` works with: its settings, who it speaks for,
  * the SDK's one request path and what the last config read said about verification.
  */
 export class ClientSession {

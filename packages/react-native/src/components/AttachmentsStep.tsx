@@ -1,7 +1,7 @@
+import type { UploadRequest } from "@tidings/client";
 import { useTidings, type ComposerAttachment, type FeedbackComposerState } from "@tidings/react-core";
 import { ActivityIndicator, Image, Pressable, Text, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
-import type { FeedbackComposerProps } from "./FeedbackComposer.js";
 
 /** One attached item: a thumbnail for images, its name, upload progress or error, and a remove button. */
 function AttachmentRow(props: { attachment: ComposerAttachment; onRemove: () => void }) {
@@ -65,7 +65,14 @@ function StepButton(props: { label: string; onPress: () => void; disabled: boole
 }
 
 /** The attachments step: why to add one, the actions the host gave, and each attached item with its progress. */
-export function AttachmentsStep(props: { composer: FeedbackComposerState; pick: FeedbackComposerProps["pickAttachment"]; capture: FeedbackComposerProps["captureScreenshot"] }) {
+/** What the composer's `pickAttachment` and `captureScreenshot` props hand this step. */
+export interface AttachmentsStepProps {
+  composer: FeedbackComposerState;
+  pick: (() => Promise<unknown> | unknown) | undefined;
+  capture: (() => Promise<UploadRequest | null>) | undefined;
+}
+
+export function AttachmentsStep(props: AttachmentsStepProps) {
   const { t } = useTidings();
   const palette = usePalette();
   const { composer, pick, capture } = props;
