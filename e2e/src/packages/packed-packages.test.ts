@@ -14,7 +14,7 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, packWorkspaces, ROOT } from "../mobile/packs.js";
-import { startServerProcess, stopGroup, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopGroup, type ServerProcess } from "@tidings/testing/server-process";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
