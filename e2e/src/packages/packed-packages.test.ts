@@ -188,7 +188,7 @@ describe("the published packages", () => {
     expect(files).toContain("package/dist/public/portal/portal.js");
     expect(files).toContain("package/dist/public/portal/widget.js");
     expect(files).toContain("package/dist/cli.js");
-    expect(files.filter((file) => /\.test\.|\/testing\/|\.map$/.test(file))).toEqual([]);
+    expect(files.filter((file) => /\.test\.|\/testing\/|\/fuzz\/|test-kit|\.map$/.test(file))).toEqual([]);
     // Packing leaves the checkout as it was: the workspace builds stay what a checkout serves.
     expect(fs.existsSync(path.join(ROOT, "packages", "server", "dist", "public"))).toBe(false);
   });
