@@ -11,6 +11,8 @@ export default defineConfig({
     alias: [
       { find: /^@tidings\/protocol$/, replacement: src("protocol") },
       { find: /^@tidings\/protocol\/testing$/, replacement: src("protocol", "testing/hostile-text") },
+      // The test kits (`@tidings/testing/test-app`), a private workspace that runs from its sources.
+      { find: /^@tidings\/testing\/(.+)$/, replacement: src("testing", "$1") },
       // The language packs an app imports one by one (`@tidings/react-core/locales/de`), and all at once.
       { find: /^@tidings\/client\/locales$/, replacement: src("client", "locales/index") },
       { find: /^@tidings\/client\/locales\/([a-z-]+)$/, replacement: localeModule("client") },

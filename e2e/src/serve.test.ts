@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { startServerProcess, type ServerProcess } from "@tidings/testing/server-process";
 
 const ADMIN = "e2e-admin-token-0123456789abcdef";
 const running: ServerProcess[] = [];
@@ -55,7 +55,7 @@ describe("tidings serve (the embedded default)", () => {
 
   it("migrates with `tidings migrate` and reports an up-to-date database the second time", async () => {
     const { execFileSync } = await import("node:child_process");
-    const { CLI } = await import("./server-process.js");
+    const { CLI } = await import("@tidings/testing/server-process");
     const env = { PATH: process.env.PATH ?? "", DATA_DIR: tempDir() };
     const first = execFileSync(process.execPath, [CLI, "migrate"], { env, encoding: "utf8" });
     expect(first).toMatch(/^Applied: 0001-initial, 0002-feature-requests/);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { openDatabase } from "@tidings/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createThrowawayDatabase } from "./scale-out/services.js";
-import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { startServerProcess, type ServerProcess } from "@tidings/testing/server-process";
 
 /**
  * Votes pour in from many clients at once, the server is killed (SIGKILL) in the middle of them,

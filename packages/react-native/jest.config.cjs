@@ -24,6 +24,8 @@ module.exports = {
     "^@tidings/react-core/testing$": src("react-core", "testing/index.ts"),
     "^@tidings/react-core/locales$": src("react-core", "locales/index.ts"),
     "^@tidings/react-core/locales/([a-z-]+)$": src("react-core", "locales/$1.ts"),
+    // The test kits (the real-server starter), shared with the server's and the end-to-end tests.
+    "^@tidings/testing/(.+)$": src("testing", "$1.ts"),
     // The workspace sources import siblings as `./x.js` (NodeNext); Jest resolves the `.ts` file.
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { FeedbackClient, hasWebCrypto, type FetchLike } from "@tidings/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, type ServerProcess } from "@tidings/testing/server-process";
 
 // The built server runs in its own process, with Web Crypto; only this process, the "device",
 // goes without it, as a React Native app on Hermes does.

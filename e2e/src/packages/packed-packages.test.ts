@@ -14,7 +14,7 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, packWorkspaces, ROOT } from "../mobile/packs.js";
-import { startServerProcess, stopGroup, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopGroup, type ServerProcess } from "@tidings/testing/server-process";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
@@ -188,7 +188,7 @@ describe("the published packages", () => {
     expect(files).toContain("package/dist/public/portal/portal.js");
     expect(files).toContain("package/dist/public/portal/widget.js");
     expect(files).toContain("package/dist/cli.js");
-    expect(files.filter((file) => /\.test\.|\/testing\/|\.map$/.test(file))).toEqual([]);
+    expect(files.filter((file) => /\.test\.|\/testing\/|\/fuzz\/|test-kit|\.map$/.test(file))).toEqual([]);
     // Packing leaves the checkout as it was: the workspace builds stay what a checkout serves.
     expect(fs.existsSync(path.join(ROOT, "packages", "server", "dist", "public"))).toBe(false);
   });

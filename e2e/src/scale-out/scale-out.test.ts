@@ -5,7 +5,7 @@ import { FeedbackClient, uuidV4 } from "@tidings/client";
 import { openDatabase } from "@tidings/server";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, type ServerProcess } from "@tidings/testing/server-process";
 import { createThrowawayDatabase, recipientsOf, type AcceptedMail, sharedServices, startS3Server, startSlowInbox } from "./services.js";
 import { RoundRobin } from "./spread.js";
 

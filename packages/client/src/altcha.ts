@@ -1,4 +1,5 @@
 import { AbortError, VerificationRequiredException } from "./errors.js";
+import { toHex } from "./hex.js";
 import { systemTimers, type Timers } from "./timers.js";
 
 /** A proof-of-work challenge as `GET /public/apps/<APP_KEY>/verification/challenge` serves it (altcha v2). */
@@ -79,8 +80,6 @@ function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
 function unsolvable(reason: string): VerificationRequiredException {
   return new VerificationRequiredException(`Could not solve the verification challenge: ${reason}`, { code: "verification_required" });
 }
@@ -141,18 +140,6 @@ export async function solveAltchaChallenge(challenge: AltchaChallenge, options: 
   throw unsolvable(`no counter up to ${maxCounter} matches`);
 }
 
-/** Base64 of UTF-8 text, without `btoa` or `Buffer` (neither exists everywhere the SDK runs). */
-function base64(text: string): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const bytes = new TextEncoder().encode(text);
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + (i + 1 < bytes.length ? alphabet[(n >> 6) & 63]! : "=") + (i + 2 < bytes.length ? alphabet[n & 63]! : "=");
-  }
-  return out;
-}
-
 /**
  * The verification token the server checks: `base64(JSON.stringify({challenge, solution}))`.
  *
@@ -162,5 +149,8 @@ function base64(text: string): string {
  * ```
  */
 export function encodeAltchaToken(challenge: AltchaChallenge, solution: AltchaSolution): string {
-  return base64(JSON.stringify({ challenge, solution }));
+  // `btoa` (in browsers, Node and Hermes since React Native 0.74) takes one character per byte.
+  let binary = "";
+  for (const byte of new TextEncoder().encode(JSON.stringify({ challenge, solution }))) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

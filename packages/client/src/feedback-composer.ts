@@ -1,5 +1,7 @@
 import { normalizePickedAttachment, type AttachmentDescriptor, type UploadFile } from "./attachments.js";
-import type { CallOptions, FeedbackClient, FeedbackDraft } from "./client.js";
+import type { CallOptions } from "./call-options.js";
+import type { FeedbackClient } from "./client.js";
+import type { FeedbackDraft } from "./feedback.js";
 import { isSurfaceEnabled } from "./feature-flags.js";
 import type { Outbox } from "./outbox.js";
 import type { OutboxEntry } from "./outbox-entry.js";

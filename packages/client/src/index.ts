@@ -1,22 +1,11 @@
-export {
-  FeedbackClient,
-  CLIENT_VERSION,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_UPLOAD_TIMEOUT_MS,
-  type FeedbackClientOptions,
-  type CallOptions,
-  type UserCallOptions,
-  type IdempotentCallOptions,
-  type UserPostOptions,
-  type UserProfileCallOptions,
-  type ListFeatureRequestsParams,
-  type FeatureRequestDraft,
-  type FeedbackDraft,
-  type CommentDraft,
-  type ChangelogOverlayData,
-  type TokenTransport,
-  type VerificationTokenProvider,
-} from "./client.js";
+export { FeedbackClient } from "./client.js";
+export { DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, type FeedbackClientOptions, type TokenTransport, type VerificationTokenProvider } from "./client-options.js";
+export type { CallOptions, UserCallOptions, IdempotentCallOptions, UserPostOptions } from "./call-options.js";
+export { CLIENT_VERSION, type FeedbackDraft } from "./feedback.js";
+export type { ListFeatureRequestsParams, FeatureRequestDraft } from "./feature-requests.js";
+export type { CommentDraft } from "./comments.js";
+export type { ChangelogOverlayData } from "./changelog.js";
+export type { UserProfileCallOptions } from "./users.js";
 export * from "./errors.js";
 export { KNOWN_ERROR_CODES, VENDOR_VERIFICATION_CODES, type KnownErrorCode } from "./error-codes.js";
 export * from "./attachments.js";

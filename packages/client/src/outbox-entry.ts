@@ -1,5 +1,6 @@
 import type { AttachmentDescriptor } from "./attachments.js";
-import type { FeatureRequestDraft, FeedbackDraft } from "./client.js";
+import type { FeatureRequestDraft } from "./feature-requests.js";
+import type { FeedbackDraft } from "./feedback.js";
 import { FeedbackException, IdempotencyKeyInUseException, isAbortError, NetworkException, RequestTimeoutException } from "./errors.js";
 
 /** A queued feedback submission: its attachments are uploaded descriptors, never bytes. */

@@ -1,5 +1,8 @@
 import { normalizePickedAttachment, type AttachmentDescriptor } from "./attachments.js";
-import type { FeatureRequestDraft, FeedbackClient, FeedbackDraft, UserCallOptions } from "./client.js";
+import type { UserCallOptions } from "./call-options.js";
+import type { FeedbackClient } from "./client.js";
+import type { FeatureRequestDraft } from "./feature-requests.js";
+import type { FeedbackDraft } from "./feedback.js";
 import { RateLimitedException } from "./errors.js";
 import {
   describeAttemptError,

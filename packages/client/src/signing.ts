@@ -1,3 +1,5 @@
+import { toHex } from "./hex.js";
+
 /** Payment attributes of an end user, as `PUT /public/apps/<APP_KEY>/user` takes them. */
 export interface UserAttributes {
   isPaying?: boolean | null | undefined;
@@ -71,7 +73,7 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
   const encoder = new TextEncoder();
   const key = await subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const signature = await subtle.sign("HMAC", key, encoder.encode(message));
-  return Array.from(new Uint8Array(signature), (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(signature));
 }
 
 /**

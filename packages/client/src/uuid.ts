@@ -1,3 +1,5 @@
+import { toHex } from "./hex.js";
+
 interface CryptoLike {
   getRandomValues?<T extends ArrayBufferView>(array: T): T;
 }
@@ -24,6 +26,5 @@ export function uuidV4(crypto: CryptoLike | undefined = (globalThis as { crypto?
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6]! & 0x0f) | 0x40;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return toHex(bytes).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
 }

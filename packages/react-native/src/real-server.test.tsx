@@ -16,7 +16,7 @@ import { ChangelogOverlay } from "./components/ChangelogOverlay.js";
 import { FeatureRequestsScreen } from "./components/FeatureRequestsScreen.js";
 import { FeedbackComposer } from "./components/FeedbackComposer.js";
 import { solidPng } from "./test-support/png.js";
-import { startRealServer, type RealServer } from "./test-support/real-server.js";
+import { startRealServer, type RealServer } from "@tidings/testing/real-server";
 
 // A cold first run compiles modules while a query waits on the server; give it the time.
 

@@ -8,7 +8,7 @@ import { useTidings, useAppConfig, useComments, useFeatureRequests, useUserToken
 import { de } from "@tidings/react-core/locales/de";
 import { fr } from "@tidings/react-core/locales/fr";
 import { demoConfig, fakeFetch } from "@tidings/react-core/testing";
-import { startRealServer } from "./test-support/real-server.js";
+import { startRealServer } from "@tidings/testing/real-server";
 
 const quiet = { warn: () => undefined };
 let server: Awaited<ReturnType<typeof startRealServer>>;

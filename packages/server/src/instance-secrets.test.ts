@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INSTANCE_SECRET_KEYS } from "./instance-secrets.js";
-import { createTestApp, type TestApp } from "./testing/test-app.js";
-import { testDialects } from "./testing/test-database.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 
 describe.each(testDialects())("instance secrets on %s", (dialect) => {
   let t: TestApp;

@@ -9,11 +9,11 @@ import { loadConfig, type Config } from "./config.js";
 import { openDatabase, type Db } from "./db/database.js";
 import type { App } from "./http/types.js";
 import { INSTANCE_SECRET_KEYS } from "./instance-secrets.js";
-import { createWorkspaceWithApp } from "./testing/console-client.js";
-import { FakeClock } from "./testing/fake-clock.js";
-import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "./testing/test-app.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "./testing/test-database.js";
-import { multipartBody } from "./uploads/test-kit.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "@tidings/testing/test-app";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
+import { multipartBody } from "@tidings/testing/uploads-kit";
 
 const FILE = Buffer.from("crash log: shared between instances\n");
 

@@ -1,79 +1,14 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
-import { useFeatureRequests, useTidings, useVersions, type ToggleVote, type UseFeatureRequestsOptions } from "@tidings/react-core";
-import { useEffect, useState, type ReactNode } from "react";
-import { AccessibilityInfo, FlatList, Modal, Pressable, RefreshControl, ScrollView, Text, TextInput, View } from "react-native";
+import { useFeatureRequests, useTidings, useVersions, type UseFeatureRequestsOptions } from "@tidings/react-core";
+import { useEffect, useState } from "react";
+import { AccessibilityInfo, FlatList, Modal, Pressable, RefreshControl, Text, TextInput, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { FeatureRequestComposeSheet } from "./FeatureRequestComposeSheet.js";
-import { Badge } from "./Badge.js";
 import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
+import { FeatureRequestRow } from "./FeatureRequestRow.js";
+import { Chip, ChipRow } from "./FilterChips.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
-import { VoteButton } from "./VoteButton.js";
-
-/** One request: its vote button, then a tappable body with title, excerpt and badges. */
-function FeatureRequestRow(props: { item: FeatureRequestItem; votes: ToggleVote; onOpen: (item: FeatureRequestItem) => void }) {
-  const { t } = useTidings();
-  const palette = usePalette();
-  const { item } = props;
-  const comments = item.commentCount ? t("requests.comments", { count: item.commentCount }) : undefined;
-  const pending = item.approved ? undefined : t("requests.pending");
-  // Read as one control; the parts a sighted user sees are all in its label.
-  const label = [item.title, pending, item.columnName, item.versionLabel, comments].filter(Boolean).join(", ");
-  return (
-    <View style={{ flexDirection: "row", gap: 12, padding: 12, marginHorizontal: 12, marginBottom: 10, borderRadius: 12, borderWidth: 1, borderColor: palette.cardBorder, backgroundColor: palette.card }}>
-      <VoteButton item={item} votes={props.votes} />
-      <Pressable accessibilityRole="button" accessibilityLabel={label} onPress={() => props.onOpen(item)} style={{ flex: 1, minHeight: MIN_TOUCH, gap: 4 }}>
-        <Text style={{ color: palette.text, fontSize: 17, fontWeight: "600" }}>{item.title}</Text>
-        {item.description ? (
-          <Text numberOfLines={2} style={{ color: palette.muted, fontSize: 15 }}>
-            {item.description}
-          </Text>
-        ) : null}
-        <View style={{ flexDirection: "row", flexWrap: "wrap", alignItems: "center", gap: 6, marginTop: 2 }}>
-          {pending === undefined ? null : <Badge label={pending} tone="pending" />}
-          {item.columnName ? <Badge label={item.columnName} /> : null}
-          {item.versionLabel ? <Badge label={item.versionLabel} /> : null}
-          {comments === undefined ? null : <Text style={{ color: palette.muted, fontSize: 13 }}>{comments}</Text>}
-        </View>
-      </Pressable>
-    </View>
-  );
-}
-
-/** A choice among a few (version, sort): a radio of at least {@link MIN_TOUCH} points. */
-function Chip(props: { label: string; selected: boolean; onPress: () => void }) {
-  const palette = usePalette();
-  return (
-    <Pressable
-      accessibilityRole="radio"
-      accessibilityLabel={props.label}
-      accessibilityState={{ checked: props.selected, selected: props.selected }}
-      onPress={props.onPress}
-      style={{
-        minHeight: MIN_TOUCH,
-        minWidth: MIN_TOUCH,
-        justifyContent: "center",
-        paddingHorizontal: 14,
-        borderRadius: 999,
-        borderWidth: 1,
-        borderColor: props.selected ? palette.primary : palette.border,
-        backgroundColor: props.selected ? palette.primary : palette.chipBg,
-      }}
-    >
-      <Text style={{ color: props.selected ? palette.primaryText : palette.chipText, fontSize: 15 }}>{props.label}</Text>
-    </Pressable>
-  );
-}
-
-function ChipRow(props: { label: string; children: ReactNode }) {
-  return (
-    <View accessibilityRole="radiogroup" accessibilityLabel={props.label}>
-      <ScrollView horizontal showsHorizontalScrollIndicator={false} contentContainerStyle={{ gap: 8, paddingHorizontal: 12 }}>
-        {props.children}
-      </ScrollView>
-    </View>
-  );
-}
 
 /** A line of text above the list: a notice (rate limit, thanks) or an alert (failed vote). */
 function Notice(props: { text: string; alert?: boolean }) {

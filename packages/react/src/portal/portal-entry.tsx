@@ -1,5 +1,6 @@
 // Browser entry of the portal the server serves at /p/<APP_KEY> (bundled by scripts/build-assets.mjs).
 import { FeedbackClient, parsePortalPath, portalPath, type PortalRoute, type StorageAdapter, type ThemeName } from "@tidings/client";
+import { jwtDecode } from "jwt-decode";
 import { StrictMode, useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
@@ -43,11 +44,9 @@ const fragment = readFragment();
  * need not ask for the address. The server verifies the token and decides.
  */
 function ssoEmail(token: string | undefined): string | undefined {
-  const payload = token?.split(".")[1];
-  if (payload === undefined) return undefined;
+  if (token === undefined) return undefined;
   try {
-    const binary = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
-    const claims: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    const claims: unknown = jwtDecode(token);
     const email = typeof claims === "object" && claims !== null ? (claims as { email?: unknown }).email : undefined;
     return typeof email === "string" && email.includes("@") ? email : undefined;
   } catch {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routesOf, type RouteSpec } from "../fuzz/openapi-walker.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/test-app.js";
+import { routesOf, type RouteSpec } from "@tidings/testing/fuzz/openapi-walker";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "@tidings/testing/test-app";
 
 const UNKNOWN_KEY = "app_0000000000000000000000unknown";
 const UNKNOWN_REQUEST = "fr_01kdvdna00zzzzzzzzzzzzzzzz";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDialects } from "../testing/test-database.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { testDialects } from "@tidings/testing/test-database";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 
 describe.each(testDialects())("public config on %s", (dialect) => {
   let t: TestApp;

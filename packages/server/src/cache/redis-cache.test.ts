@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
-import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.js";
-import { testRedisUrl } from "../testing/test-redis.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { startTcpProxy, type TcpProxy } from "@tidings/testing/tcp-proxy";
+import { testRedisUrl } from "@tidings/testing/test-redis";
 import { openRedisCache, type CacheLog, type OpenedRedisCache } from "./redis-cache.js";
 
 const REDIS_URL = await testRedisUrl("RedisCache");

@@ -6,12 +6,12 @@ import { buildApp } from "../app.js";
 import { loadConfig, type Config } from "../config.js";
 import { openDatabase, type Db } from "../db/database.js";
 import type { App } from "../http/types.js";
-import { consoleClient, createWorkspaceWithApp } from "../testing/console-client.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.js";
-import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "../testing/test-app.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
-import { testRedisUrl } from "../testing/test-redis.js";
+import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { startTcpProxy, type TcpProxy } from "@tidings/testing/tcp-proxy";
+import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "@tidings/testing/test-app";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
+import { testRedisUrl } from "@tidings/testing/test-redis";
 import type { RedisCache } from "./redis-cache.js";
 
 const REDIS_URL = await testRedisUrl("shared cache across instances");

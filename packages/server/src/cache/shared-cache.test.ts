@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
 import { MemoryCache } from "./shared-cache.js";
 
 describe("MemoryCache", () => {

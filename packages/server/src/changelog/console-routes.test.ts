@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleClient, createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
+import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
 import { userHash } from "../users/identity.js";
-import { createMailTestApp, type MailTestApp } from "./test-kit.js";
+import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
 
 describe.each(testDialects())("changelog console and public feed on %s", (dialect) => {
   let t: MailTestApp;

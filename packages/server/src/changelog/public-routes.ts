@@ -8,6 +8,7 @@ import {
   TokenBodySchema,
   UnsubscribeResultSchema,
 } from "@tidings/protocol";
+import escapeHtml from "escape-html";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { lookupPublicApp, PUBLIC_CACHE_SECONDS, requirePublicApp } from "../apps/public-app.js";
@@ -22,7 +23,7 @@ import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { mailLinkSecret } from "../mail/link-tokens.js";
-import { escapeHtml, interstitial, page } from "../mail/html.js";
+import { interstitial, page } from "../mail/html.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { hashUserToken } from "../users/attributes.js";
 import { identifyCaller, identifyReader } from "../users/identity.js";

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { createMailTestApp, type MailTestApp } from "./test-kit.js";
+import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
+import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
 
 const pathOf = (url: string) => {
   const u = new URL(url);

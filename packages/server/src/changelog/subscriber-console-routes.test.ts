@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleClient, createWorkspaceWithApp, expectOffsetBounds } from "../testing/console-client.js";
-import { subscriptionRow } from "../testing/subscriptions.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { consoleClient, createWorkspaceWithApp, expectOffsetBounds } from "@tidings/testing/console-client";
+import { subscriptionRow } from "@tidings/testing/subscriptions";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { csvCell } from "./subscriber-console-routes.js";
 
 describe.each(testDialects())("console: changelog subscribers and preview on %s", (dialect) => {

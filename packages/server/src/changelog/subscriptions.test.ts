@@ -1,10 +1,10 @@
 import type { ParsedMail } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../http/types.js";
-import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { createMailTestApp, type MailTestApp } from "./test-kit.js";
+import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
+import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
 
 /** The first link in a mail's text that contains `part`. */
 function linkIn(mail: ParsedMail, part: string): string {

@@ -1,21 +1,3 @@
-/**
- * The value of one cookie from a `Cookie` header, or undefined.
- *
- * @example
- * ```ts
- * readCookie("a=1; tidings_session=abc", "tidings_session"); // "abc"
- * ```
- */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** Attributes of a `Set-Cookie` line. */
 export interface CookieOptions {
   path: string;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { dashboardRoutes } from "./dashboard-static.js";
 
 describe("dashboard files at /admin/", () => {

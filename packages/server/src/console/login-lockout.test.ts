@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { MAX_LOGIN_FAILURES } from "./login-lockout.js";
 import { hashPassword } from "./passwords.js";
 

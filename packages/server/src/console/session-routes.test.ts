@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../http/types.js";
-import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { MAX_LOGIN_FAILURES } from "./login-lockout.js";
 import { SESSION_IDLE_MS } from "./sessions.js";
 import { setupCode } from "./setup-code.js";

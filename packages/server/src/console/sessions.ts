@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { CONSOLE_SESSION_COOKIE } from "@tidings/protocol";
+import { parseCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
-import { readCookie, serializeCookie } from "./cookies.js";
+import { serializeCookie } from "./cookies.js";
 
 /** The cookie is sent to the console API only, never to public routes or the dashboard's files. */
 export const SESSION_COOKIE_PATH = "/api/v1/console";
@@ -108,7 +109,7 @@ export async function revokeSession(ctx: Context, token: string): Promise<void> 
 
 /** The session cookie's value on a request, if any. */
 export function sessionCookieOf(request: FastifyRequest): string | undefined {
-  const value = readCookie(request.headers.cookie, CONSOLE_SESSION_COOKIE);
+  const value = parseCookie(request.headers.cookie ?? "")[CONSOLE_SESSION_COOKIE];
   return value === undefined || value === "" ? undefined : value;
 }
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
 import { openDatabase } from "../db/database.js";
-import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { setupCode } from "./setup-code.js";
 
 const OWNER = { email: "owner@acme.example", password: "correct horse battery", name: "Olivia Owner" };

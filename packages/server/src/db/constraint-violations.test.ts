@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toErrorResponse } from "../http/errors.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { isForeignKeyViolation, isUniqueViolation, uniqueViolationColumns } from "./constraint-violations.js";
 
 const NOW = "2026-01-01T00:00:00.000Z";

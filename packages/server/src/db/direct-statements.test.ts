@@ -4,7 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { CamelCasePlugin, Kysely, SqliteDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { migrateToLatest, type Db } from "./database.js";
 import { sqliteDirectRunner, type DirectRunner } from "./direct-statements.js";

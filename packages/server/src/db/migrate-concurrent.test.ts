@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openTestDatabase, testDialects } from "../testing/test-database.js";
+import { openTestDatabase, testDialects } from "@tidings/testing/test-database";
 
 // Test files run side by side on one PostgreSQL database, each in its own schema, and drop their
 // schema when done. Kysely's migrator reads the tables of every schema, so a drop elsewhere used to

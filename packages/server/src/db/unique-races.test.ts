@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 
 /** Dozens of requests at once on a busy machine. */
 const SLOW = 60_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { openTestDatabase, testDialects } from "../testing/test-database.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { openTestDatabase, testDialects } from "@tidings/testing/test-database";
 import { seedDemo } from "./seed-demo.js";
 
 describe.each(testDialects())("demo workspace on %s", (dialect) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleClient, createWorkspaceWithApp } from "../testing/console-client.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { findEndUser } from "../users/identity.js";
 
 type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;

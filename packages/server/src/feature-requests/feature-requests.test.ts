@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests } from "./listing.js";

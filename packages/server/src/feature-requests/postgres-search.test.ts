@@ -1,9 +1,9 @@
 import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { StatementRecorder } from "../testing/statement-recorder.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { StatementRecorder } from "@tidings/testing/statement-recorder";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, type ListQuery } from "./listing.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp, expectOffsetBounds } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "../uploads/test-kit.js";
+import { createWorkspaceWithApp, expectOffsetBounds } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
+import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "@tidings/testing/uploads-kit";
 
 describe.each(testDialects())("console feedback inbox on %s", (dialect) => {
   let t: UploadTestApp;

@@ -3,13 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
-import { createFixtures, type Fixtures } from "./fixtures.js";
-import { answerProblems, changedTables, snapshotter, type Snapshot } from "./invariants.js";
-import { routesOf, type RouteSpec } from "./openapi-walker.js";
-import { edgeRequests } from "./edge-requests.js";
-import { randomRequestArb, requestArb, type FuzzRequest } from "./requests.js";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
+import { createFixtures, type Fixtures } from "@tidings/testing/fuzz/fixtures";
+import { answerProblems, changedTables, snapshotter, type Snapshot } from "@tidings/testing/fuzz/invariants";
+import { routesOf, type RouteSpec } from "@tidings/testing/fuzz/openapi-walker";
+import { edgeRequests } from "@tidings/testing/fuzz/edge-requests";
+import { randomRequestArb, requestArb, type FuzzRequest } from "@tidings/testing/fuzz/requests";
 
 /**
  * Property-based requests against every route of the OpenAPI document, on each engine.

@@ -1,7 +1,7 @@
 import { MAX_SAFE_INTEGER } from "@tidings/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { numericFields, routesOf } from "./openapi-walker.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { numericFields, routesOf } from "@tidings/testing/fuzz/openapi-walker";
 
 describe("numbers a client sends", () => {
   let t: TestApp;

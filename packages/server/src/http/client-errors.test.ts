@@ -1,7 +1,7 @@
 import net from "node:net";
 import { ErrorCodes, type ErrorCode } from "@tidings/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { clientErrorAnswer } from "./client-errors.js";
 
 /** One answer as it arrived on the socket. */

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 
 // Behaviour that does not depend on the database engine runs on SQLite only.
 describe("cross-cutting HTTP behaviour", () => {

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../app.js";
 import { loadConfig, type Config } from "../config.js";
 import { migrateToLatest, openDatabase } from "../db/database.js";
-import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { openTestDatabase, testDialects } from "../testing/test-database.js";
-import { testRedisUrl } from "../testing/test-redis.js";
+import { startTcpProxy, type TcpProxy } from "@tidings/testing/tcp-proxy";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { openTestDatabase, testDialects } from "@tidings/testing/test-database";
+import { testRedisUrl } from "@tidings/testing/test-redis";
 
 const REDIS_URL = await testRedisUrl("readiness");
 const latency = { status: "ok", latencyMs: expect.any(Number) };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,

@@ -3,9 +3,9 @@ import { sql } from "kysely";
 import type { Response } from "light-my-request";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mailLinkSecret, signLinkToken } from "../mail/link-tokens.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "../uploads/test-kit.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
+import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "@tidings/testing/uploads-kit";
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "./idempotency-store.js";
 
 const ALICE = "5f0b1c3e-7a51-4f0e-9d2a-1b2c3d4e5f60";

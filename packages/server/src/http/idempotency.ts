@@ -1,6 +1,7 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
 import { ErrorBodySchema } from "@tidings/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { decodeJwt } from "jose";
 import type { Kysely } from "kysely";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
@@ -111,8 +112,8 @@ function scopeOf(request: FastifyRequest, fields: Record<string, unknown>): stri
 /** The `sub` of an SSO token as it claims it (the route verifies the token before any write). */
 function unverifiedSubject(token: string): string {
   try {
-    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { sub?: unknown };
-    return typeof payload.sub === "string" ? payload.sub : "";
+    const { sub } = decodeJwt(token);
+    return typeof sub === "string" ? sub : "";
   } catch {
     return "";
   }

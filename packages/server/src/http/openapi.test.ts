@@ -5,7 +5,7 @@ import Fastify from "fastify";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { operationIdOf, requireRouteDocs } from "./openapi.js";
 
 const serverRoot = fileURLToPath(new URL("../..", import.meta.url));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routesOf } from "../fuzz/openapi-walker.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/test-app.js";
+import { routesOf } from "@tidings/testing/fuzz/openapi-walker";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "@tidings/testing/test-app";
 
 // Only a caller that asks for a page (Accept naming text/html) may get HTML from the API: every
 // other answer, refusals first, is JSON, refusals in the {error, code} envelope. The routes come

@@ -3,10 +3,10 @@ import { createChallenge, solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALTCHA_CHALLENGE_TTL_MS } from "./altcha.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { submitThroughGuard } from "../testing/intake-kit.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { submitThroughGuard } from "@tidings/testing/intake-kit";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 
 const PLAIN_REFUSAL = { error: "Human verification is required", code: "verification_required" };
 /** Cheap proof of work so solving takes milliseconds; `?solver=js` challenges have cost 2 and counters in [5, 10]. */

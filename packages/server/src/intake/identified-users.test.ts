@@ -2,10 +2,10 @@ import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userHash } from "../users/identity.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { signTestSsoToken } from "../testing/sso-tokens.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { signTestSsoToken } from "@tidings/testing/sso-tokens";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 
 const REFUSAL = { error: "Human verification is required", code: "verification_required" };
 

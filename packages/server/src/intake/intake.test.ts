@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkIntake } from "./intake.js";
 import { monthlySubmissions, usageMonth } from "./quota.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { appRowOf, submitThroughGuard } from "../testing/intake-kit.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { appRowOf, submitThroughGuard } from "@tidings/testing/intake-kit";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 
 describe.each(testDialects())("subscription and monthly quota on %s", (dialect) => {
   let t: TestApp;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkIntake } from "./intake.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { appRowOf, submitThroughGuard } from "../testing/intake-kit.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
-import { deadVendorUrl, startVendorServer, type VendorCall } from "../testing/vendor-server.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { appRowOf, submitThroughGuard } from "@tidings/testing/intake-kit";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
+import { deadVendorUrl, startVendorServer, type VendorCall } from "@tidings/testing/vendor-server";
 
 const TURNSTILE_REFUSAL = { error: "Human verification (Turnstile) is required", code: "verification_required" };
 const PLAIN_REFUSAL = { error: "Human verification is required", code: "verification_required" };

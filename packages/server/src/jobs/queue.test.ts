@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { claimDueJobs, claimJob, completeJob, dueJobs, enqueueJobs, failJob, JOB_LEASE_MS, retryDelayMs } from "./queue.js";
 
 describe("retryDelayMs", () => {

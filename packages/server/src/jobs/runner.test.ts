@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createTestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { retryDelay } from "../webhooks/retry.js";
 import { enqueueJobs, RetryLater } from "./queue.js";
 

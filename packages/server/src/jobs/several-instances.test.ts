@@ -5,12 +5,12 @@ import { loadConfig, type Config } from "../config.js";
 import { openDatabase, type Db } from "../db/database.js";
 import type { App } from "../http/types.js";
 import { createMailer, type Mailer } from "../mail/mailer.js";
-import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { subscriptionRow } from "../testing/subscriptions.js";
-import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "../testing/test-app.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { subscriptionRow } from "@tidings/testing/subscriptions";
+import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "@tidings/testing/test-app";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { JOB_LEASE_MS } from "./queue.js";
 
 const SUBSCRIBERS = 12;

@@ -3,9 +3,9 @@ import { buildApp } from "../app.js";
 import { loadConfig, type Config } from "../config.js";
 import { openDatabase, type Db } from "../db/database.js";
 import type { App } from "../http/types.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { TEST_ADMIN_TOKEN } from "../testing/test-app.js";
-import { openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { TEST_ADMIN_TOKEN } from "@tidings/testing/test-app";
+import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { enqueueJobs } from "./queue.js";
 
 describe.skipIf(!testDialects().includes("postgres"))("two instances on one PostgreSQL database", () => {

@@ -1,5 +1,5 @@
+import escapeHtml from "escape-html";
 import type { Config } from "../config.js";
-import { escapeHtml } from "./html.js";
 import type { MailMessage } from "./mailer.js";
 
 /** The origin links in mail point at: `PUBLIC_URL`, else this server on localhost. */

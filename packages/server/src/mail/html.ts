@@ -1,7 +1,4 @@
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-}
+import escapeHtml from "escape-html";
 
 /** A minimal standalone page (interstitials and landing pages). */
 export function page(title: string, bodyHtml: string): string {

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 
 const TOKEN = "scrape-token-0123456789abcdef";
 const CONFIG_ROUTE = "/api/v1/public/config/:appKey";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMailTestApp, type MailTestApp } from "../changelog/test-kit.js";
-import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { signTestSsoToken } from "../testing/sso-tokens.js";
-import { testDialects } from "../testing/test-database.js";
+import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
+import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { signTestSsoToken } from "@tidings/testing/sso-tokens";
+import { testDialects } from "@tidings/testing/test-database";
 import { DIGEST_WINDOW_MS } from "../feature-requests/notices.js";
 
 const pathOf = (url: string) => {

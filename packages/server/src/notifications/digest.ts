@@ -1,3 +1,4 @@
+import escapeHtml from "escape-html";
 import type { Kysely } from "kysely";
 import { isoNow } from "../clock.js";
 import { renderMarkdown } from "../changelog/markdown.js";
@@ -6,7 +7,6 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs, type JobRow } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
-import { escapeHtml } from "../mail/html.js";
 import type { DigestJobPayload } from "../feature-requests/notices.js";
 import { preferenceOf, readPreferences } from "./preferences.js";
 import { preferencesUrl } from "./links.js";

@@ -1,4 +1,5 @@
 import { ErrorBodySchema, FollowRequestBodySchema, FollowRequestResultSchema } from "@tidings/protocol";
+import escapeHtml from "escape-html";
 import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import Type from "typebox";
@@ -15,7 +16,7 @@ import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { normaliseEmail } from "../mail/email-address.js";
-import { escapeHtml, page } from "../mail/html.js";
+import { page } from "../mail/html.js";
 import { newId } from "../ids.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { hashUserToken } from "../users/attributes.js";

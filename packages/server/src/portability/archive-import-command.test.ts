@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capturedIo } from "../testing/command-io.js";
+import { capturedIo } from "@tidings/testing/command-io";
 import { seedDemo } from "../demo/seed-demo.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { databaseUrl, openTestDatabase, testDialects, type TestDatabase } from "../testing/test-database.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { databaseUrl, openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { exportCommand } from "./export-command.js";
 import { importCommand } from "./import-command.js";
 

@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { capturedIo } from "../testing/command-io.js";
+import { capturedIo } from "@tidings/testing/command-io";
 import { loadConfig } from "../config.js";
 import { startServer, type RunningServer } from "../serve.js";
-import { GENEROUS_RATE_LIMITS } from "../testing/test-app.js";
-import { databaseUrl, testDialects } from "../testing/test-database.js";
-import { createUploadTestApp, multipartBody, png } from "../uploads/test-kit.js";
+import { GENEROUS_RATE_LIMITS } from "@tidings/testing/test-app";
+import { databaseUrl, testDialects } from "@tidings/testing/test-database";
+import { createUploadTestApp, multipartBody, png } from "@tidings/testing/uploads-kit";
 import { tokenHash } from "../users/identity.js";
 import { backupCommand, restoreCommand } from "./backup-command.js";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_APP_KEY } from "../demo/seed-demo.js";
-import { consoleClient } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { createUploadTestApp, type UploadTestApp } from "../uploads/test-kit.js";
+import { consoleClient } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
+import { createUploadTestApp, type UploadTestApp } from "@tidings/testing/uploads-kit";
 
 describe.each(testDialects())("console export and import on %s", (dialect) => {
   let source: UploadTestApp;

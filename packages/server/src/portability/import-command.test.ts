@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capturedIo } from "../testing/command-io.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { capturedIo } from "@tidings/testing/command-io";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { tokenHash } from "../users/identity.js";
 import { EXIT, importCommand } from "./import-command.js";
 

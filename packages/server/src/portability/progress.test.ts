@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
 import { createReporter, duration, progressMode } from "./progress.js";
 
 function streams(tty = false) {

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_APP_KEY } from "../demo/seed-demo.js";
-import { testDialects } from "../testing/test-database.js";
-import { createUploadTestApp, type UploadTestApp } from "../uploads/test-kit.js";
+import { testDialects } from "@tidings/testing/test-database";
+import { createUploadTestApp, type UploadTestApp } from "@tidings/testing/uploads-kit";
 import { importArchive } from "./archive-import.js";
 import { exportArchive } from "./export.js";
 import { withSnapshot } from "./snapshot.js";

@@ -1,10 +1,10 @@
 import { portalPath } from "@tidings/client";
+import escapeHtml from "escape-html";
 import { Feed } from "feed";
 import { sql } from "kysely";
 import type { AppRow } from "../apps/apps.js";
 import { toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
-import { escapeHtml } from "./html.js";
 import { summary } from "./screens.js";
 import { onPublicBoard } from "../db/public-board.js";
 

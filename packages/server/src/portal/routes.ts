@@ -1,3 +1,4 @@
+import escapeHtml from "escape-html";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { portalPath } from "@tidings/client";
 import Type from "typebox";
@@ -8,7 +9,7 @@ import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
 import { buildFeed, FEEDS, type FeedName } from "./feeds.js";
-import { escapeHtml, notFoundPage, portalPage, type FeedLink } from "./html.js";
+import { notFoundPage, portalPage, type FeedLink } from "./html.js";
 import { loadScreen, portalSections } from "./screens.js";
 import { buildSitemap } from "./sitemap.js";
 

@@ -1,5 +1,6 @@
 import { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "@tidings/client";
 import type { FeatureRequestItem } from "@tidings/protocol";
+import escapeHtml from "escape-html";
 import { sdkOf, type AppRow } from "../apps/apps.js";
 import { linkedRequests, toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
@@ -8,7 +9,6 @@ import { findListedItem } from "../feature-requests/item.js";
 import { listFeatureRequests } from "../feature-requests/listing.js";
 import { listColumns } from "../roadmap/columns.js";
 import { loadProfile } from "../users/profile.js";
-import { escapeHtml } from "./html.js";
 import { publicBoardIds } from "../boards/access.js";
 
 /** What the server knows of a portal address before any script runs. */

@@ -1,8 +1,8 @@
 import { portalPath } from "@tidings/client";
+import escapeHtml from "escape-html";
 import type { AppRow } from "../apps/apps.js";
 import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
-import { escapeHtml } from "./html.js";
 import { portalSections } from "./screens.js";
 import { onPublicBoard } from "../db/public-board.js";
 

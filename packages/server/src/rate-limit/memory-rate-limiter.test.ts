@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
 import { MemoryRateLimiter } from "./memory-rate-limiter.js";
 
 const SEARCH = { limit: 30, windowSeconds: 60 };

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../testing/fake-clock.js";
-import { createTestApp } from "../testing/test-app.js";
-import { testRedisUrl } from "../testing/test-redis.js";
+import { FakeClock } from "@tidings/testing/fake-clock";
+import { createTestApp } from "@tidings/testing/test-app";
+import { testRedisUrl } from "@tidings/testing/test-redis";
 import { MemoryRateLimiter } from "./memory-rate-limiter.js";
 import { openRateLimiter } from "./open-rate-limiter.js";
 import { RedisRateLimiter } from "./redis-rate-limiter.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testRedisUrl } from "../testing/test-redis.js";
+import { testRedisUrl } from "@tidings/testing/test-redis";
 import { RedisRateLimiter, redisRateLimitKey } from "./redis-rate-limiter.js";
 
 const SEARCH = { limit: 30, windowSeconds: 60 };

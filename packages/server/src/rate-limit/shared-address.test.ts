@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testRedisUrl } from "../testing/test-redis.js";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testRedisUrl } from "@tidings/testing/test-redis";
 
 const REDIS_URL = await testRedisUrl("rate limits behind one address (Redis)");
 const TOO_MANY_VOTES = '{"error":"Too many votes. Please try again shortly.","code":"rate_limited"}';

@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../config.js";
-import { startTestS3Server, type TestS3Server } from "../testing/s3-server.js";
+import { startTestS3Server, type TestS3Server } from "@tidings/testing/s3-server";
 import { LocalDiskStorage } from "./local-disk-storage.js";
 import { openStorage } from "./open-storage.js";
 import { S3Storage } from "./s3-storage.js";

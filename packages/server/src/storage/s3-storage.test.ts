@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestS3Server, type TestS3Server } from "../testing/s3-server.js";
+import { startTestS3Server, type TestS3Server } from "@tidings/testing/s3-server";
 import { normalizePrefix } from "./object-storage.js";
 import { S3Storage } from "./s3-storage.js";
 

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { capturedIo } from "../testing/command-io.js";
-import { startTestS3Server, type TestS3Server } from "../testing/s3-server.js";
+import { capturedIo } from "@tidings/testing/command-io";
+import { startTestS3Server, type TestS3Server } from "@tidings/testing/s3-server";
 import { storageCommand } from "./storage-command.js";
 
 describe("tidings storage migrate", () => {

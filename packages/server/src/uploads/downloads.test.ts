@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { createUploadTestApp, testDialectsAndStorages, multipartBody, type UploadTestApp } from "./test-kit.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createUploadTestApp, testDialectsAndStorages, multipartBody, type UploadTestApp } from "@tidings/testing/uploads-kit";
 
 const SECRET_BYTES = Buffer.from("crash log: the secret line\n");
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { DOWNLOAD_LINK_TTL_MS } from "./signed-links.js";
-import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, PNG_HEADER, type Part, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, PNG_HEADER, type Part, type UploadTestApp } from "@tidings/testing/uploads-kit";
 
 describe.each(testDialectsAndStorages())("multipart uploads on %s with %s storage", (dialect, storage) => {
   let t: UploadTestApp;
@@ -242,7 +242,7 @@ describe.each(testDialectsAndStorages())("multipart uploads on %s with %s storag
 
 describe("upload rate limit", () => {
   it("answers 429 past the upload bucket", async () => {
-    const t = await createUploadTestApp("sqlite", { rateLimits: { ...(await import("./test-kit.js")).RELAXED_LIMITS, upload: { limit: 2, windowSeconds: 60 } } });
+    const t = await createUploadTestApp("sqlite", { rateLimits: { ...(await import("@tidings/testing/uploads-kit")).RELAXED_LIMITS, upload: { limit: 2, windowSeconds: 60 } } });
     try {
       const send = () => {
         const body = multipartBody([{ name: "appKey", value: "app_demo" }, { name: "file", filename: "a.png", contentType: "image/png", data: png(40) }]);

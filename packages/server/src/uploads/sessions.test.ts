@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { UPLOAD_SESSION_TTL_MS } from "./sessions.js";
-import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, JPEG_HEADER, multipartBody, png, type UploadTestApp } from "@tidings/testing/uploads-kit";
 
 const ALICE = "5f0b1c3e-7a51-4f0e-9d2a-1b2c3d4e5f60";
 const BOB = "0a9e8d7c-6b5a-4c3d-8e2f-1a2b3c4d5e6f";

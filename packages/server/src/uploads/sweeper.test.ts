@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepUnattachedUploads, UNATTACHED_UPLOAD_TTL_MS } from "./sweeper.js";
-import { createUploadTestApp, testDialectsAndStorages, multipartBody, png, type UploadTestApp } from "./test-kit.js";
+import { createUploadTestApp, testDialectsAndStorages, multipartBody, png, type UploadTestApp } from "@tidings/testing/uploads-kit";
 
 describe.each(testDialectsAndStorages())("unattached upload sweeper on %s with %s storage", (dialect, storage) => {
   let t: UploadTestApp;

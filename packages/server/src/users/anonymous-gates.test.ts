@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "../testing/test-app.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { GENEROUS_RATE_LIMITS, createTestApp, type TestApp } from "@tidings/testing/test-app";
 
 const FLAGS = ["allowAnonymousRoadmap", "allowAnonymousVote", "allowAnonymousFeedback", "allowAnonymousChangelog"] as const;
 type Flag = (typeof FLAGS)[number];

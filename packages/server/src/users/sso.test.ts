@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { signTestSsoToken, unsignedTestSsoToken } from "../testing/sso-tokens.js";
-import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { signTestSsoToken, unsignedTestSsoToken } from "@tidings/testing/sso-tokens";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
 import { userHash } from "./identity.js";
 
 /** A correctly signed HS256 token around any payload bytes. */

@@ -1,6 +1,6 @@
 import type dns from "node:dns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver.js";
+import { startWebhookReceiver, type WebhookReceiver } from "@tidings/testing/webhook-receiver";
 import { addressAllowed, checkWebhookUrl, guardedLookup, NO_WEBHOOK_ALLOW, parseWebhookAllow } from "./address-guard.js";
 import { postWebhook } from "./send.js";
 

@@ -1,12 +1,12 @@
 import { WEBHOOK_EVENT_TYPES } from "@tidings/protocol";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createMailTestApp, type MailTestApp } from "../changelog/test-kit.js";
-import { startSmtpTestServer, type SmtpTestServer } from "../mail/smtp-test-server.js";
-import type { FakeClock } from "../testing/fake-clock.js";
-import { createWorkspaceWithApp } from "../testing/console-client.js";
-import { testDialects } from "../testing/test-database.js";
-import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "../testing/webhook-receiver.js";
+import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
+import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
+import type { FakeClock } from "@tidings/testing/fake-clock";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { testDialects } from "@tidings/testing/test-database";
+import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "@tidings/testing/webhook-receiver";
 import { parseWebhookAllow } from "./address-guard.js";
 
 const HOUR = 3_600_000;

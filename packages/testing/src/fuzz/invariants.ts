@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ErrorCodes } from "@tidings/protocol";
 import { sql } from "kysely";
-import type { Db } from "../db/database.js";
+import type { Db } from "../../../server/src/db/database.js";
 
 /** What came back from `app.inject`, as far as the invariants look. */
 export interface Answer {

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { App } from "../http/types.js";
+import type { App } from "../../server/src/http/types.js";
 
 /**
  * Small helpers over `app.inject` for console calls, so tests read as the flows they check.

@@ -1,11 +1,11 @@
-import { buildApp } from "../app.js";
-import { loadConfig, type Config } from "../config.js";
-import type { DialectName } from "../db/database.js";
-import type { App } from "../http/types.js";
-import type { Mailer } from "../mail/mailer.js";
-import { FakeClock } from "../testing/fake-clock.js";
-import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "../testing/test-app.js";
-import { openTestDatabase, type TestDatabase } from "../testing/test-database.js";
+import { buildApp } from "../../server/src/app.js";
+import { loadConfig, type Config } from "../../server/src/config.js";
+import type { DialectName } from "../../server/src/db/database.js";
+import type { App } from "../../server/src/http/types.js";
+import type { Mailer } from "../../server/src/mail/mailer.js";
+import { FakeClock } from "./fake-clock.js";
+import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "./test-app.js";
+import { openTestDatabase, type TestDatabase } from "./test-database.js";
 
 /** An app whose background jobs run only when the test calls `app.jobs.tick()`. */
 export interface MailTestApp {

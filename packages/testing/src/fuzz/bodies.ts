@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { JPEG_HEADER, multipartBody, png, type Part } from "../uploads/test-kit.js";
+import { JPEG_HEADER, multipartBody, png, type Part } from "../uploads-kit.js";
 import { extraKey, oddString, type Hints } from "./values.js";
 
 const BOUNDARY = "----fuzz-boundary-1f2e";

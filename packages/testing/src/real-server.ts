@@ -1,15 +1,9 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { FeedbackClient, memoryStorage, type FeedbackClientOptions, type FetchLike } from "@tidings/client";
-
-/**
- * The built CLI, as `npm start` runs it. Jest runs this file as CommonJS through Babel, so the
- * path comes from `__dirname` (no `import.meta`).
- */
-export const CLI = path.resolve(__dirname, "..", "..", "..", "server", "dist", "cli.js");
+import { startServerProcess } from "./server-process.js";
 
 /** The demo app `serve` seeds into an empty database (packages/server/src/demo/seed-demo.ts). */
 export const DEMO_APP_KEY = "app_demo";
@@ -17,7 +11,8 @@ export const DEMO_APP_KEY = "app_demo";
 /**
  * Node's own fetch (undici). The React Native preset's environment is Node's and mocks
  * `InitializeCore`, so the global is Node's; it is passed to clients explicitly all the same, so
- * no polyfill a host test installs can slip in between the screens and the server.
+ * no polyfill a host test installs (React Native's, jsdom's) can slip in between the screens and
+ * the server.
  */
 const nodeFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
@@ -40,8 +35,10 @@ export interface RealServer {
 }
 
 /**
- * Starts the real server (the built CLI's `serve`, a child process on a free loopback port, a
- * fresh SQLite folder, the demo app seeded, an operator token for the console API). Fails with
+ * Starts the real server for component tests (the built CLI's `serve` through
+ * `startServerProcess`, as the end-to-end tests start it: a child process on a free loopback port,
+ * which keeps the server out of the globals jsdom or React Native's preset install; a fresh SQLite
+ * folder, the demo app seeded, an operator token for the console API). Fails with
  * "run `npm run build`" when the CLI has not been built; the root `npm test` builds it first.
  *
  * @example
@@ -52,53 +49,28 @@ export interface RealServer {
  * ```
  */
 export async function startRealServer(timeoutMs = 20_000): Promise<RealServer> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (the root \`npm test\` builds it before the tests)`);
-  const adminToken = `rn-e2e-${randomBytes(24).toString("hex")}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-react-native-"));
-  const child = spawn(process.execPath, [CLI, "serve"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "warn",
+  const adminToken = `real-server-${randomBytes(24).toString("hex")}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-real-server-"));
+  const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  const server = await startServerProcess(
+    {
       DATA_DIR: dataDir,
       TIDINGS_ADMIN_TOKEN: adminToken,
       // The built-in altcha at its lowest cost, for apps that ask for verification.
       ALTCHA_COST: "1",
       ALTCHA_MAX_COUNTER: "50",
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  let baseUrl: string;
-  try {
-    baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
-      const onData = (data: Buffer) => {
-        output += data.toString();
-        const match = /Tidings is listening on (http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!.replace(/\/$/, ""));
-        }
-      };
-      child.stdout.on("data", onData);
-      child.stderr.on("data", onData);
-      void exited.then(() => {
-        clearTimeout(timer);
-        reject(new Error(`the server exited before starting:\n${output}`));
-      });
-    });
-  } catch (error) {
-    await stop();
+    timeoutMs,
+  ).catch((error: unknown) => {
+    removeData();
     throw error;
-  }
+  });
+  const baseUrl = server.url.replace(/\/$/, "");
+  const stop = async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM");
+    await server.exited;
+    removeData();
+  };
 
   const consoleCall = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
     const res = await nodeFetch(`${baseUrl}/api/v1/console${url}`, {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { png } from "../uploads/test-kit.js";
+import { png } from "../uploads-kit.js";
 import { goodMultipart, junkBody, multipartArb, type Body } from "./bodies.js";
 import type { Fixtures } from "./fixtures.js";
 import { isNumeric, type ParamSpec, type RouteSpec } from "./openapi-walker.js";

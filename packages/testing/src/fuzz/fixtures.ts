@@ -1,7 +1,7 @@
-import type { App } from "../http/types.js";
-import { consoleClient, createWorkspaceWithApp } from "../testing/console-client.js";
-import { multipartBody, png } from "../uploads/test-kit.js";
-import { userHash } from "../users/identity.js";
+import type { App } from "../../../server/src/http/types.js";
+import { consoleClient, createWorkspaceWithApp } from "../console-client.js";
+import { multipartBody, png } from "../uploads-kit.js";
+import { userHash } from "../../../server/src/users/identity.js";
 import type { Hints } from "./values.js";
 
 /** The world a fuzz run starts from: ids of every kind, and the credentials that reach handlers. */

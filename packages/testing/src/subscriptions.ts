@@ -1,5 +1,5 @@
 import type { Insertable } from "kysely";
-import type { EmailSubscriptionsTable, SubscriptionStatus } from "../db/schema.js";
+import type { EmailSubscriptionsTable, SubscriptionStatus } from "../../server/src/db/schema.js";
 
 /**
  * A changelog subscription row as the database holds it, for tests that seed subscribers directly

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import type { CommandIo } from "../command-io.js";
+import type { CommandIo } from "../../server/src/command-io.js";
 
 /**
  * A command's output captured as a pipe (or, with `tty`, a terminal) would get it.

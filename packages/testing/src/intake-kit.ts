@@ -1,8 +1,8 @@
 import type { ErrorBody } from "@tidings/protocol";
-import { findAppByKey, type AppRow } from "../apps/apps.js";
-import type { Context } from "../context.js";
-import { ApiError } from "../http/errors.js";
-import { checkIntake, type IntakeAction } from "../intake/intake.js";
+import { findAppByKey, type AppRow } from "../../server/src/apps/apps.js";
+import type { Context } from "../../server/src/context.js";
+import { ApiError } from "../../server/src/http/errors.js";
+import { checkIntake, type IntakeAction } from "../../server/src/intake/intake.js";
 
 /** The stored row of the app with `appKey` (read fresh, never from the shared cache). */
 export async function appRowOf(ctx: Context, appKey: string): Promise<AppRow> {

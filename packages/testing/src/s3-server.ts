@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import { S3Storage } from "../storage/s3-storage.js";
+import { S3Storage } from "../../server/src/storage/s3-storage.js";
 
 /** s3rver accepts these keys (and checks the signatures made with them). */
 const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };

@@ -1,4 +1,4 @@
-import type { Clock, Timers } from "../clock.js";
+import type { Clock, Timers } from "../../server/src/clock.js";
 
 /**
  * A clock tests move by hand, with timers that fire as it passes their time.

@@ -1,10 +1,10 @@
 import type { Writable } from "node:stream";
-import { buildApp } from "../app.js";
-import { loadConfig, type Config } from "../config.js";
-import type { DialectName } from "../db/database.js";
-import type { App } from "../http/types.js";
-import { RATE_LIMIT_BUCKETS } from "../rate-limit/buckets.js";
-import type { ObjectStorage } from "../storage/object-storage.js";
+import { buildApp } from "../../server/src/app.js";
+import { loadConfig, type Config } from "../../server/src/config.js";
+import type { DialectName } from "../../server/src/db/database.js";
+import type { App } from "../../server/src/http/types.js";
+import { RATE_LIMIT_BUCKETS } from "../../server/src/rate-limit/buckets.js";
+import type { ObjectStorage } from "../../server/src/storage/object-storage.js";
 import { FakeClock } from "./fake-clock.js";
 import { openTestDatabase, type TestDatabase } from "./test-database.js";
 

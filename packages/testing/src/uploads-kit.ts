@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_RATE_LIMITS } from "../rate-limit/buckets.js";
-import type { DialectName } from "../db/database.js";
-import { startTestS3Server } from "../testing/s3-server.js";
-import { createTestApp, type TestApp } from "../testing/test-app.js";
-import { testDialects } from "../testing/test-database.js";
+import { DEFAULT_RATE_LIMITS } from "../../server/src/rate-limit/buckets.js";
+import type { DialectName } from "../../server/src/db/database.js";
+import { startTestS3Server } from "./s3-server.js";
+import { createTestApp, type TestApp } from "./test-app.js";
+import { testDialects } from "./test-database.js";
 
 /** A text field or a file part of a hand-built multipart body. */
 export type Part = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
