@@ -127,6 +127,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
             internalNote: null,
             firstTriagedAt: null,
             resolvedAt: null,
+            customFields: "{}",
             createdAt: now,
             updatedAt: now,
           })
