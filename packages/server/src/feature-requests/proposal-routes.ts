@@ -1,6 +1,7 @@
 import { ProposeFeatureRequestBodySchema, ProposeFeatureRequestResultSchema, textLength } from "@tidings/protocol";
 import { requirePublicApp } from "../apps/public-app.js";
 import { appContentTag, appRequestSetTag, type Context } from "../context.js";
+import { acceptFields } from "../custom-fields/form-values.js";
 import { ApiError } from "../http/errors.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
@@ -53,6 +54,8 @@ export function proposalRoutes(app: App, ctx: Context): void {
       if (titleLength < 3 || titleLength > 200) {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { title: ["Title must be 3 to 200 characters"] } } });
       }
+      // Custom fields are part of the body: checked before intake counts anything.
+      const fields = await acceptFields(db, appRow.id, "feature_request", undefined, body.fields);
       const approved =
         appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
       const pass = await checkIntake(ctx, appRow, {
@@ -77,6 +80,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
           requesterEmail: identity.profile?.email ?? (body.requesterEmail?.trim() || null),
           createdByAdmin: false,
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
+          customFields: fields.values,
         });
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));

@@ -2,6 +2,7 @@ import type { SubmissionRecord, TriageStatus } from "@tidings/protocol";
 import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import type { Database, SubmissionsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
+import { recordFieldsOf } from "../custom-fields/record-fields.js";
 
 /** Filters of the inbox listing; all optional. */
 export interface InboxFilter {
@@ -48,7 +49,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, "submissions" | "apps" 
   return q;
 }
 
-function toRecord(row: Row): SubmissionRecord {
+function toRecord(row: Row, fields: SubmissionRecord["fields"]): SubmissionRecord {
   return {
     submissionId: row.id,
     appId: row.appId,
@@ -70,6 +71,7 @@ function toRecord(row: Row): SubmissionRecord {
     attachmentCount: Number(row.attachmentCount),
     firstTriagedAt: row.firstTriagedAt,
     resolvedAt: row.resolvedAt,
+    fields,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -109,12 +111,14 @@ export async function listSubmissions(
     .offset(page.offset)
     .execute()) as Row[];
   const count = await filtered(base(db, workspaceId).select((eb) => eb.fn.countAll<number>().as("n")), filter).executeTakeFirstOrThrow();
-  return { submissions: rows.map(toRecord), total: Number(count.n) };
+  const fieldsOf = await recordFieldsOf(db, rows.map((r) => r.appId));
+  return { submissions: rows.map((r) => toRecord(r, fieldsOf(r))), total: Number(count.n) };
 }
 
 /** One submission of the workspace as an inbox record, or 404 `submission_not_found`. */
 export async function findSubmission(db: Kysely<Database>, workspaceId: string, id: string): Promise<{ record: SubmissionRecord; metadata: string }> {
   const row = (await selectRecord(db, workspaceId).where("submissions.id", "=", id).executeTakeFirst()) as Row | undefined;
   if (row === undefined) throw new ApiError("submission_not_found");
-  return { record: toRecord(row), metadata: row.metadata };
+  const fieldsOf = await recordFieldsOf(db, [row.appId]);
+  return { record: toRecord(row, fieldsOf(row)), metadata: row.metadata };
 }
