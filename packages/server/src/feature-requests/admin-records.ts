@@ -5,6 +5,7 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "./search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";
+import { fieldCondition, type FieldFilter } from "../custom-fields/filters.js";
 import { recordFieldsOf } from "../custom-fields/record-fields.js";
 
 // Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,
@@ -63,6 +64,8 @@ export interface AdminListQuery {
   boardId: string | undefined;
   /** Every one of these tags must be on the request. */
   tagIds: readonly string[];
+  /** Every one of these custom field filters must match (fields of `appId`). */
+  fieldFilters: readonly FieldFilter[];
   moderation: ModerationState | undefined;
   sort: AdminFeatureRequestSort;
   payerOnly: boolean;
@@ -91,6 +94,7 @@ export async function listAdminFeatureRequests(
       eb.exists(eb.selectFrom("featureRequestTags as frt").select("frt.tagId").whereRef("frt.featureRequestId", "=", "fr.id").where("frt.tagId", "=", tagId)),
     );
   }
+  for (const filter of query.fieldFilters) filtered = filtered.where(fieldCondition(db, "fr.custom_fields", filter));
   // The search columns are already lower-cased, accent-free and hold only letters, digits and
   // spaces, so the needle needs no LIKE escaping and both engines compare alike.
   const needle = searchText(query.q ?? "");
