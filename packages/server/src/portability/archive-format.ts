@@ -25,6 +25,7 @@ export type ArchiveLine =
 export const ARCHIVE_TABLES = [
   "workspaces",
   "apps",
+  "customFields",
   "boardColumns",
   "appVersions",
   "endUsers",
@@ -45,6 +46,7 @@ export type ArchiveTable = (typeof ARCHIVE_TABLES)[number];
 export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   workspaces: ["id"],
   apps: ["id"],
+  customFields: ["id"],
   boardColumns: ["id"],
   appVersions: ["id"],
   endUsers: ["id"],
@@ -88,6 +90,7 @@ export interface Reference {
 /** Every reference an imported row must keep inside the archive, so an archive reaches no other app. */
 export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   apps: [{ column: "workspaceId", table: "workspaces", kind: "row" }],
+  customFields: [{ column: "appId", table: "apps", kind: "row" }],
   boardColumns: [{ column: "appId", table: "apps", kind: "row" }],
   appVersions: [{ column: "appId", table: "apps", kind: "row" }],
   endUsers: [{ column: "appId", table: "apps", kind: "row" }],
@@ -137,6 +140,7 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
 /** The column naming a row's owner: a row already on the server must have the same one. */
 export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
   apps: "workspaceId",
+  customFields: "appId",
   boardColumns: "appId",
   appVersions: "appId",
   endUsers: "appId",

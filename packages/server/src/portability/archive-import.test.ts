@@ -45,6 +45,14 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     source = await createUploadTestApp(dialect);
     const db = source.app.ctx.db.kysely;
     const app = await db.selectFrom("apps").selectAll().where("appKey", "=", DEMO_APP_KEY).executeTakeFirstOrThrow();
+    // A custom field the feedback form asks for, so definitions and values travel too.
+    const severity = await consoleClient(source.app, source.admin.authorization).post(`/workspaces/${app.workspaceId}/apps/${app.id}/fields`, {
+      label: "Severity",
+      type: "single_select",
+      appliesTo: ["feedback"],
+      options: [{ value: "high", label: "High" }],
+    });
+    expect(severity.status).toBe(201);
     // Feedback with an attachment, through the public API as the SDK sends it.
     screenshot = Buffer.concat([png(40), Buffer.alloc(300_000, 7)]);
     const body = multipartBody([{ name: "appKey", value: DEMO_APP_KEY }, { name: "file", filename: "s.png", contentType: "image/png", data: screenshot }]);
@@ -54,7 +62,7 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       method: "POST",
       url: "/api/v1/feedback",
       headers: { "x-user-token": ALICE },
-      payload: { appKey: DEMO_APP_KEY, title: "Crash on save", description: "It **crashes**.", platform: "ios", reporterEmail: "a@example.com", uploadIds: [upload.json().uploadId] },
+      payload: { appKey: DEMO_APP_KEY, title: "Crash on save", description: "It **crashes**.", platform: "ios", reporterEmail: "a@example.com", uploadIds: [upload.json().uploadId], fields: { severity: "high" } },
     });
     expect(feedback.statusCode).toBe(201);
     // A published release linking two requests, and subscribers in each consent state.

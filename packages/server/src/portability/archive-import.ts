@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { once } from "node:events";
 import readline from "node:readline";
 import { PassThrough, Readable } from "node:stream";
+import { CUSTOM_FIELD_TYPES } from "@tidings/protocol";
 import { sql } from "kysely";
 import { newSigningSecret } from "../apps/apps.js";
 import type { Db } from "../db/database.js";
@@ -84,12 +85,17 @@ const JSON_COLUMNS: Record<string, "array" | "object"> = {
   "apps.allowedEmbedOrigins": "array",
   "apps.allowedPlatforms": "array",
   "apps.sdk": "object",
+  "customFields.appliesTo": "array",
+  "customFields.options": "array",
+  "customFields.limits": "object",
+  "featureRequests.customFields": "object",
   "featureRequestEvents.data": "object",
   "submissions.metadata": "object",
+  "submissions.customFields": "object",
 };
 
 /** Flags stored as 0/1 (SQLite would take any number, and a 2 is neither). */
-const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|verificationTrustIdentified$|createdByAdmin$|released$)/;
+const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|verificationTrustIdentified$|createdByAdmin$|released$|required$|archived$)/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** Why `value` cannot go into `table.column`, or undefined when it can. */
@@ -102,6 +108,8 @@ function valueProblem(table: string, column: string, shape: ColumnShape, value: 
   }
   if (typeof value !== "string") return "must be a string";
   if (/At$/.test(column) && !TIMESTAMP.test(value)) return "must be an ISO-8601 UTC time";
+  // Forms and the console check values by type: a field of an unknown type could check nothing.
+  if (table === "customFields" && column === "type" && !(CUSTOM_FIELD_TYPES as readonly string[]).includes(value)) return `must be one of ${CUSTOM_FIELD_TYPES.join(", ")}`;
   const json = JSON_COLUMNS[`${table}.${column}`];
   if (json !== undefined) {
     let parsed: unknown;
