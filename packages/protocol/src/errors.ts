@@ -276,6 +276,24 @@ export const ErrorCodes = {
     meaning: "An app may have up to 200 tags and a request up to 10; a listing filters on up to 5 at once. Nothing was written.",
     fix: "Remove a tag first, or filter on fewer tags.",
   },
+  custom_field_not_found: {
+    status: 404,
+    message: "Custom field not found",
+    meaning: "The custom field does not exist in this workspace.",
+    fix: "List the app's custom fields first.",
+  },
+  too_many_fields: {
+    status: 400,
+    message: "This app has as many custom fields as it may have",
+    meaning: "An app may have up to 30 active custom fields (archived ones do not count). Nothing was written.",
+    fix: "Archive a field you no longer ask for.",
+  },
+  invalid_field_order: {
+    status: 400,
+    message: "The order must list every active custom field of the app exactly once",
+    meaning: "A reorder request omitted, repeated or added field ids, or named an archived field.",
+    fix: "Send all of the app's active field ids in the new order.",
+  },
   version_not_found: {
     status: 404,
     message: "Version not found",
@@ -310,8 +328,8 @@ export const ErrorCodes = {
   slug_taken: {
     status: 409,
     message: "That slug is already in use",
-    meaning: "Another workspace, app, column, board or tag already uses the slug.",
-    fix: "Choose another slug.",
+    meaning: "Another workspace, app, column, board or tag already uses the slug, or another active custom field of the app uses the key.",
+    fix: "Choose another slug (or key).",
   },
   referenced_record_missing: {
     status: 409,

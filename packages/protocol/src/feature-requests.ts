@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, StringEnum, Timestamp } from "./common.js";
+import { CustomFieldValuesBodySchema, RecordFieldSchema } from "./custom-fields.js";
 import { PublicTagSchema, TagVisibilitySchema } from "./tags.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -99,6 +100,8 @@ export const ProposeFeatureRequestBodySchema = Type.Object({
   turnstileToken: Type.Optional(Type.String({ maxLength: 4096 })),
   /** The slug of the board it goes on (absent: the app's default board). */
   board: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Values of the app's custom fields for proposals, by key. */
+  fields: Type.Optional(CustomFieldValuesBodySchema),
 });
 export const ProposeFeatureRequestResultSchema = Type.Object({
   featureRequestId: Type.String(),
@@ -187,6 +190,8 @@ export const AdminFeatureRequestSchema = Type.Object({
   submitterIsPaying: Type.Boolean(),
   /** Every tag it carries, team-only ones included, by name. */
   tags: Type.Array(Type.Object({ id: Type.String(), ...PublicTagSchema.properties, visibility: TagVisibilitySchema })),
+  /** Its custom field values, in the fields' order (archived fields last). */
+  fields: Type.Array(RecordFieldSchema),
 });
 export type AdminFeatureRequest = Static<typeof AdminFeatureRequestSchema>;
 
@@ -264,6 +269,8 @@ export const CreateAdminFeatureRequestBodySchema = Type.Object({
   description: Type.Optional(TriageDescription),
   ...ColumnRef,
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Values of the app's custom fields for proposals, by key, checked as a proposal's are. */
+  fields: Type.Optional(CustomFieldValuesBodySchema),
 });
 
 export const UpdateAdminFeatureRequestBodySchema = Type.Object({

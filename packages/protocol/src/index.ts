@@ -4,6 +4,7 @@ export * from "./config.js";
 export * from "./roadmap.js";
 export * from "./boards.js";
 export * from "./tags.js";
+export * from "./custom-fields.js";
 export * from "./console.js";
 export * from "./feature-requests.js";
 export * from "./intake.js";

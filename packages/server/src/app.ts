@@ -42,6 +42,8 @@ import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { boardConsoleRoutes } from "./boards/console-routes.js";
 import { boardsPublicRoutes } from "./boards/public-routes.js";
 import { tagConsoleRoutes } from "./tags/console-routes.js";
+import { customFieldConsoleRoutes } from "./custom-fields/console-routes.js";
+import { customFieldsPublicRoutes } from "./custom-fields/public-routes.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -291,6 +293,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicConfigRoutes(typed, ctx);
     roadmapPublicRoutes(typed, ctx);
     boardsPublicRoutes(typed, ctx);
+    customFieldsPublicRoutes(typed, ctx);
     intakePublicRoutes(typed, ctx);
     featureRequestPublicRoutes(typed, ctx);
     feedbackPublicRoutes(typed, ctx);
@@ -319,6 +322,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       roadmapConsoleRoutes(typed, ctx);
       boardConsoleRoutes(typed, ctx);
       tagConsoleRoutes(typed, ctx);
+      customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);

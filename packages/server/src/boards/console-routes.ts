@@ -18,6 +18,7 @@ import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
+import { archiveBoardFields } from "../custom-fields/definitions.js";
 import { createBoard, deleteBoard, findBoardInWorkspace, listBoards, moveRequests, reorderBoards, requestCounts, toBoard, updateBoard, type BoardRow } from "./boards.js";
 
 const BoardParams = Type.Object({ wsId: IdParam("ws"), boardId: IdParam("brd") });
@@ -101,11 +102,16 @@ export function boardConsoleRoutes(app: App, ctx: Context): void {
 
   app.delete(
     "/workspaces/:wsId/boards/:boardId",
-    { schema: { tags, summary: "Delete a board; its requests move to the default board", params: BoardParams, response: { 200: Success } } },
+    { schema: { tags, summary: "Delete a board; its requests move to the default board and its own custom fields are archived", params: BoardParams, response: { 200: Success } } },
     async (request) => {
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
-      await write((trx) => deleteBoard(trx, request.params.wsId, request.params.boardId));
+      await write(async (trx) => {
+        const board = await deleteBoard(trx, request.params.wsId, request.params.boardId);
+        // Its requests move to the default board with their values; its own fields are asked no more.
+        await archiveBoardFields(trx, ctx.clock, board.id);
+        return board;
+      });
       return { success: true };
     },
   );

@@ -1,3 +1,4 @@
+import type { CustomFieldType } from "@tidings/protocol";
 import type { Generated } from "kysely";
 
 /**
@@ -160,6 +161,31 @@ export interface TagsTable {
   updatedAt: string;
 }
 
+/** A field the team asks for on the proposal or feedback form; archived rather than deleted. */
+export interface CustomFieldsTable {
+  id: string;
+  appId: string;
+  /** The one board whose proposals ask for it, or null for every board (and feedback). */
+  boardId: string | null;
+  /** Unique among the app's active fields; never changes. */
+  key: string;
+  label: string;
+  description: string;
+  type: CustomFieldType;
+  required: Flag;
+  /** JSON array of the forms that ask for it (`feature_request`, `feedback`). */
+  appliesTo: string;
+  /** JSON array of `{value, label}` (selects; `[]` otherwise). */
+  options: string;
+  /** JSON object of the `CustomFieldLimits` that apply to its type. */
+  limits: string;
+  /** Order among the app's active fields. */
+  position: number;
+  archived: Flag;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface FeatureRequestTagsTable {
   featureRequestId: string;
   tagId: string;
@@ -191,6 +217,8 @@ export interface FeatureRequestsTable {
   searchTitle: string;
   searchBody: string;
   searchExtra: string;
+  /** JSON object of custom field values keyed by field id; `{}` when none. */
+  customFields: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -279,6 +307,8 @@ export interface SubmissionsTable {
   internalNote: string | null;
   firstTriagedAt: string | null;
   resolvedAt: string | null;
+  /** JSON object of custom field values keyed by field id; `{}` when none. */
+  customFields: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -573,6 +603,7 @@ export interface Database {
   boards: BoardsTable;
   tags: TagsTable;
   featureRequestTags: FeatureRequestTagsTable;
+  customFields: CustomFieldsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
   featureRequests: FeatureRequestsTable;

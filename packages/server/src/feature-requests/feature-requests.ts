@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { queueRequestWebhook } from "../webhooks/events.js";
 import { defaultBoard } from "../boards/boards.js";
+import type { StoredFieldValues } from "../custom-fields/values.js";
 import { ftsRow } from "../search/search-index.js";
 import { indexPrefix, searchText } from "../search/search-text.js";
 
@@ -47,6 +48,8 @@ export interface NewFeatureRequest {
   declined?: boolean;
   /** Importers: extra details for the `created` event (where it came from, its tags). */
   eventData?: Record<string, unknown>;
+  /** Custom field values by field id, already checked (`acceptFields`); default none. */
+  customFields?: StoredFieldValues;
 }
 
 /**
@@ -126,6 +129,7 @@ export async function createFeatureRequests(
       searchTitle: searchText(input.title),
       searchBody: searchText(input.description),
       searchExtra: searchText(`${columnName.get(columnId) ?? ""} ${versionId === null ? "" : (versionLabel.get(versionId) ?? "")}`),
+      customFields: JSON.stringify(input.customFields ?? {}),
       createdAt,
       updatedAt: createdAt,
     };

@@ -1,6 +1,7 @@
 import { ProposeFeatureRequestBodySchema, ProposeFeatureRequestResultSchema, textLength } from "@tidings/protocol";
 import { requirePublicApp } from "../apps/public-app.js";
 import { appContentTag, appRequestSetTag, type Context } from "../context.js";
+import { acceptFields } from "../custom-fields/form-values.js";
 import { ApiError } from "../http/errors.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
@@ -56,6 +57,8 @@ export function proposalRoutes(app: App, ctx: Context): void {
       }
       // A board the caller may not see is refused like one that does not exist.
       const boardIds = body.board === undefined ? undefined : boardsToRead(await boardAudience(db, appRow.id, identity, ctx.cache), body.board);
+      // Custom fields are part of the body: checked before intake counts anything.
+      const fields = await acceptFields(db, appRow.id, "feature_request", undefined, body.fields);
       const approved =
         appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
       const pass = await checkIntake(ctx, appRow, {
@@ -81,6 +84,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
           requesterEmail: identity.profile?.email ?? (body.requesterEmail?.trim() || null),
           createdByAdmin: false,
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
+          customFields: fields.values,
         });
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));
