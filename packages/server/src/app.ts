@@ -66,6 +66,7 @@ import { queueDepth } from "./jobs/queue.js";
 import { countingCache, countingMailer } from "./metrics/instrument.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
+import { archiveBoardFields } from "./custom-fields/definitions.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
 export interface BuildOptions {
@@ -320,7 +321,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       invitationRoutes(typed, ctx);
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
-      boardConsoleRoutes(typed, ctx);
+      boardConsoleRoutes(typed, ctx, { boardDeleted: archiveBoardFields });
       tagConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);

@@ -18,7 +18,6 @@ import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { archiveBoardFields } from "../custom-fields/definitions.js";
 import { createBoard, deleteBoard, findBoardInWorkspace, listBoards, moveRequests, reorderBoards, requestCounts, toBoard, updateBoard, type BoardRow } from "./boards.js";
 
 const BoardParams = Type.Object({ wsId: IdParam("ws"), boardId: IdParam("brd") });
@@ -26,7 +25,12 @@ const Success = Type.Object({ success: Type.Boolean() });
 const tags = ["console: boards"];
 
 /** Boards of an app. Reads need membership; managing boards needs `app.configure`; moving requests `content.manage`. */
-export function boardConsoleRoutes(app: App, ctx: Context): void {
+export function boardConsoleRoutes(
+  app: App,
+  ctx: Context,
+  /** What other areas do in the same transaction when a board goes (custom fields archive the board's own). */
+  hooks: { boardDeleted?: (trx: Kysely<Database>, clock: Context["clock"], boardId: string) => Promise<void> } = {},
+): void {
   const db = ctx.db.kysely;
 
   /** Runs a write in one transaction, then drops the cached public answers of the board's app. */
@@ -109,7 +113,7 @@ export function boardConsoleRoutes(app: App, ctx: Context): void {
       await write(async (trx) => {
         const board = await deleteBoard(trx, request.params.wsId, request.params.boardId);
         // Its requests move to the default board with their values; its own fields are asked no more.
-        await archiveBoardFields(trx, ctx.clock, board.id);
+        await hooks.boardDeleted?.(trx, ctx.clock, board.id);
         return board;
       });
       return { success: true };
