@@ -103,8 +103,33 @@ export interface FeatureRequestItem {
   requesterClerkId?: string | null;
   recentCommenters?: { authorName?: string | null; clerkUserId?: string | null; avatarUrl?: string | null }[];
   hasMoreCommenters?: boolean;
+  /** The board it is on (servers without boards leave it out). */
+  boardId?: string;
+  /** Its public tags, by name (servers without tags leave them out). */
+  tags?: PublicTag[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** A tag as shown on a request. */
+export interface PublicTag {
+  name: string;
+  slug: string;
+  /** `#rrggbb`, or null for the theme's neutral chip colour. */
+  color: string | null;
+}
+
+/** One of an app's boards the caller may see. */
+export interface Board {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  position: number;
+  /** `private` boards are shown only to identified users the team admits. */
+  visibility: "public" | "private";
+  /** Proposals that name no board go to the default one. */
+  isDefault: boolean;
 }
 
 /** A page of the feature-request listing. */

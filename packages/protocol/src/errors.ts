@@ -227,6 +227,73 @@ export const ErrorCodes = {
     meaning: "The column does not exist in this workspace.",
     fix: "List the app's columns first.",
   },
+  board_not_found: {
+    status: 404,
+    message: "Board not found",
+    meaning: "The board does not exist in this workspace.",
+    fix: "List the app's boards first.",
+  },
+  unknown_board: {
+    status: 400,
+    message: "No such board",
+    meaning:
+      "A listing filter or a proposal named a board slug or id that the app does not have, or a private board the caller may not see: both get the same answer, so a private board's existence does not leak.",
+    fix: "List the boards the caller may see with GET /api/v1/public/apps/<APP_KEY>/boards.",
+  },
+  default_board: {
+    status: 400,
+    message: "The default board cannot be deleted or made private",
+    meaning: "Every app keeps one public board that proposals go to when they name none.",
+    fix: "Make another board the default first.",
+  },
+  too_many_boards: {
+    status: 400,
+    message: "This app has as many boards as it may have",
+    meaning: "An app may have up to 50 boards.",
+    fix: "Delete a board you no longer use.",
+  },
+  invalid_board_order: {
+    status: 400,
+    message: "The order must list every board of the app exactly once",
+    meaning: "A reorder request omitted, repeated or added board ids.",
+    fix: "Send all of the app's board ids in the new order.",
+  },
+  tag_not_found: {
+    status: 404,
+    message: "Tag not found",
+    meaning: "The tag does not exist in this workspace, or (bulk tagging) belongs to another app.",
+    fix: "List the app's tags first.",
+  },
+  unknown_tag: {
+    status: 400,
+    message: "No such tag",
+    meaning: "A listing filter named a tag slug the app does not have, or a team-only tag: both get the same answer.",
+    fix: "Filter on the public tags shown on the app's requests.",
+  },
+  too_many_tags: {
+    status: 400,
+    message: "Too many tags",
+    meaning: "An app may have up to 200 tags and a request up to 10; a listing filters on up to 5 at once. Nothing was written.",
+    fix: "Remove a tag first, or filter on fewer tags.",
+  },
+  custom_field_not_found: {
+    status: 404,
+    message: "Custom field not found",
+    meaning: "The custom field does not exist in this workspace.",
+    fix: "List the app's custom fields first.",
+  },
+  too_many_fields: {
+    status: 400,
+    message: "This app has as many custom fields as it may have",
+    meaning: "An app may have up to 30 active custom fields (archived ones do not count). Nothing was written.",
+    fix: "Archive a field you no longer ask for.",
+  },
+  invalid_field_order: {
+    status: 400,
+    message: "The order must list every active custom field of the app exactly once",
+    meaning: "A reorder request omitted, repeated or added field ids, or named an archived field.",
+    fix: "Send all of the app's active field ids in the new order.",
+  },
   version_not_found: {
     status: 404,
     message: "Version not found",
@@ -261,8 +328,8 @@ export const ErrorCodes = {
   slug_taken: {
     status: 409,
     message: "That slug is already in use",
-    meaning: "Another workspace, app or column already uses the slug.",
-    fix: "Choose another slug.",
+    meaning: "Another workspace, app, column, board or tag already uses the slug, or another active custom field of the app uses the key.",
+    fix: "Choose another slug (or key).",
   },
   referenced_record_missing: {
     status: 409,

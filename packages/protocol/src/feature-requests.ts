@@ -1,5 +1,7 @@
 import Type, { type Static } from "typebox";
 import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, StringEnum, Timestamp } from "./common.js";
+import { CustomFieldValuesBodySchema, RecordFieldSchema } from "./custom-fields.js";
+import { PublicTagSchema, TagVisibilitySchema } from "./tags.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -37,6 +39,10 @@ export const FeatureRequestItemSchema = Type.Object({
     Type.Object({ authorName: NullableString, clerkUserId: NullableString, avatarUrl: NullableString }),
   ),
   hasMoreCommenters: Type.Boolean(),
+  /** The board it is on. */
+  boardId: Type.String(),
+  /** Its public tags, by name (team-only tags never appear here). */
+  tags: Type.Array(PublicTagSchema),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -50,6 +56,10 @@ export const FeatureRequestListQuerySchema = Type.Object({
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
   sort: Type.Optional(StringEnum(FEATURE_REQUEST_SORTS)),
+  /** A board's slug: only its requests (absent: every board the caller may see). */
+  board: Type.Optional(Type.String({ maxLength: 64 })),
+  /** A public tag's slug; repeat it to require several (every one must be on the request, up to 5). */
+  tag: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5 })])),
   /** Deprecated: send the X-User-Token header instead. */
   userToken: Type.Optional(Type.String({ maxLength: 256 })),
 });
@@ -88,6 +98,10 @@ export const ProposeFeatureRequestBodySchema = Type.Object({
   requesterToken: Type.Optional(Type.String({ maxLength: 256 })),
   verificationToken: Type.Optional(Type.String({ maxLength: 4096 })),
   turnstileToken: Type.Optional(Type.String({ maxLength: 4096 })),
+  /** The slug of the board it goes on (absent: the app's default board). */
+  board: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Values of the app's custom fields for proposals, by key. */
+  fields: Type.Optional(CustomFieldValuesBodySchema),
 });
 export const ProposeFeatureRequestResultSchema = Type.Object({
   featureRequestId: Type.String(),
@@ -174,6 +188,10 @@ export const AdminFeatureRequestSchema = Type.Object({
   revenueTotal: Type.Number(),
   payingVoters: Type.Integer(),
   submitterIsPaying: Type.Boolean(),
+  /** Every tag it carries, team-only ones included, by name. */
+  tags: Type.Array(Type.Object({ id: Type.String(), ...PublicTagSchema.properties, visibility: TagVisibilitySchema })),
+  /** Its custom field values, in the fields' order (archived fields last). */
+  fields: Type.Array(RecordFieldSchema),
 });
 export type AdminFeatureRequest = Static<typeof AdminFeatureRequestSchema>;
 
@@ -185,6 +203,10 @@ export const AdminFeatureRequestListQuerySchema = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   columnId: Type.Optional(Type.String({ maxLength: 64 })),
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Requests on this board. */
+  boardId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Requests carrying this tag (repeat the parameter: every tag given must match). */
+  tagId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5 })])),
   moderation: Type.Optional(ModerationStateSchema),
   sort: Type.Optional(StringEnum(ADMIN_FEATURE_REQUEST_SORTS)),
   /** `only`: requests with at least one paying voter or a paying submitter. */
@@ -247,6 +269,8 @@ export const CreateAdminFeatureRequestBodySchema = Type.Object({
   description: Type.Optional(TriageDescription),
   ...ColumnRef,
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Values of the app's custom fields for proposals, by key, checked as a proposal's are. */
+  fields: Type.Optional(CustomFieldValuesBodySchema),
 });
 
 export const UpdateAdminFeatureRequestBodySchema = Type.Object({

@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, PlatformSchema, StringEnum, Timestamp } from "./common.js";
+import { CustomFieldValuesBodySchema, RecordFieldSchema } from "./custom-fields.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -111,6 +112,8 @@ export const FeedbackBodySchema = Type.Object({
   verificationToken: Type.Optional(Type.String({ maxLength: 8192 })),
   turnstileToken: Type.Optional(Type.String({ maxLength: 8192 })),
   userToken: Type.Optional(Type.String({ maxLength: 256 })),
+  /** Values of the app's custom fields for feedback, by key. */
+  fields: Type.Optional(CustomFieldValuesBodySchema),
 });
 export type FeedbackBody = Static<typeof FeedbackBodySchema>;
 
@@ -149,6 +152,8 @@ export const SubmissionRecordSchema = Type.Object({
   attachmentCount: Type.Integer(),
   firstTriagedAt: Type.Union([Timestamp, Type.Null()]),
   resolvedAt: Type.Union([Timestamp, Type.Null()]),
+  /** Its custom field values, in the fields' order (archived fields last). */
+  fields: Type.Array(RecordFieldSchema),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -39,6 +39,11 @@ import { intakeConsoleRoutes } from "./intake/console-routes.js";
 import { intakePublicRoutes } from "./intake/public-routes.js";
 import { openRateLimiter, type OpenedRateLimiter } from "./rate-limit/open-rate-limiter.js";
 import type { RateLimiter } from "./rate-limit/rate-limiter.js";
+import { boardConsoleRoutes } from "./boards/console-routes.js";
+import { boardsPublicRoutes } from "./boards/public-routes.js";
+import { tagConsoleRoutes } from "./tags/console-routes.js";
+import { customFieldConsoleRoutes } from "./custom-fields/console-routes.js";
+import { customFieldsPublicRoutes } from "./custom-fields/public-routes.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
 import { roadmapPublicRoutes } from "./roadmap/public-routes.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -61,6 +66,7 @@ import { queueDepth } from "./jobs/queue.js";
 import { countingCache, countingMailer } from "./metrics/instrument.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
+import { archiveBoardFields } from "./custom-fields/definitions.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
 export interface BuildOptions {
@@ -287,6 +293,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     healthRoutes(typed, health);
     publicConfigRoutes(typed, ctx);
     roadmapPublicRoutes(typed, ctx);
+    boardsPublicRoutes(typed, ctx);
+    customFieldsPublicRoutes(typed, ctx);
     intakePublicRoutes(typed, ctx);
     featureRequestPublicRoutes(typed, ctx);
     feedbackPublicRoutes(typed, ctx);
@@ -313,6 +321,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       invitationRoutes(typed, ctx);
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
+      boardConsoleRoutes(typed, ctx, { boardDeleted: archiveBoardFields });
+      tagConsoleRoutes(typed, ctx);
+      customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);

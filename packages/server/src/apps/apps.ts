@@ -14,6 +14,7 @@ import { isUniqueViolation } from "../db/constraint-violations.js";
 import { insertWithSlug, slugify } from "../slug.js";
 import { requiredProvider } from "./verification-policy.js";
 import { createDefaultColumns } from "./starting-columns.js";
+import { createDefaultBoard } from "./starting-board.js";
 
 export type AppRow = Selectable<AppsTable>;
 
@@ -276,6 +277,7 @@ export async function createApp(
   );
   const row = rowWith(slug);
   await createDefaultColumns(trx, clock, row.id);
+  await createDefaultBoard(trx, clock, row.id);
   return { row, signingSecret };
 }
 

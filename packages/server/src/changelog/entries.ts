@@ -5,6 +5,7 @@ import { ApiError } from "../http/errors.js";
 import { jobProgress } from "../jobs/queue.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { renderRelease } from "./markdown.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 export type EntryRow = Selectable<ChangelogEntriesTable>;
 
@@ -21,7 +22,7 @@ export async function linkedRequests(
     .innerJoin("featureRequests as fr", "fr.id", "l.featureRequestId")
     .select(["l.entryId", "fr.id", "fr.title"])
     .where("l.entryId", "in", entryIds);
-  if (publicOnly) query = query.where("fr.moderation", "=", "approved").where("fr.mergedIntoId", "is", null);
+  if (publicOnly) query = query.where("fr.moderation", "=", "approved").where("fr.mergedIntoId", "is", null).where(onPublicBoard());
   for (const row of await query.orderBy("l.entryId").orderBy("l.position").execute()) {
     let list = byEntry.get(row.entryId);
     if (list === undefined) byEntry.set(row.entryId, (list = []));

@@ -64,12 +64,59 @@ describe.each(testDialects())("database on %s", (dialect) => {
       provider: { getMigrations: () => Promise.resolve(migrations) },
       ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
     });
-    expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
+    // The app is created by today's code, then the schema goes back to before 0025 under it.
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users"]);
+    expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
+  });
+
+  it("gives every app that existed before migration 0026 a public default board holding all its requests", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Boards", slug: "boards-0026" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
+    const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
+    expect((await migrator.migrateTo("0025-trust-identified-users")).error).toBeUndefined();
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields"]);
+    const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
+    expect(boards).toHaveLength(1);
+    expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
+    expect(boards[0]!.id).toMatch(/^brd_[0-9a-z]{26}$/);
+    const placed = await db.selectFrom("featureRequests").select(["id", "boardId"]).where("appId", "=", appId).orderBy("id").execute();
+    expect(placed).toEqual(requests.map((r) => ({ id: r.id, boardId: boards[0]!.id })).sort((a, b) => a.id.localeCompare(b.id)));
+  });
+
+  it("gives requests and feedback from before migration 0028 no custom field values, and the fields table its active-key index", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Fields", slug: "fields-0028" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Fields app" })).row.id;
+    const [request] = await createFeatureRequests(db, clock, dialect, appId, [{ ...importedRequest(appId, "One", ""), customFields: { fld_gone: "kept?" } }]);
+    const now = clock.now().toISOString();
+    await db
+      .insertInto("submissions")
+      .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
+      .execute();
+    expect((await migrator.migrateTo("0027-tags")).error).toBeUndefined();
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields"]);
+    expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
+    expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
+    const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
+    await db.insertInto("customFields").values({ ...field, id: "fld_a", key: "plan", archived: 1 }).execute();
+    await db.insertInto("customFields").values({ ...field, id: "fld_b", key: "plan", archived: 0 }).execute();
+    // A second active field with the key is refused by the database itself.
+    await expect(db.insertInto("customFields").values({ ...field, id: "fld_c", key: "plan", archived: 0 }).execute()).rejects.toThrow();
   });
 
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
@@ -100,7 +147,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -131,11 +178,13 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
     try {
       const clock = new FakeClock();
       const migrator = new Migrator({ db: db.kysely.withoutPlugins() as Kysely<unknown>, provider: { getMigrations: () => Promise.resolve(migrations) } });
-      expect((await migrator.migrateTo("0005-console-sessions")).error).toBeUndefined();
+      // Today's code writes the rows, then the schema goes back to 0005 under them.
+      await migrateToLatest(db);
       const { workspace } = await createWorkspace(db.kysely, clock, { name: "Old", slug: "old" }, null);
       const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
       const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => importedRequest(appId, title, "From before the upgrade"));
       await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
+      expect((await migrator.migrateTo("0005-console-sessions")).error).toBeUndefined();
       expect(await migrateToLatest(db)).toEqual([
         "0006-search-prefix-index",
         "0007-search-longer-prefixes",
@@ -156,6 +205,9 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0023-vote-batches",
         "0024-search-words-table",
         "0025-trust-identified-users",
+        "0026-boards",
+        "0027-tags",
+        "0028-custom-fields",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

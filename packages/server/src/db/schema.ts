@@ -1,3 +1,4 @@
+import type { CustomFieldType } from "@tidings/protocol";
 import type { Generated } from "kysely";
 
 /**
@@ -132,11 +133,72 @@ export interface EndUsersTable {
 /** Moderation state of a feature request. */
 export type Moderation = "pending" | "approved" | "declined";
 
+/** One of an app's lists of requests; exactly one per app is the default. */
+export interface BoardsTable {
+  id: string;
+  appId: string;
+  name: string;
+  slug: string;
+  description: string;
+  position: number;
+  visibility: "public" | "private";
+  /** JSON of a `BoardAccessRule`; null admits every identified user. Private boards only. */
+  accessRule: string | null;
+  isDefault: Flag;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A label the team puts on requests; team-only tags never reach the public. */
+export interface TagsTable {
+  id: string;
+  appId: string;
+  name: string;
+  slug: string;
+  color: string | null;
+  visibility: "public" | "team";
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A field the team asks for on the proposal or feedback form; archived rather than deleted. */
+export interface CustomFieldsTable {
+  id: string;
+  appId: string;
+  /** The one board whose proposals ask for it, or null for every board (and feedback). */
+  boardId: string | null;
+  /** Unique among the app's active fields; never changes. */
+  key: string;
+  label: string;
+  description: string;
+  type: CustomFieldType;
+  required: Flag;
+  /** JSON array of the forms that ask for it (`feature_request`, `feedback`). */
+  appliesTo: string;
+  /** JSON array of `{value, label}` (selects; `[]` otherwise). */
+  options: string;
+  /** JSON object of the `CustomFieldLimits` that apply to its type. */
+  limits: string;
+  /** Order among the app's active fields. */
+  position: number;
+  archived: Flag;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FeatureRequestTagsTable {
+  featureRequestId: string;
+  tagId: string;
+  createdAt: string;
+}
+
 export interface FeatureRequestsTable {
   id: string;
   appId: string;
   title: string;
   description: string;
+  /** The board it belongs to (always one of its app's boards). */
+  boardId: string;
   columnId: string | null;
   versionId: string | null;
   moderation: Moderation;
@@ -155,6 +217,8 @@ export interface FeatureRequestsTable {
   searchTitle: string;
   searchBody: string;
   searchExtra: string;
+  /** JSON object of custom field values keyed by field id; `{}` when none. */
+  customFields: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -243,6 +307,8 @@ export interface SubmissionsTable {
   internalNote: string | null;
   firstTriagedAt: string | null;
   resolvedAt: string | null;
+  /** JSON object of custom field values keyed by field id; `{}` when none. */
+  customFields: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -534,6 +600,10 @@ export interface Database {
   consoleLoginFailures: ConsoleLoginFailuresTable;
   apps: AppsTable;
   boardColumns: BoardColumnsTable;
+  boards: BoardsTable;
+  tags: TagsTable;
+  featureRequestTags: FeatureRequestTagsTable;
+  customFields: CustomFieldsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
   featureRequests: FeatureRequestsTable;

@@ -4,6 +4,9 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "../search/search-text.js";
+import { tagsOf, type TagRow } from "../tags/tags.js";
+import { fieldCondition, type FieldFilter } from "../custom-fields/filters.js";
+import { recordFieldsOf } from "../custom-fields/record-fields.js";
 
 // Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,
 // filter and sort; identifiers are snake_case as stored.
@@ -32,9 +35,11 @@ function recordQuery(db: Kysely<Database>, workspaceId: string) {
 
 type RecordRow = Awaited<ReturnType<ReturnType<typeof recordQuery>["executeTakeFirstOrThrow"]>>;
 
-function toAdminFeatureRequest(r: RecordRow, commenters: FeatureRequestItem["recentCommenters"]): AdminFeatureRequest {
+function toAdminFeatureRequest(r: RecordRow, commenters: FeatureRequestItem["recentCommenters"], tags: TagRow[], fields: AdminFeatureRequest["fields"]): AdminFeatureRequest {
   return {
     ...toItem(r, commenters, { hasVoted: false, isOwnRequest: false }),
+    tags: tags.map((t) => ({ id: t.id, name: t.name, slug: t.slug, color: t.color, visibility: t.visibility })),
+    fields,
     moderation: r.moderation,
     requesterEmail: r.requesterEmail,
     approvedAt: r.approvedAt,
@@ -56,6 +61,11 @@ export interface AdminListQuery {
   q: string | undefined;
   columnId: string | undefined;
   versionId: string | undefined;
+  boardId: string | undefined;
+  /** Every one of these tags must be on the request. */
+  tagIds: readonly string[];
+  /** Every one of these custom field filters must match (fields of `appId`). */
+  fieldFilters: readonly FieldFilter[];
   moderation: ModerationState | undefined;
   sort: AdminFeatureRequestSort;
   payerOnly: boolean;
@@ -78,6 +88,13 @@ export async function listAdminFeatureRequests(
   if (query.moderation !== undefined) filtered = filtered.where("fr.moderation", "=", query.moderation);
   if (query.columnId !== undefined) filtered = filtered.where("fr.columnId", "=", query.columnId);
   if (query.versionId !== undefined) filtered = filtered.where("fr.versionId", "=", query.versionId);
+  if (query.boardId !== undefined) filtered = filtered.where("fr.boardId", "=", query.boardId);
+  for (const tagId of new Set(query.tagIds)) {
+    filtered = filtered.where((eb) =>
+      eb.exists(eb.selectFrom("featureRequestTags as frt").select("frt.tagId").whereRef("frt.featureRequestId", "=", "fr.id").where("frt.tagId", "=", tagId)),
+    );
+  }
+  for (const filter of query.fieldFilters) filtered = filtered.where(fieldCondition(db, "fr.custom_fields", filter));
   // The search columns are already lower-cased, accent-free and hold only letters, digits and
   // spaces, so the needle needs no LIKE escaping and both engines compare alike.
   const needle = searchText(query.q ?? "");
@@ -95,9 +112,10 @@ export async function listAdminFeatureRequests(
   if (query.sort === "revenue") page = page.orderBy(REVENUE_CENTS, "desc").orderBy("fr.voteCount", "desc");
   if (query.sort === "paying_voters") page = page.orderBy(PAYING_VOTERS, "desc").orderBy("fr.voteCount", "desc");
   const rows = await page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(query.limit).offset(query.offset).execute();
-  const commenters = await recentCommenters(db, rows.map((r) => r.id));
+  const pageIds = rows.map((r) => r.id);
+  const [commenters, tags, fieldsOf] = await Promise.all([recentCommenters(db, pageIds), tagsOf(db, pageIds, false), recordFieldsOf(db, rows.map((r) => r.appId))]);
   return {
-    requests: rows.map((r) => toAdminFeatureRequest(r, commenters.get(r.id) ?? [])),
+    requests: rows.map((r) => toAdminFeatureRequest(r, commenters.get(r.id) ?? [], tags.get(r.id) ?? [], fieldsOf(r))),
     total: Number(total),
     pendingTotal: Number(pendingTotal),
   };
@@ -107,8 +125,8 @@ export async function listAdminFeatureRequests(
 export async function getAdminFeatureRequest(db: Kysely<Database>, workspaceId: string, id: string): Promise<AdminFeatureRequest> {
   const row = await recordQuery(db, workspaceId).where("fr.id", "=", id).executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
-  const commenters = await recentCommenters(db, [id]);
-  return toAdminFeatureRequest(row, commenters.get(id) ?? []);
+  const [commenters, tags, fieldsOf] = await Promise.all([recentCommenters(db, [id]), tagsOf(db, [id], false), recordFieldsOf(db, [row.appId])]);
+  return toAdminFeatureRequest(row, commenters.get(id) ?? [], tags.get(id) ?? [], fieldsOf(row));
 }
 
 /** How many voters the detail view lists. */

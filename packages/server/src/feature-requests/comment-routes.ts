@@ -8,7 +8,7 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite } from "../users/identity.js";
 import { addComment, firstPublicComments, listComments } from "./comments.js";
 import { findPublicRequest, lockRequests } from "./feature-requests.js";
-import { appOfRequest, errors, IdParams, requireFlag, tags } from "./public-access.js";
+import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags } from "./public-access.js";
 
 /** A request's public comments: reading them, and commenting or replying. */
 export function commentRoutes(app: App, ctx: Context): void {
@@ -30,10 +30,11 @@ export function commentRoutes(app: App, ctx: Context): void {
       const limit = request.query.limit ?? 200;
       // The first page, what a viewer opening a request reads, comes with the request's check.
       const first = request.query.cursor === undefined ? await firstPublicComments(db, request.params.id, limit) : undefined;
-      const fr = first === undefined ? await findPublicRequest(db, request.params.id) : { id: request.params.id, appId: first.appId };
+      const fr = first === undefined ? await findPublicRequest(db, request.params.id) : { id: request.params.id, appId: first.appId, boardId: first.boardId };
       const appRow = await appOfRequest(ctx, fr.appId);
       const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
+      await requireVisibleBoard(ctx, appRow, identity, fr.boardId);
       return first?.page ?? listComments(db, fr.id, { limit, cursor: request.query.cursor });
     },
   );
@@ -56,6 +57,7 @@ export function commentRoutes(app: App, ctx: Context): void {
       const appRow = await appOfRequest(ctx, fr.appId);
       const identity = await identifyCaller(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to comment");
+      await requireVisibleBoard(ctx, appRow, identity, fr.boardId);
       requireIdentifiedWrite(appRow, identity);
       if (identity.token === null) throw new ApiError("user_token_required");
       const text = request.body.body.trim();

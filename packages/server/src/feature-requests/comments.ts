@@ -115,6 +115,7 @@ export async function firstPublicComments(db: Kysely<Database>, featureRequestId
   const last = pageRows.at(-1);
   return {
     appId: first.requestAppId,
+    boardId: first.requestBoardId,
     page: {
       comments: pageRows.map(toComment),
       total: Number(first.total),
@@ -124,7 +125,7 @@ export async function firstPublicComments(db: Kysely<Database>, featureRequestId
   };
 }
 
-const firstPublicPage = preparedQuery<{ id: string; limit: number }, { requestAppId: string; id: string | null; total: number } & Omit<CommentRow, "id">>(
+const firstPublicPage = preparedQuery<{ id: string; limit: number }, { requestAppId: string; requestBoardId: string; id: string | null; total: number } & Omit<CommentRow, "id">>(
   (db, p) =>
     db
       .selectFrom("featureRequests as fr")
@@ -133,7 +134,7 @@ const firstPublicPage = preparedQuery<{ id: string; limit: number }, { requestAp
       .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
       .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
       .select(COMMENT_COLUMNS)
-      .select(["fr.appId as requestAppId", "author.publicId as authorPublicId", "author.avatarUrl as authorAvatarUrl", "parentAuthor.publicId as parentPublicId"])
+      .select(["fr.appId as requestAppId", "fr.boardId as requestBoardId", "author.publicId as authorPublicId", "author.avatarUrl as authorAvatarUrl", "parentAuthor.publicId as parentPublicId"])
       // On the parameter, not on `fr.id`: counted once, not once per row.
       .select((eb) =>
         eb

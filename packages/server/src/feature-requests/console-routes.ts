@@ -26,6 +26,7 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { getAdminFeatureRequest, getAdminFeatureRequestDetail, listAdminFeatureRequests } from "./admin-records.js";
+import { fieldFilters as customFieldFilters } from "../custom-fields/filters.js";
 import { queueRequestNotices } from "./notices.js";
 import { addComment, listComments } from "./comments.js";
 import {
@@ -91,7 +92,8 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         tags,
         summary: "List the workspace's feature requests for triage",
         description:
-          "Pending and declined requests included; merged duplicates only with `includeMerged=true`. `q` is a case- and accent-insensitive substring of title or description. `payer=only` keeps requests with a paying voter or a paying submitter.",
+          "Pending and declined requests included; merged duplicates only with `includeMerged=true`. `q` is a case- and accent-insensitive substring of title or description. `payer=only` keeps requests with a paying voter or a paying submitter. " +
+          "`field.<key>=<value>` (with `appId`) keeps requests whose custom field equals the value (holds the option, for a multi select); repeat a parameter to ask for several values, every one must match.",
         params: WorkspaceParams,
         querystring: AdminFeatureRequestListQuerySchema,
         response: { 200: AdminFeatureRequestListSchema },
@@ -102,6 +104,7 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
       await workspaceAccess(ctx, request, wsId);
       const query = request.query;
       if (query.appId !== undefined) await findAppInWorkspace(db, wsId, query.appId);
+      const fieldFilters = await customFieldFilters(db, query.appId, query);
       return listAdminFeatureRequests(db, {
         workspaceId: wsId,
         appId: query.appId,
@@ -110,6 +113,9 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         q: query.q,
         columnId: query.columnId,
         versionId: query.versionId,
+        boardId: query.boardId,
+        tagIds: query.tagId === undefined ? [] : Array.isArray(query.tagId) ? query.tagId : [query.tagId],
+        fieldFilters,
         moderation: query.moderation,
         sort: query.sort ?? "newest",
         payerOnly: query.payer === "only",

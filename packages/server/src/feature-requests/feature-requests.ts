@@ -6,6 +6,8 @@ import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { queueRequestWebhook } from "../webhooks/events.js";
+import { defaultBoard } from "../boards/boards.js";
+import type { StoredFieldValues } from "../custom-fields/values.js";
 import { ftsRow } from "../search/search-index.js";
 import { indexPrefix, searchText } from "../search/search-text.js";
 
@@ -34,6 +36,8 @@ export interface NewFeatureRequest {
   createdByAdmin: boolean;
   columnId?: string;
   versionId?: string | null;
+  /** The board it goes on; default: the app's default board. */
+  boardId?: string;
   /** Who did it, for the event log. */
   actor: string | null;
   /** Importers: when it was created where it came from (also its approval time); default now. */
@@ -44,6 +48,8 @@ export interface NewFeatureRequest {
   declined?: boolean;
   /** Importers: extra details for the `created` event (where it came from, its tags). */
   eventData?: Record<string, unknown>;
+  /** Custom field values by field id, already checked (`acceptFields`); default none. */
+  customFields?: StoredFieldValues;
 }
 
 /**
@@ -90,6 +96,7 @@ export async function createFeatureRequests(
   if (inputs.some((input) => input.appId !== appId)) throw new Error("createFeatureRequests: every request must belong to appId");
   const now = isoNow(clock);
   const review = await reviewColumnId(trx, appId);
+  const standardBoard = inputs.every((input) => input.boardId !== undefined) ? undefined : (await defaultBoard(trx, appId)).id;
   const [columns, versions] = await Promise.all([
     trx.selectFrom("boardColumns").select(["id", "name"]).where("appId", "=", appId).execute(),
     trx.selectFrom("appVersions").select(["id", "label"]).where("appId", "=", appId).execute(),
@@ -104,6 +111,7 @@ export async function createFeatureRequests(
     return {
       id: newId("fr", clock.now()),
       appId,
+      boardId: input.boardId ?? standardBoard!,
       title: input.title,
       description: input.description,
       columnId,
@@ -121,6 +129,7 @@ export async function createFeatureRequests(
       searchTitle: searchText(input.title),
       searchBody: searchText(input.description),
       searchExtra: searchText(`${columnName.get(columnId) ?? ""} ${versionId === null ? "" : (versionLabel.get(versionId) ?? "")}`),
+      customFields: JSON.stringify(input.customFields ?? {}),
       createdAt,
       updatedAt: createdAt,
     };
@@ -156,14 +165,14 @@ export async function createFeatureRequests(
  * The id and app of a request the public may see: approved and not merged. Anything else is 404
  * `feature_request_not_found`, so the answer never reveals that an unapproved request exists.
  */
-export async function findPublicRequest(db: Kysely<Database>, id: string): Promise<{ id: string; appId: string }> {
+export async function findPublicRequest(db: Kysely<Database>, id: string): Promise<{ id: string; appId: string; boardId: string }> {
   const row = await publicRequest.first(db, { id });
   if (row === undefined) throw new ApiError("feature_request_not_found");
   return row;
 }
 
-const publicRequest = preparedQuery<{ id: string }, { id: string; appId: string }>((db, p) =>
-  db.selectFrom("featureRequests").select(["id", "appId"]).where("id", "=", p.id).where("moderation", "=", "approved").where("mergedIntoId", "is", null),
+const publicRequest = preparedQuery<{ id: string }, { id: string; appId: string; boardId: string }>((db, p) =>
+  db.selectFrom("featureRequests").select(["id", "appId", "boardId"]).where("id", "=", p.id).where("moderation", "=", "approved").where("mergedIntoId", "is", null),
 );
 
 /**

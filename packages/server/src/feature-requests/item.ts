@@ -1,6 +1,7 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import { tagsOf, toPublicTag } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 
 /**
@@ -29,6 +30,6 @@ export async function findListedItem(db: Kysely<Database>, id: string, viewerEnd
     viewerEndUserId === null
       ? undefined
       : await db.selectFrom("featureRequestVotes").select("featureRequestId").where("featureRequestId", "=", id).where("endUserId", "=", viewerEndUserId).executeTakeFirst();
-  const commenters = await recentCommenters(db, [id]);
-  return toItem(row, commenters.get(id) ?? [], { hasVoted: voted !== undefined, isOwnRequest: own });
+  const [commenters, tags] = await Promise.all([recentCommenters(db, [id]), tagsOf(db, [id], true)]);
+  return toItem(row, commenters.get(id) ?? [], { hasVoted: voted !== undefined, isOwnRequest: own }, (tags.get(id) ?? []).map(toPublicTag));
 }

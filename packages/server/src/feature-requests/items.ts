@@ -1,4 +1,4 @@
-import type { FeatureRequestItem } from "@tidings/protocol";
+import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { executeNamed } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
@@ -9,6 +9,7 @@ type Commenter = FeatureRequestItem["recentCommenters"][number];
 export const ITEM_COLUMNS = [
   "fr.id",
   "fr.appId",
+  "fr.boardId",
   "fr.title",
   "fr.description",
   "fr.moderation",
@@ -37,6 +38,7 @@ export const ITEM_JOINED_COLUMNS = [
 export interface ItemRow {
   id: string;
   appId: string;
+  boardId: string;
   title: string;
   description: string;
   moderation: string;
@@ -56,8 +58,8 @@ export interface ItemRow {
   updatedAt: string;
 }
 
-/** A row as the wire item of §7.4; `personal` says what only the viewer sees. */
-export function toItem(r: ItemRow, commenters: Commenter[], personal: { hasVoted: boolean; isOwnRequest: boolean }): FeatureRequestItem {
+/** A row as the wire item of §7.4; `personal` says what only the viewer sees; `tags` its public tags. */
+export function toItem(r: ItemRow, commenters: Commenter[], personal: { hasVoted: boolean; isOwnRequest: boolean }, tags: PublicTag[] = []): FeatureRequestItem {
   return {
     id: r.id,
     appId: r.appId,
@@ -82,6 +84,8 @@ export function toItem(r: ItemRow, commenters: Commenter[], personal: { hasVoted
     requesterClerkId: r.requesterPublicId,
     recentCommenters: commenters.slice(0, 3),
     hasMoreCommenters: commenters.length > 3,
+    boardId: r.boardId,
+    tags,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };

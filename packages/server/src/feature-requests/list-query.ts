@@ -9,6 +9,10 @@ export interface ListQuery {
   offset: number;
   cursor: string | undefined;
   versionId: string | undefined;
+  /** Only requests on these boards (one of a board filter, or the boards a caller may see); undefined: every board. */
+  boardIds?: readonly string[] | undefined;
+  /** Only requests carrying every one of these tags. */
+  tagIds?: readonly string[] | undefined;
   q: string | undefined;
   sort: FeatureRequestSort;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Database } from "../db/schema.js";
-import { ownPendingBy } from "./listed.js";
+import { approvedBy, ownPendingBy, scopeKey } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
 
 /** How long the count of an app's approved requests may be reused (writes to the app drop it). */
@@ -14,20 +14,17 @@ const COUNT_CACHE_MS = 30_000;
  */
 export async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<number> {
   const countApproved = async () => {
-    let q = db
-      .selectFrom("featureRequests")
+    const q = db
+      .selectFrom("featureRequests as fr")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("appId", "=", query.appId)
-      .where("moderation", "=", "approved")
-      .where("mergedIntoId", "is", null);
-    if (query.versionId !== undefined) q = q.where("versionId", "=", query.versionId);
+      .where(approvedBy(query));
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
   let approved: number;
   if (cache === undefined) {
     approved = await countApproved();
   } else {
-    const key = `fr-count:${query.appId}:${query.versionId ?? ""}`;
+    const key = `fr-count:${query.appId}:${query.versionId ?? ""}:${scopeKey(query)}`;
     const hit = await cache.shared.get<number>(key);
     approved = hit ?? (await countApproved());
     if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });

@@ -19,6 +19,8 @@ import { listFeatureRequests, type ListPage } from "./listing.js";
 import { pageViewer, personalisePage } from "./page-viewer.js";
 import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
 import { similarRequests } from "./similar.js";
+import { audienceSees, boardAudience, boardsToRead } from "../boards/access.js";
+import { publicTagIds } from "../tags/tags.js";
 
 /** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
 export const LIST_CACHE_SECONDS = 10;
@@ -60,12 +62,15 @@ export function listingRoutes(app: App, ctx: Context): void {
       const identity = await identifyReader(request.headers, appRow, ctx.clock, query.userToken);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
 
+      const audience = await boardAudience(db, appRow.id, identity, ctx.cache);
       const listQuery = {
         appId: appRow.id,
         limit: query.limit ?? 50,
         offset: query.offset ?? 0,
         cursor: query.cursor,
         versionId: query.versionId,
+        boardIds: boardsToRead(audience, query.board),
+        tagIds: await publicTagIds(db, appRow.id, query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag]),
         q: query.q,
         sort: query.sort ?? "newest",
       } as const;
@@ -118,7 +123,14 @@ export function listingRoutes(app: App, ctx: Context): void {
       const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       const countCache = { shared: ctx.cache, tags: [appTag(appRow.id), appRequestSetTag(appRow.id)] };
-      const requests = await similarRequests(db, ctx.db.dialect, ctx.clock, { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5 }, countCache);
+      const audience = await boardAudience(db, appRow.id, identity, ctx.cache);
+      const requests = await similarRequests(
+        db,
+        ctx.db.dialect,
+        ctx.clock,
+        { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5, boardIds: boardsToRead(audience, undefined) },
+        countCache,
+      );
       const page: ListPage = { requests, total: requests.length, hasMore: false, nextCursor: null };
       const viewer = identity.token === null ? undefined : await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, page);
       if (viewer === undefined) return { requests };
@@ -158,7 +170,10 @@ export function listingRoutes(app: App, ctx: Context): void {
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
       const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
       const item = await findListedItem(db, row.id, viewer?.id ?? null);
-      if (item === undefined) throw new ApiError("feature_request_not_found");
+      // A request on a private board the caller may not see is not found, like an unknown one.
+      if (item === undefined || !audienceSees(await boardAudience(db, appRow.id, identity, ctx.cache), item.boardId)) {
+        throw new ApiError("feature_request_not_found");
+      }
       void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
       return item;
     },

@@ -6,6 +6,7 @@ import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import { executeNamed } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
+import { tagsOf, toPublicTag } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
@@ -47,7 +48,10 @@ export async function listFeatureRequests(
   // the table then only fills in the page. A viewer's searches put their own pending matches
   // before the public search's results. A viewer's `newest` and `top` pages merge their own
   // pending requests into the public order, reading only the page's slice of each.
-  const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined;
+  // SQLite's ranked search reads the app's whole public index: a board or tag filter takes the
+  // joined search below, which applies every filter, as a version filter does.
+  const scoped = query.boardIds !== undefined || (query.tagIds?.length ?? 0) > 0;
+  const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined && !scoped;
   const rankTrending = !searching && query.sort === "trending";
   const mergeOwn = keyset && viewer !== null;
   const rankPage = { limit: query.limit + 1, offset };
@@ -128,10 +132,12 @@ export async function listFeatureRequests(
   const pageRows = rows.slice(0, query.limit);
   const last = pageRows.at(-1);
   const nextCursor = hasMore && last !== undefined ? cursorAfter(query, keyset, last, offset + query.limit) : null;
-  const commenters = await (early ?? recentCommenters(db, pageRows.map((r) => r.id)));
+  const pageIds = pageRows.map((r) => r.id);
+  const [commenters, tags] = await Promise.all([early ?? recentCommenters(db, pageIds), tagsOf(db, pageIds, true)]);
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];
-    return toItem(r, recent, { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer });
+    const personal = { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer };
+    return toItem(r, recent, personal, (tags.get(r.id) ?? []).map(toPublicTag));
   });
   return { requests, total: Number(total), hasMore, nextCursor };
 }

@@ -1,6 +1,7 @@
 import { ProposeFeatureRequestBodySchema, ProposeFeatureRequestResultSchema, textLength } from "@tidings/protocol";
 import { requirePublicApp } from "../apps/public-app.js";
 import { appContentTag, appRequestSetTag, type Context } from "../context.js";
+import { acceptFields } from "../custom-fields/form-values.js";
 import { ApiError } from "../http/errors.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
@@ -10,6 +11,7 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, requireIdentifiedWrite } from "../users/identity.js";
 import { createFeatureRequest } from "./feature-requests.js";
 import { errors, requireFlag, tags } from "./public-access.js";
+import { boardAudience, boardsToRead } from "../boards/access.js";
 
 /** Proposing a feature request: `POST /feature-requests`, through the intake guard. */
 export function proposalRoutes(app: App, ctx: Context): void {
@@ -53,6 +55,10 @@ export function proposalRoutes(app: App, ctx: Context): void {
       if (titleLength < 3 || titleLength > 200) {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { title: ["Title must be 3 to 200 characters"] } } });
       }
+      // A board the caller may not see is refused like one that does not exist.
+      const boardIds = body.board === undefined ? undefined : boardsToRead(await boardAudience(db, appRow.id, identity, ctx.cache), body.board);
+      // Custom fields are part of the body: checked before intake counts anything.
+      const fields = await acceptFields(db, appRow.id, "feature_request", undefined, body.fields);
       const approved =
         appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
       const pass = await checkIntake(ctx, appRow, {
@@ -69,6 +75,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
         await recordIdempotentWrite(trx, request);
         return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
           appId: appRow.id,
+          ...(boardIds === undefined ? {} : { boardId: boardIds[0]! }),
           title,
           description,
           approved,
@@ -77,6 +84,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
           requesterEmail: identity.profile?.email ?? (body.requesterEmail?.trim() || null),
           createdByAdmin: false,
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
+          customFields: fields.values,
         });
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));

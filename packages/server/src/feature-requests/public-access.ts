@@ -6,6 +6,7 @@ import { lookupAppById } from "../apps/public-app.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { EndUserIdentity } from "../users/identity.js";
+import { audienceSees, boardAudience } from "../boards/access.js";
 
 /** The OpenAPI tag of every public feature-request route. */
 export const tags = ["public: feature requests"];
@@ -30,4 +31,9 @@ export async function appOfRequest(ctx: Context, appId: string): Promise<AppRow>
   const app = await lookupAppById(ctx, appId);
   if (app === undefined || app.allowPublic !== 1) throw new ApiError("feature_request_not_found");
   return app;
+}
+
+/** Refuses a request on a private board the caller may not see as not found, like an unknown one. */
+export async function requireVisibleBoard(ctx: Context, app: AppRow, identity: EndUserIdentity, boardId: string): Promise<void> {
+  if (!audienceSees(await boardAudience(ctx.db.kysely, app.id, identity, ctx.cache), boardId)) throw new ApiError("feature_request_not_found");
 }

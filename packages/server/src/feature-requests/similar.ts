@@ -28,7 +28,8 @@ export async function similarRequests(
   db: Kysely<Database>,
   dialect: DialectName,
   clock: Clock,
-  input: { appId: string; title: string; limit: number },
+  /** `boardIds`: only requests on these boards (the ones the caller may see); absent: every board. */
+  input: { appId: string; title: string; limit: number; boardIds?: readonly string[] | undefined },
   cache?: { shared: SharedCache; tags: string[] },
 ): Promise<FeatureRequestItem[]> {
   const terms = searchTerms(input.title);
@@ -39,7 +40,7 @@ export async function similarRequests(
         db,
         dialect,
         clock,
-        { appId: input.appId, viewerEndUserId: null, limit, offset: 0, cursor: undefined, versionId: undefined, q, sort: "top" },
+        { appId: input.appId, viewerEndUserId: null, limit, offset: 0, cursor: undefined, versionId: undefined, boardIds: input.boardIds, q, sort: "top" },
         cache,
       )
     ).requests;

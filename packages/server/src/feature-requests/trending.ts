@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Database } from "../db/schema.js";
-import { approvedBy } from "./listed.js";
+import { approvedBy, scopeKey } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
 import { listedInOrder, votesThenNewest } from "./list-order.js";
 
@@ -48,7 +48,7 @@ async function trendingRanking(db: Kysely<Database>, query: ListQuery, since: st
         .execute()
     ).map((r) => r.id);
   if (cache === undefined) return compute();
-  const key = `fr-trending:${query.appId}:${query.versionId ?? ""}`;
+  const key = `fr-trending:${query.appId}:${query.versionId ?? ""}:${scopeKey(query)}`;
   const hit = await cache.shared.get<string[]>(key);
   if (hit !== undefined) return hit;
   const ids = await compute();

@@ -5,6 +5,7 @@ import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { ColumnRow } from "../roadmap/columns.js";
+import { acceptFields } from "../custom-fields/form-values.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
@@ -91,9 +92,18 @@ async function shipOnce(t: Triage, row: { id: string; appId: string }, column: C
 export async function createTeamRequest(
   t: Triage,
   appId: string,
-  input: { title: string; description?: string | undefined; columnId?: string | undefined; columnSlug?: string | undefined; versionId?: string | undefined },
+  input: {
+    title: string;
+    description?: string | undefined;
+    columnId?: string | undefined;
+    columnSlug?: string | undefined;
+    versionId?: string | undefined;
+    fields?: Readonly<Record<string, unknown>> | undefined;
+  },
 ): Promise<FeatureRequestRow> {
   const title = cleanTitle(input.title);
+  // The team answers the proposal form's fields as a proposer would.
+  const fields = await acceptFields(t.trx, appId, "feature_request", undefined, input.fields);
   const column = await resolveColumn(t.trx, appId, input);
   const versionId = input.versionId === undefined ? null : await resolveVersion(t.trx, appId, input.versionId);
   const row = await createFeatureRequest(t.trx, t.clock, t.dialect, {
@@ -107,6 +117,7 @@ export async function createTeamRequest(
     createdByAdmin: true,
     versionId,
     actor: t.actor,
+    customFields: fields.values,
     ...(column === undefined ? {} : { columnId: column.id }),
   });
   if (column !== undefined) await shipOnce(t, row, column);

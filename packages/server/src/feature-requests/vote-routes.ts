@@ -10,7 +10,7 @@ import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyCaller, requireIdentifiedWrite } from "../users/identity.js";
 import { findPublicRequest } from "./feature-requests.js";
-import { appOfRequest, errors, IdParams, requireFlag, tags } from "./public-access.js";
+import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags } from "./public-access.js";
 import { applyVote, type VoteMode } from "./votes.js";
 
 /**
@@ -18,9 +18,9 @@ import { applyVote, type VoteMode } from "./votes.js";
  * the only writes that hide a request, drop it). A stale entry costs nothing: the vote re-checks
  * the request inside its transaction (see `applyVote`). Unknown ids are not cached.
  */
-async function votableRequest(ctx: Context, id: string): Promise<{ id: string; appId: string }> {
+async function votableRequest(ctx: Context, id: string): Promise<{ id: string; appId: string; boardId: string }> {
   const key = `fr-public:${id}`;
-  const cached = await ctx.cache.get<{ id: string; appId: string }>(key);
+  const cached = await ctx.cache.get<{ id: string; appId: string; boardId: string }>(key);
   if (cached !== undefined) return cached;
   const found = await findPublicRequest(ctx.db.kysely, id);
   await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.appId)] });
@@ -36,6 +36,7 @@ export function voteRoutes(app: App, ctx: Context): void {
     if (body.appKey !== undefined && body.appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
     const identity = await identifyCaller(request.headers, appRow, ctx.clock, body.userToken);
     requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to vote");
+    await requireVisibleBoard(ctx, appRow, identity, fr.boardId);
     requireIdentifiedWrite(appRow, identity);
     if (identity.token === null) throw new ApiError("user_token_required");
     const result = await applyVote(

@@ -22,6 +22,8 @@ import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { downloadUrl } from "../uploads/signed-links.js";
 import { findSubmission, listSubmissions } from "./inbox.js";
+import { findAppInWorkspace } from "../apps/apps.js";
+import { fieldFilterParams, fieldFilters } from "../custom-fields/filters.js";
 import { REDACTED, TRUNCATED_SUFFIX } from "./metadata.js";
 import { applyTriage, requireAssignee, type TriagePatch } from "./triage.js";
 
@@ -41,7 +43,8 @@ export function feedbackConsoleRoutes(app: App, ctx: Context): void {
         description:
           "Filters: `appId`, `triageStatus` (`open`, `in_progress`, `resolved`, `archived`, or `active` for the first two), `platform`, `priority`, " +
           "`assignedTo` (user id or `unassigned`), `q` (case-insensitive substring of title, description, reporter), `from`/`to` (ISO timestamps, inclusive). " +
-          "snake_case spellings (`app_id`, `triage_status`, `assigned_to`) are accepted.",
+          "snake_case spellings (`app_id`, `triage_status`, `assigned_to`) are accepted. " +
+          "`field.<key>=<value>` (with `appId`) keeps submissions whose custom field equals the value (holds the option, for a multi select); every one given must match.",
         params: WorkspaceParams,
         querystring: SubmissionListQuerySchema,
         response: { 200: SubmissionListSchema },
@@ -50,11 +53,14 @@ export function feedbackConsoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       await workspaceAccess(ctx, request, request.params.wsId);
       const q = request.query;
+      const appId = q.appId ?? q.app_id;
+      // Field keys are an app's: the app must be one of this workspace's.
+      const fields = fieldFilterParams(q).size === 0 ? [] : await fieldFilters(db, appId === undefined ? undefined : (await findAppInWorkspace(db, request.params.wsId, appId)).id, q);
       return listSubmissions(
         db,
         request.params.wsId,
         {
-          appId: q.appId ?? q.app_id,
+          appId,
           triageStatus: q.triageStatus ?? q.triage_status,
           platform: q.platform,
           priority: q.priority,
@@ -62,6 +68,7 @@ export function feedbackConsoleRoutes(app: App, ctx: Context): void {
           q: q.q,
           from: q.from,
           to: q.to,
+          fieldFilters: fields,
         },
         { limit: q.limit ?? 50, offset: q.offset ?? 0 },
       );

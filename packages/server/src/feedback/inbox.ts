@@ -2,6 +2,8 @@ import type { SubmissionRecord, TriageStatus } from "@tidings/protocol";
 import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import type { Database, SubmissionsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
+import { fieldCondition, type FieldFilter } from "../custom-fields/filters.js";
+import { recordFieldsOf } from "../custom-fields/record-fields.js";
 
 /** Filters of the inbox listing; all optional. */
 export interface InboxFilter {
@@ -16,6 +18,8 @@ export interface InboxFilter {
   q?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** Custom field filters (fields of `appId`); every one must match. */
+  fieldFilters?: readonly FieldFilter[] | undefined;
 }
 
 type Row = SubmissionsTable & { appKey: string; appName: string; workspaceSlug: string; attachmentCount: number | string };
@@ -28,8 +32,9 @@ function base(db: Kysely<Database>, workspaceId: string) {
     .where("submissions.workspaceId", "=", workspaceId);
 }
 
-function filtered<O>(query: SelectQueryBuilder<Database, "submissions" | "apps" | "workspaces", O>, filter: InboxFilter) {
+function filtered<O>(db: Kysely<Database>, query: SelectQueryBuilder<Database, "submissions" | "apps" | "workspaces", O>, filter: InboxFilter) {
   let q = query;
+  for (const field of filter.fieldFilters ?? []) q = q.where(fieldCondition(db, "submissions.custom_fields", field));
   if (filter.appId !== undefined) q = q.where("submissions.appId", "=", filter.appId);
   if (filter.triageStatus === "active") q = q.where("submissions.triageStatus", "in", ["open", "in_progress"]);
   else if (filter.triageStatus !== undefined) q = q.where("submissions.triageStatus", "=", filter.triageStatus);
@@ -48,7 +53,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, "submissions" | "apps" 
   return q;
 }
 
-function toRecord(row: Row): SubmissionRecord {
+function toRecord(row: Row, fields: SubmissionRecord["fields"]): SubmissionRecord {
   return {
     submissionId: row.id,
     appId: row.appId,
@@ -70,6 +75,7 @@ function toRecord(row: Row): SubmissionRecord {
     attachmentCount: Number(row.attachmentCount),
     firstTriagedAt: row.firstTriagedAt,
     resolvedAt: row.resolvedAt,
+    fields,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -102,19 +108,21 @@ export async function listSubmissions(
   filter: InboxFilter,
   page: { limit: number; offset: number },
 ): Promise<{ submissions: SubmissionRecord[]; total: number }> {
-  const rows = (await filtered(selectRecord(db, workspaceId), filter)
+  const rows = (await filtered(db, selectRecord(db, workspaceId), filter)
     .orderBy("submissions.createdAt", "desc")
     .orderBy("submissions.id", "desc")
     .limit(page.limit)
     .offset(page.offset)
     .execute()) as Row[];
-  const count = await filtered(base(db, workspaceId).select((eb) => eb.fn.countAll<number>().as("n")), filter).executeTakeFirstOrThrow();
-  return { submissions: rows.map(toRecord), total: Number(count.n) };
+  const count = await filtered(db, base(db, workspaceId).select((eb) => eb.fn.countAll<number>().as("n")), filter).executeTakeFirstOrThrow();
+  const fieldsOf = await recordFieldsOf(db, rows.map((r) => r.appId));
+  return { submissions: rows.map((r) => toRecord(r, fieldsOf(r))), total: Number(count.n) };
 }
 
 /** One submission of the workspace as an inbox record, or 404 `submission_not_found`. */
 export async function findSubmission(db: Kysely<Database>, workspaceId: string, id: string): Promise<{ record: SubmissionRecord; metadata: string }> {
   const row = (await selectRecord(db, workspaceId).where("submissions.id", "=", id).executeTakeFirst()) as Row | undefined;
   if (row === undefined) throw new ApiError("submission_not_found");
-  return { record: toRecord(row), metadata: row.metadata };
+  const fieldsOf = await recordFieldsOf(db, [row.appId]);
+  return { record: toRecord(row, fieldsOf(row)), metadata: row.metadata };
 }

@@ -3,6 +3,8 @@ import type { FastifyRequest } from "fastify";
 import type { AppRow } from "../apps/apps.js";
 import { requirePublicApp } from "../apps/public-app.js";
 import { isoNow } from "../clock.js";
+import { acceptFields } from "../custom-fields/form-values.js";
+import { recordFields } from "../custom-fields/record-fields.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
@@ -54,7 +56,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
         tags: ["public: feedback"],
         summary: "Submit feedback", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
-          "Order of checks: app known and public → `allowAnonymousFeedback` (401) → body (400) → platform (403) → attachments (400) → " +
+          "Order of checks: app known and public → `allowAnonymousFeedback` (401) → body, custom `fields` included (400) → platform (403) → attachments (400) → " +
           "human verification (403) → subscription (402) → monthly quota (402) → write. `details` ≡ `description`, " +
           "`verificationToken` ≡ `turnstileToken`; attach up to 8 uploads by `uploadIds[]` or `attachments[]`.",
         body: FeedbackBodySchema,
@@ -84,6 +86,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
       const title = body.title.trim();
       if (title === "") throw fieldError("title", "Required");
       const description = (body.description ?? body.details ?? "").trim();
+      const fields = await acceptFields(db, appRow.id, "feedback", undefined, body.fields);
       const platform: Platform = body.platform ?? "universal";
       const allowed = allowedPlatforms(appRow);
       if (allowed.length > 0 && !allowed.includes(platform)) {
@@ -127,13 +130,25 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
             internalNote: null,
             firstTriagedAt: null,
             resolvedAt: null,
+            customFields: JSON.stringify(fields.values),
             createdAt: now,
             updatedAt: now,
           })
           .execute();
         await attachUploads(trx, id, uploads.map((u) => u.id), now);
         await queueWebhookEvent(trx, ctx.clock, appRow.id, "feedback.submitted", async () => ({
-          feedback: { id, title, description, platform, reporterName, reporterEmail, appVersion: body.appVersion?.trim() || null, attachmentCount: uploads.length, createdAt: now },
+          feedback: {
+            id,
+            title,
+            description,
+            platform,
+            reporterName,
+            reporterEmail,
+            appVersion: body.appVersion?.trim() || null,
+            attachmentCount: uploads.length,
+            fields: recordFields(fields.definitions, fields.values),
+            createdAt: now,
+          },
         }));
         await pass.commit(trx);
         await recordIdempotentWrite(trx, request);

@@ -24,6 +24,7 @@ import { identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "..
 import { readPreferencesToken } from "./links.js";
 import { readPreferences, writePreferences, type NotificationPreferences } from "./preferences.js";
 import { HTML_PAGE, IDENTITY_HEADERS } from "../http/openapi.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 const tags = ["public: notifications"];
 const IdParams = Type.Object({ id: Type.String({ pattern: "^fr_[0-9a-z]{26}$" }) });
@@ -42,6 +43,8 @@ async function followable(ctx: Context, id: string): Promise<{ id: string; title
     .where("id", "=", id)
     .where("moderation", "=", "approved")
     .where("mergedIntoId", "is", null)
+    // Following a private board's request is for the users it admits: not offered by this route.
+    .where(onPublicBoard("feature_requests.board_id"))
     .executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
   const app = await lookupAppById(ctx, row.appId);

@@ -25,10 +25,14 @@ export type ArchiveLine =
 export const ARCHIVE_TABLES = [
   "workspaces",
   "apps",
+  "boards",
+  "tags",
+  "customFields",
   "boardColumns",
   "appVersions",
   "endUsers",
   "featureRequests",
+  "featureRequestTags",
   "featureRequestVotes",
   "featureRequestComments",
   "featureRequestEvents",
@@ -45,10 +49,14 @@ export type ArchiveTable = (typeof ARCHIVE_TABLES)[number];
 export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   workspaces: ["id"],
   apps: ["id"],
+  boards: ["id"],
+  tags: ["id"],
+  customFields: ["id"],
   boardColumns: ["id"],
   appVersions: ["id"],
   endUsers: ["id"],
   featureRequests: ["id"],
+  featureRequestTags: ["featureRequestId", "tagId"],
   featureRequestVotes: ["featureRequestId", "endUserId"],
   featureRequestComments: ["id"],
   featureRequestEvents: ["id"],
@@ -88,15 +96,28 @@ export interface Reference {
 /** Every reference an imported row must keep inside the archive, so an archive reaches no other app. */
 export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   apps: [{ column: "workspaceId", table: "workspaces", kind: "row" }],
+  boards: [{ column: "appId", table: "apps", kind: "row" }],
+  tags: [{ column: "appId", table: "apps", kind: "row" }],
+  customFields: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "boardId", table: "boards", kind: "row", nullable: true },
+  ],
   boardColumns: [{ column: "appId", table: "apps", kind: "row" }],
   appVersions: [{ column: "appId", table: "apps", kind: "row" }],
   endUsers: [{ column: "appId", table: "apps", kind: "row" }],
   featureRequests: [
     { column: "appId", table: "apps", kind: "row" },
+    // Loose: archives written before boards carry none; the import then puts such requests, and
+    // any naming a board that is not their app's, on the app's default board (archive-boards.ts).
+    { column: "boardId", table: "boards", kind: "loose", nullable: true },
     { column: "columnId", table: "boardColumns", kind: "row", nullable: true },
     { column: "versionId", table: "appVersions", kind: "row", nullable: true },
     { column: "requesterEndUserId", table: "endUsers", kind: "row", nullable: true },
     { column: "mergedIntoId", table: "featureRequests", kind: "later", nullable: true },
+  ],
+  featureRequestTags: [
+    { column: "featureRequestId", table: "featureRequests", kind: "row" },
+    { column: "tagId", table: "tags", kind: "row" },
   ],
   featureRequestVotes: [
     { column: "featureRequestId", table: "featureRequests", kind: "row" },
@@ -137,6 +158,9 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
 /** The column naming a row's owner: a row already on the server must have the same one. */
 export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
   apps: "workspaceId",
+  boards: "appId",
+  tags: "appId",
+  customFields: "appId",
   boardColumns: "appId",
   appVersions: "appId",
   endUsers: "appId",

@@ -45,6 +45,22 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     source = await createUploadTestApp(dialect);
     const db = source.app.ctx.db.kysely;
     const app = await db.selectFrom("apps").selectAll().where("appKey", "=", DEMO_APP_KEY).executeTakeFirstOrThrow();
+    // A custom field the feedback form asks for, so definitions and values travel too.
+    const severity = await consoleClient(source.app, source.admin.authorization).post(`/workspaces/${app.workspaceId}/apps/${app.id}/fields`, {
+      label: "Severity",
+      type: "single_select",
+      appliesTo: ["feedback"],
+      options: [{ value: "high", label: "High" }],
+    });
+    expect(severity.status).toBe(201);
+    // A private board holding a request, and a tag on it: the organisation travels too.
+    const organiser = consoleClient(source.app, source.admin.authorization);
+    const lab = await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/boards`, { name: "Lab", visibility: "private", accessRule: { plans: ["pro"] } });
+    expect(lab.status).toBe(201);
+    const tag = await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/tags`, { name: "Beta", visibility: "team" });
+    const someRequest = (await organiser.post(`/workspaces/${app.workspaceId}/feature-requests`, { appId: app.id, title: "Lab experiment" })).body as { id: string };
+    expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/feature-requests/move`, { boardId: lab.body.id, featureRequestIds: [someRequest.id] })).body).toEqual({ moved: 1 });
+    expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/feature-requests/tags`, { featureRequestIds: [someRequest.id], add: [tag.body.id] })).body).toEqual({ added: 1, removed: 0 });
     // Feedback with an attachment, through the public API as the SDK sends it.
     screenshot = Buffer.concat([png(40), Buffer.alloc(300_000, 7)]);
     const body = multipartBody([{ name: "appKey", value: DEMO_APP_KEY }, { name: "file", filename: "s.png", contentType: "image/png", data: screenshot }]);
@@ -54,7 +70,7 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       method: "POST",
       url: "/api/v1/feedback",
       headers: { "x-user-token": ALICE },
-      payload: { appKey: DEMO_APP_KEY, title: "Crash on save", description: "It **crashes**.", platform: "ios", reporterEmail: "a@example.com", uploadIds: [upload.json().uploadId] },
+      payload: { appKey: DEMO_APP_KEY, title: "Crash on save", description: "It **crashes**.", platform: "ios", reporterEmail: "a@example.com", uploadIds: [upload.json().uploadId], fields: { severity: "high" } },
     });
     expect(feedback.statusCode).toBe(201);
     // A published release linking two requests, and subscribers in each consent state.
@@ -92,7 +108,7 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     expect(lines[0]).toMatchObject({ type: "tidings-archive", version: 1, scope: { kind: "app", appKey: DEMO_APP_KEY } });
     const end = lines.at(-1) as { type: string; counts: Record<string, number> };
     expect(end.type).toBe("end");
-    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 12, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2 });
+    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2 });
     for (const table of ARCHIVE_TABLES) expect(end.counts[table], table).toBeGreaterThan(0);
     const files = lines.filter((l) => l.type === "file");
     expect(files.length).toBeGreaterThan(1);
@@ -118,6 +134,34 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     const again = await exported(target);
     const withoutStamp = (s: string) => s.replace(/"exportedAt":"[^"]+"/, "");
     expect(withoutStamp(again)).toBe(withoutStamp(archive));
+  });
+
+  it("puts the requests of an archive written before boards on a default board it creates", async () => {
+    const older = await createUploadTestApp(dialect, { demo: false });
+    try {
+      const boardless = archive
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; table?: string; row?: Record<string, unknown>; counts?: Record<string, number> })
+        .filter((l) => !["boards", "tags", "featureRequestTags"].includes(l.table ?? "") && !(l.table === "customFields"))
+        .map((l) => {
+          if (l.table === "featureRequests") delete l.row!.boardId;
+          if (l.type === "end") for (const table of ["boards", "tags", "featureRequestTags", "customFields"]) delete l.counts![table];
+          return JSON.stringify(l);
+        })
+        .join("\n");
+      await importArchive(older.app.ctx.db, older.app.ctx.storage, Readable.from([`${boardless}\n`]));
+      const db = older.app.ctx.db.kysely;
+      const app = await db.selectFrom("apps").select("id").where("appKey", "=", DEMO_APP_KEY).executeTakeFirstOrThrow();
+      const boards = await db.selectFrom("boards").selectAll().where("appId", "=", app.id).execute();
+      expect(boards.map((b) => [b.slug, b.isDefault, b.visibility])).toEqual([["feature-requests", 1, "public"]]);
+      const placed = await db.selectFrom("featureRequests").select("boardId").distinct().where("appId", "=", app.id).execute();
+      expect(placed).toEqual([{ boardId: boards[0]!.id }]);
+      const listed = await older.app.inject({ url: `/api/v1/feature-requests?appKey=${DEMO_APP_KEY}` });
+      expect(listed.json().total).toBeGreaterThan(0);
+    } finally {
+      await older.close();
+    }
   });
 
   it("changes nothing when the same archive is imported again", async () => {

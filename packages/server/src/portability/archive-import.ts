@@ -9,6 +9,7 @@ import { ARCHIVE_TABLES, ARCHIVE_VERSION, TABLE_KEYS, type ArchiveTable } from "
 import { ArchiveReferences } from "./archive-references.js";
 import { prepare, tableColumns } from "./archive-rows.js";
 import { ArchiveWriter } from "./archive-writer.js";
+import { settleBoards } from "./archive-boards.js";
 
 export { ArchiveError } from "./archive-error.js";
 
@@ -170,6 +171,7 @@ export async function importArchive(
     incoming?.destroy(new Error("import stopped"));
     lines.close();
   }
+  await settleBoards(db, [...writer.appIds]);
   await recount(db, [...writer.appIds]);
   return { scope, inserted: writer.inserted, existing: writer.existing, files };
 }

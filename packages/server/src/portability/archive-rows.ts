@@ -4,6 +4,7 @@ import type { Db } from "../db/database.js";
 import { STORAGE_KEY_SHAPE } from "../storage/object-storage.js";
 import { ArchiveError } from "./archive-error.js";
 import { ARCHIVE_TABLES, OMITTED_COLUMNS, TABLE_KEYS, type ArchiveRow, type ArchiveTable } from "./archive-format.js";
+import { CUSTOM_FIELD_TYPES } from "@tidings/protocol";
 
 /** A row read from the archive, with its line, waiting to be written. */
 export interface Pending {
@@ -53,12 +54,17 @@ const JSON_COLUMNS: Record<string, "array" | "object"> = {
   "apps.allowedEmbedOrigins": "array",
   "apps.allowedPlatforms": "array",
   "apps.sdk": "object",
+  "customFields.appliesTo": "array",
+  "customFields.options": "array",
+  "customFields.limits": "object",
+  "featureRequests.customFields": "object",
   "featureRequestEvents.data": "object",
+  "submissions.customFields": "object",
   "submissions.metadata": "object",
 };
 
 /** Flags stored as 0/1 (SQLite would take any number, and a 2 is neither). */
-const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|verificationTrustIdentified$|createdByAdmin$|released$)/;
+const FLAG_COLUMNS = /^(is[A-Z]|allow[A-Z]|hideSiteBranding$|verificationExempt$|verificationTrustIdentified$|createdByAdmin$|released$|required$|archived$|isDefault$)/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** Why `value` cannot go into `table.column`, or undefined when it can. */
@@ -71,6 +77,8 @@ function valueProblem(table: string, column: string, shape: ColumnShape, value: 
   }
   if (typeof value !== "string") return "must be a string";
   if (/At$/.test(column) && !TIMESTAMP.test(value)) return "must be an ISO-8601 UTC time";
+  // Forms and the console check values by type: a field of an unknown type could check nothing.
+  if (table === "customFields" && column === "type" && !(CUSTOM_FIELD_TYPES as readonly string[]).includes(value)) return `must be one of ${CUSTOM_FIELD_TYPES.join(", ")}`;
   const json = JSON_COLUMNS[`${table}.${column}`];
   if (json !== undefined) {
     let parsed: unknown;
@@ -101,6 +109,8 @@ export function prepare(table: ArchiveTable, row: unknown, known: Map<string, Co
   }
   if (table === "apps") Object.assign(out, { signingSecret: newSigningSecret(), verificationSecret: null });
   if (table === "featureRequests") Object.assign(out, { searchTitle: "", searchBody: "", searchExtra: "" });
+  // Archives written before boards name none: the default board's id (see archive-boards.ts).
+  if (table === "featureRequests" && out.boardId === undefined && typeof out.appId === "string") out.boardId = `brd_${out.appId.slice(4)}`;
   if (table === "submissions") {
     const text = (column: string) => (typeof out[column] === "string" ? (out[column] as string) : "");
     out.searchText = [text("title"), text("description"), text("reporterName"), text("reporterEmail")].join("\n").toLowerCase();

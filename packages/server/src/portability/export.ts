@@ -68,6 +68,7 @@ function inScope(db: LooseDb, table: ArchiveTable, query: Query, scope: Resolved
       return query.where("id", "in", appIds);
     case "featureRequestVotes":
     case "featureRequestComments":
+    case "featureRequestTags":
       return query.where("featureRequestId", "in", db.selectFrom("featureRequests").select("id").where("appId", "in", appIds));
     case "changelogEntryRequests":
       return query.where("entryId", "in", db.selectFrom("changelogEntries").select("id").where("appId", "in", appIds));

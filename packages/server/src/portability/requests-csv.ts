@@ -1,4 +1,7 @@
+import type { CustomFieldValue } from "@tidings/protocol";
 import type { Kysely } from "kysely";
+import { listFields, toCustomField } from "../custom-fields/definitions.js";
+import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
 import { ExportScopeNotFound } from "./export.js";
 
@@ -31,10 +34,18 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
+/** A custom field value as one CSV cell: options of a multi select joined by `; `. */
+function fieldCell(value: CustomFieldValue | undefined): string | number | null {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.join("; ");
+  return typeof value === "boolean" ? String(value) : value;
+}
+
 /**
  * The feature requests of an app as CSV (a header row, then one row per request, oldest first,
  * CRLF line ends): title, Markdown description, column name as status, vote and comment counts,
- * author, version and dates. Reads page by page.
+ * author, version and dates, then one `field.<key>` column per custom field of the app (active
+ * ones by position, then archived ones, headed `field.<key> (archived)`). Reads page by page.
  *
  * @example
  * ```ts
@@ -50,7 +61,9 @@ export async function* exportRequestsCsv(
   const app = await db.selectFrom("apps").select("id").where("appKey", "=", scope.appKey).executeTakeFirst();
   if (app === undefined) throw new ExportScopeNotFound(scope);
   const total = Number((await db.selectFrom("featureRequests").select((eb) => eb.fn.countAll<number | string>().as("n")).where("appId", "=", app.id).executeTakeFirst())?.n ?? 0);
-  yield `${REQUESTS_CSV_COLUMNS.join(",")}\r\n`;
+  const fields = (await listFields(db, app.id, true)).map(toCustomField);
+  const fieldColumns = fields.map((f) => `field.${f.key}${f.archived ? " (archived)" : ""}`);
+  yield `${[...REQUESTS_CSV_COLUMNS, ...fieldColumns.map(csvField)].join(",")}\r\n`;
   let after: { createdAt: string; id: string } | undefined;
   let done = 0;
   onProgress?.(0, total);
@@ -74,6 +87,7 @@ export async function* exportRequestsCsv(
         "fr.mergedIntoId",
         "fr.createdAt",
         "fr.updatedAt",
+        "fr.customFields",
       ])
       .where("fr.appId", "=", app.id)
       .$if(last !== undefined, (q) =>
@@ -84,8 +98,12 @@ export async function* exportRequestsCsv(
       .limit(pageSize)
       .execute();
     for (const r of page) {
-      const fields = [r.id, r.title, r.description, r.status, r.voteCount, r.commentCount, r.requesterName, r.requesterEmail, r.version, r.moderation, r.mergedIntoId, r.createdAt, r.updatedAt];
-      yield `${fields.map(csvField).join(",")}\r\n`;
+      const values = parseStoredValues(r.customFields);
+      const cells = [
+        ...[r.id, r.title, r.description, r.status, r.voteCount, r.commentCount, r.requesterName, r.requesterEmail, r.version, r.moderation, r.mergedIntoId, r.createdAt, r.updatedAt],
+        ...fields.map((f) => fieldCell(values[f.id])),
+      ];
+      yield `${cells.map(csvField).join(",")}\r\n`;
       onProgress?.(++done, Math.max(total, done));
     }
     if (page.length < pageSize) return;

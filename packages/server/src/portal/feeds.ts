@@ -6,6 +6,7 @@ import type { AppRow } from "../apps/apps.js";
 import { toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
 import { summary } from "./screens.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 /** Entries per feed: feed readers poll, they do not page. */
 export const FEED_LIMIT = 50;
@@ -73,6 +74,7 @@ export async function buildFeed(ctx: Context, app: AppRow, name: FeedName, origi
       .where("ev.type", "=", "shipped")
       .where("fr.moderation", "=", "approved")
       .where("fr.mergedIntoId", "is", null)
+      .where(onPublicBoard())
       .groupBy(["fr.id", "fr.title", "fr.description", "v.label"])
       .orderBy("shippedAt", "desc")
       .orderBy("fr.id", "desc")

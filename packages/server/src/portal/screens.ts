@@ -9,6 +9,7 @@ import { findListedItem } from "../feature-requests/item.js";
 import { listFeatureRequests } from "../feature-requests/listing.js";
 import { listColumns } from "../roadmap/columns.js";
 import { loadProfile } from "../users/profile.js";
+import { publicBoardIds } from "../boards/access.js";
 
 /** What the server knows of a portal address before any script runs. */
 export type PortalScreen =
@@ -119,8 +120,10 @@ async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<Po
   const db = ctx.db.kysely;
   const key = app.appKey;
   const roadmapOpen = app.allowAnonymousRoadmap === 1;
+  // Portal pages are the same for every visitor: private boards never appear on them.
+  const boardIds = await publicBoardIds(db, app.id, ctx.cache);
   const list = (sort: "top" | "newest") =>
-    listFeatureRequests(db, ctx.db.dialect, ctx.clock, { appId: app.id, viewerEndUserId: null, limit: LIST_LIMIT, offset: 0, cursor: undefined, versionId: undefined, q: undefined, sort });
+    listFeatureRequests(db, ctx.db.dialect, ctx.clock, { appId: app.id, viewerEndUserId: null, limit: LIST_LIMIT, offset: 0, cursor: undefined, versionId: undefined, boardIds, q: undefined, sort });
 
   switch (route.screen) {
     case "home":
@@ -162,7 +165,7 @@ async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<Po
     case "request": {
       if (!roadmapOpen) return signInPage(app, portalPath(key, { screen: "request", id: route.id }), "request");
       const item = await findListedItem(db, route.id, null);
-      if (item === undefined || item.appId !== app.id) return { kind: "missing" };
+      if (item === undefined || item.appId !== app.id || (boardIds !== undefined && !boardIds.includes(item.boardId))) return { kind: "missing" };
       const path = portalPath(key, { screen: "request", id: item.id }, item.title);
       if (route.slug !== portalSlug(item.title)) return { kind: "redirect", path };
       const comments = await listComments(db, item.id, { limit: COMMENT_LIMIT, cursor: undefined });

@@ -4,6 +4,7 @@ import type { AppRow } from "../apps/apps.js";
 import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
 import { portalSections } from "./screens.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 /** Requests and releases listed, most recently updated first (the protocol allows 50 000 URLs). */
 export const SITEMAP_LIMIT = 10_000;
@@ -38,6 +39,7 @@ export async function buildSitemap(ctx: Context, app: AppRow, origin: string): P
       .where("appId", "=", app.id)
       .where("moderation", "=", "approved")
       .where("mergedIntoId", "is", null)
+      .where(onPublicBoard("feature_requests.board_id"))
       .orderBy("updatedAt", "desc")
       .limit(SITEMAP_LIMIT)
       .execute();

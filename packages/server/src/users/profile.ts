@@ -2,6 +2,7 @@ import type { UserProfile } from "@tidings/protocol";
 import { sql, type Kysely } from "kysely";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
+import { onPublicBoard } from "../db/public-board.js";
 
 /** How many recent comments a profile shows. */
 export const PROFILE_COMMENT_LIMIT = 20;
@@ -30,6 +31,7 @@ function recentComments(db: Kysely<Database>, author: { endUserId: string } | { 
     .where("cm.isHidden", "=", 0)
     .where("fr.moderation", "=", "approved")
     .where("fr.mergedIntoId", "is", null)
+    .where(onPublicBoard())
     .where("a.allowPublic", "=", 1);
   query =
     "endUserId" in author
@@ -51,7 +53,7 @@ async function ownedApps(db: Kysely<Database>, userId: string): Promise<UserProf
       "a.iconUrl",
       "w.slug as workspaceSlug",
       "w.name as workspaceName",
-      sql<number>`(select count(*) from feature_requests fr where fr.app_id = a.id and fr.moderation = 'approved' and fr.merged_into_id is null)`.as(
+      sql<number>`(select count(*) from feature_requests fr where fr.app_id = a.id and fr.moderation = 'approved' and fr.merged_into_id is null and ${onPublicBoard()})`.as(
         "requestCount",
       ),
     ])

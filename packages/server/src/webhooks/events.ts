@@ -1,7 +1,8 @@
-import type { WebhookEventType } from "@tidings/protocol";
+import type { RecordField, WebhookEventType } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
+import { recordFieldsOf } from "../custom-fields/record-fields.js";
 import { newId } from "../ids.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { WEBHOOK_RETRY_DELAYS_MS } from "./retry.js";
@@ -75,6 +76,12 @@ export async function requestSnapshot(trx: Kysely<Database>, id: string): Promis
     mergedIntoId: row.mergedIntoId,
     createdAt: row.createdAt,
   };
+}
+
+/** A request's custom field values as payloads carry them (the console record's `fields`). */
+async function requestFields(trx: Kysely<Database>, appId: string, featureRequestId: string): Promise<RecordField[]> {
+  const row = await trx.selectFrom("featureRequests").select(["appId", "customFields"]).where("id", "=", featureRequestId).executeTakeFirst();
+  return row === undefined ? [] : (await recordFieldsOf(trx, [appId]))(row);
 }
 
 /** The app's enabled endpoints that want `type`. */
@@ -168,7 +175,7 @@ export async function queueRequestWebhook(
     case "approved":
       return queueWebhookEvent(trx, clock, event.appId, "request.created", async () => {
         const snapshot = await request();
-        return snapshot === undefined ? undefined : { request: snapshot };
+        return snapshot === undefined ? undefined : { request: { ...snapshot, fields: await requestFields(trx, event.appId, event.featureRequestId) } };
       });
     case "moved":
       return queueWebhookEvent(trx, clock, event.appId, "request.status_changed", async () => {

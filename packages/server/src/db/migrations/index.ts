@@ -23,6 +23,9 @@ import * as m0022 from "./0022-import-sources.js";
 import * as m0023 from "./0023-vote-batches.js";
 import * as m0024 from "./0024-search-words-table.js";
 import * as m0025 from "./0025-trust-identified-users.js";
+import * as m0026 from "./0026-boards.js";
+import * as m0027 from "./0027-tags.js";
+import * as m0028 from "./0028-custom-fields.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +53,7 @@ export const migrations: Record<string, Migration> = {
   "0023-vote-batches": m0023,
   "0024-search-words-table": m0024,
   "0025-trust-identified-users": m0025,
+  "0026-boards": m0026,
+  "0027-tags": m0027,
+  "0028-custom-fields": m0028,
 };

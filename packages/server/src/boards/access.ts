@@ -1,0 +1,99 @@
+import type { BoardAccessRule } from "@tidings/protocol";
+import type { Kysely } from "kysely";
+import type { SharedCache } from "../cache/shared-cache.js";
+import { appTag } from "../context.js";
+import type { Database } from "../db/schema.js";
+import { ApiError } from "../http/errors.js";
+import { tokenHash, type EndUserIdentity } from "../users/identity.js";
+import { accessRuleOf, listBoards, type BoardRow } from "./boards.js";
+
+/** How long an app's boards may be reused from the cache (board writes drop them at once). */
+const BOARDS_CACHE_MS = 60_000;
+
+/** The attributes a private board's rule is matched on, as the host last reported them. */
+export interface ReaderAttributes {
+  plan: string | null;
+  isPaying: boolean | null;
+}
+
+/** Whether a rule admits a user with these attributes: every condition it names must hold. */
+export function ruleAdmits(rule: BoardAccessRule | null, attributes: ReaderAttributes): boolean {
+  if (rule === null) return true;
+  if (rule.plans !== undefined && (attributes.plan === null || !rule.plans.includes(attributes.plan))) return false;
+  if (rule.isPaying !== undefined && attributes.isPaying !== rule.isPaying) return false;
+  return true;
+}
+
+/** The boards one public caller may see, and whether that is every board of the app. */
+export interface BoardAudience {
+  boards: BoardRow[];
+  /** True when no board of the app is hidden from the caller (queries then need no board filter). */
+  all: boolean;
+  /** Names the set of visible boards in cache keys: answers differ only between different sets. */
+  key: string;
+}
+
+/**
+ * Which boards of an app a public caller sees: every public board, and the private boards whose
+ * rule admits them when the host vouched for them (a valid user hash or SSO token). Anonymous and
+ * unsigned callers never see a private board.
+ */
+export async function boardAudience(db: Kysely<Database>, appId: string, identity: EndUserIdentity, cache?: SharedCache): Promise<BoardAudience> {
+  const all = await appBoards(db, appId, cache);
+  const privateBoards = all.filter((b) => b.visibility === "private");
+  if (privateBoards.length === 0) return { boards: all, all: true, key: "all" };
+  let attributes: ReaderAttributes | null = null;
+  if (identity.identified && identity.token !== null) {
+    const user = await db
+      .selectFrom("endUsers")
+      .select(["plan", "isPaying"])
+      .where("appId", "=", appId)
+      .where("tokenHash", "=", tokenHash(identity.token))
+      .executeTakeFirst();
+    attributes = { plan: user?.plan ?? null, isPaying: user?.isPaying == null ? null : user.isPaying === 1 };
+  }
+  const boards = all.filter((b) => b.visibility === "public" || (attributes !== null && ruleAdmits(accessRuleOf(b), attributes)));
+  if (boards.length === all.length) return { boards, all: true, key: "all" };
+  return { boards, all: false, key: boards.map((b) => b.id).join(",") };
+}
+
+/** The board a public caller names by slug, if it exists and the caller may see it. */
+export function boardBySlug(audience: BoardAudience, slug: string): BoardRow | undefined {
+  return audience.boards.find((b) => b.slug === slug);
+}
+
+/** An app's boards, through the shared cache when there is one (every public read needs them). */
+async function appBoards(db: Kysely<Database>, appId: string, cache: SharedCache | undefined): Promise<BoardRow[]> {
+  if (cache === undefined) return listBoards(db, appId);
+  const key = `boards:${appId}`;
+  const hit = await cache.get<BoardRow[]>(key);
+  if (hit !== undefined) return hit;
+  const rows = await listBoards(db, appId);
+  await cache.set(key, rows, { ttlMs: BOARDS_CACHE_MS, tags: [appTag(appId)] });
+  return rows;
+}
+
+/**
+ * The boards a public read covers: the one the caller names by slug (400 `unknown_board` when the
+ * app has none by that slug or the caller may not see it: the same answer, so a private board's
+ * existence does not leak), else every board the caller sees (undefined when that is all of them).
+ */
+export function boardsToRead(audience: BoardAudience, slug: string | undefined): string[] | undefined {
+  if (slug !== undefined) {
+    const board = boardBySlug(audience, slug);
+    if (board === undefined) throw new ApiError("unknown_board", { details: { board: slug } });
+    return [board.id];
+  }
+  return audience.all ? undefined : audience.boards.map((b) => b.id);
+}
+
+/** Whether a request on `boardId` may be shown to the caller. */
+export function audienceSees(audience: BoardAudience, boardId: string): boolean {
+  return audience.all || audience.boards.some((b) => b.id === boardId);
+}
+
+/** The ids of an app's public boards, for listings every visitor shares (undefined: every board is public). */
+export async function publicBoardIds(db: Kysely<Database>, appId: string, cache?: SharedCache): Promise<string[] | undefined> {
+  const all = await appBoards(db, appId, cache);
+  return all.every((b) => b.visibility === "public") ? undefined : all.filter((b) => b.visibility === "public").map((b) => b.id);
+}
