@@ -53,12 +53,19 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       options: [{ value: "high", label: "High" }],
     });
     expect(severity.status).toBe(201);
-    // A private board holding a request, and a tag on it: the organisation travels too.
+    // A private board holding a request with field values, and a tag on it: the organisation travels too.
     const organiser = consoleClient(source.app, source.admin.authorization);
     const lab = await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/boards`, { name: "Lab", visibility: "private", accessRule: { plans: ["pro"] } });
     expect(lab.status).toBe(201);
-    const tag = await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/tags`, { name: "Beta", visibility: "team" });
-    const someRequest = (await organiser.post(`/workspaces/${app.workspaceId}/feature-requests`, { appId: app.id, title: "Lab experiment" })).body as { id: string };
+    const fields = `/workspaces/${app.workspaceId}/apps/${app.id}/fields`;
+    const request = ["feature_request"];
+    expect((await organiser.post(fields, { label: "Rig", type: "single_select", appliesTo: request, boardId: lab.body.id, options: [{ value: "a", label: "Rig A" }] })).status).toBe(201);
+    expect((await organiser.post(fields, { label: "Teams", type: "multi_select", appliesTo: request, options: [{ value: "ops", label: "Ops" }, { value: "qa", label: "QA" }] })).status).toBe(201);
+    const legacy = await organiser.post(fields, { label: "Legacy score", type: "number", appliesTo: request });
+    const tag = await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/tags`, { name: "Beta", visibility: "team", color: "#12ABEF" });
+    const someRequest = (await organiser.post(`/workspaces/${app.workspaceId}/feature-requests`, { appId: app.id, title: "Lab experiment", fields: { teams: ["qa", "ops"], "legacy-score": 4.5 } })).body as { id: string };
+    // An archived field keeps its value on the request, and in the archive.
+    expect((await organiser.delete(`/workspaces/${app.workspaceId}/fields/${legacy.body.id}`)).status).toBe(200);
     expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/feature-requests/move`, { boardId: lab.body.id, featureRequestIds: [someRequest.id] })).body).toEqual({ moved: 1 });
     expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/feature-requests/tags`, { featureRequestIds: [someRequest.id], add: [tag.body.id] })).body).toEqual({ added: 1, removed: 0 });
     // Feedback with an attachment, through the public API as the SDK sends it.
@@ -108,7 +115,7 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     expect(lines[0]).toMatchObject({ type: "tidings-archive", version: 1, scope: { kind: "app", appKey: DEMO_APP_KEY } });
     const end = lines.at(-1) as { type: string; counts: Record<string, number> };
     expect(end.type).toBe("end");
-    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2 });
+    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, customFields: 4, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2 });
     for (const table of ARCHIVE_TABLES) expect(end.counts[table], table).toBeGreaterThan(0);
     const files = lines.filter((l) => l.type === "file");
     expect(files.length).toBeGreaterThan(1);

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { listFields, toCustomField } from "../custom-fields/definitions.js";
 import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
+import { tagsOf } from "../tags/tags.js";
 import { ExportScopeNotFound } from "./export.js";
 
 /** The columns of the requests CSV, in order. */
@@ -20,6 +21,8 @@ export const REQUESTS_CSV_COLUMNS = [
   "merged_into",
   "created_at",
   "updated_at",
+  "board",
+  "tags",
 ] as const;
 
 /**
@@ -44,8 +47,10 @@ function fieldCell(value: CustomFieldValue | undefined): string | number | null 
 /**
  * The feature requests of an app as CSV (a header row, then one row per request, oldest first,
  * CRLF line ends): title, Markdown description, column name as status, vote and comment counts,
- * author, version and dates, then one `field.<key>` column per custom field of the app (active
- * ones by position, then archived ones, headed `field.<key> (archived)`). Reads page by page.
+ * author, version, dates, board name and tag names (every tag, team-only ones too, joined by
+ * `, `), then one `field.<key>` column per custom field of the app (active ones by position, then
+ * archived ones, headed `field.<key> (archived)`). `tidings import --format csv` reads it back.
+ * Reads page by page.
  *
  * @example
  * ```ts
@@ -73,6 +78,7 @@ export async function* exportRequestsCsv(
       .selectFrom("featureRequests as fr")
       .leftJoin("boardColumns as c", "c.id", "fr.columnId")
       .leftJoin("appVersions as v", "v.id", "fr.versionId")
+      .leftJoin("boards as b", "b.id", "fr.boardId")
       .select([
         "fr.id",
         "fr.title",
@@ -87,6 +93,7 @@ export async function* exportRequestsCsv(
         "fr.mergedIntoId",
         "fr.createdAt",
         "fr.updatedAt",
+        "b.name as board",
         "fr.customFields",
       ])
       .where("fr.appId", "=", app.id)
@@ -97,10 +104,13 @@ export async function* exportRequestsCsv(
       .orderBy("fr.id")
       .limit(pageSize)
       .execute();
+    const tags = await tagsOf(db, page.map((r) => r.id), false);
     for (const r of page) {
       const values = parseStoredValues(r.customFields);
+      const tagNames = (tags.get(r.id) ?? []).map((t) => t.name).join(", ");
       const cells = [
         ...[r.id, r.title, r.description, r.status, r.voteCount, r.commentCount, r.requesterName, r.requesterEmail, r.version, r.moderation, r.mergedIntoId, r.createdAt, r.updatedAt],
+        ...[r.board, tagNames === "" ? null : tagNames],
         ...fields.map((f) => fieldCell(values[f.id])),
       ];
       yield `${cells.map(csvField).join(",")}\r\n`;
