@@ -1,12 +1,14 @@
-import { ImportInputError, isoDate, type ImportRecord, type Importer, type SourcePerson } from "./import-records.js";
+import { ImportInputError, isoDate, type ImportRecord, type Importer, type SourceBoard, type SourcePerson, type SourceTag } from "./import-records.js";
 import { MAX_DESCRIPTION, MAX_TITLE } from "./csv-import.js";
 import { object, openJsonFolder, text, type JsonFolder } from "./json-folder.js";
 
 /**
- * A folder of the JSON pages Canny's API answers (`posts/list`, `comments/list`, `votes/list`),
- * saved as `posts*.json`, `comments*.json` and `votes*.json` (docs/import.md has the curl loop).
- * Each file is one response (`{"hasMore": …, "posts": [...]}`) or a plain array. Posts keep their
- * status (mapped to a column), score, tags and dates; comments keep their replies (`parentID`)
+ * A folder of the JSON pages Canny's API answers (`boards/list`, `posts/list`, `comments/list`,
+ * `votes/list`), saved as `boards*.json`, `posts*.json`, `comments*.json` and `votes*.json`
+ * (docs/import.md has the curl loop). Each file is one response (`{"hasMore": …, "posts": [...]}`)
+ * or a plain array. Posts keep their board (public or private as `boards*.json` says), category
+ * (a public tag: Canny's users see and pick it), tags (team-only tags: only Canny's admins see
+ * them), status (mapped to a column), score and dates; comments keep their replies (`parentID`)
  * and are hidden when internal or private; votes keep their voter.
  *
  * @example
@@ -17,8 +19,33 @@ import { object, openJsonFolder, text, type JsonFolder } from "./json-folder.js"
 export const cannyImporter: Importer = async (dir) => {
   const folder = await openJsonFolder(dir, "a Canny import reads a folder of posts*.json, comments*.json and votes*.json pages");
   if (folder.files("posts").length === 0) throw new ImportInputError(`${dir}: no posts*.json file (see docs/import.md for fetching them from Canny's API)`);
-  return { totalBytes: folder.totalBytes, records: (onBytes) => cannyRecords(folder, onBytes) };
+  const boards = new Map<string, { name: string | null; isPrivate: boolean | null }>();
+  for (const file of folder.files("boards")) {
+    for (const item of await folder.read(file, "boards")) {
+      const board = object(item);
+      const id = text(board.id);
+      if (id !== null) boards.set(id, { name: text(board.name), isPrivate: typeof board.isPrivate === "boolean" ? board.isPrivate : null });
+    }
+  }
+  return { totalBytes: folder.totalBytes, records: (onBytes) => cannyRecords(folder, boards, onBytes) };
 };
+
+/** A post's board, private or public as `boards/list` says (null: the folder has no word on it). */
+function boardOf(value: unknown, boards: ReadonlyMap<string, { name: string | null; isPrivate: boolean | null }>): SourceBoard | null {
+  const board = object(value);
+  const listed = boards.get(text(board.id) ?? "");
+  const name = (text(board.name) ?? listed?.name ?? "").trim();
+  if (name === "") return null;
+  // The board's admin URL ends in its slug: https://acme.canny.io/admin/board/feature-requests
+  const slug = /\/board\/([^/?#]+)/.exec(text(board.url) ?? "")?.[1] ?? null;
+  return { name, slug, private: listed?.isPrivate ?? null };
+}
+
+/** A tag or category object (`{id, name, …}`), or a bare name. */
+function tagOf(value: unknown, visibility: SourceTag["visibility"]): SourceTag | null {
+  const name = (text(object(value).name) ?? text(value) ?? "").trim();
+  return name === "" ? null : { name, color: null, visibility };
+}
 
 function person(value: unknown): SourcePerson | null {
   const p = object(value);
@@ -28,7 +55,7 @@ function person(value: unknown): SourcePerson | null {
   return { sourceId: id, email, name: text(p.name), isTeam: p.isAdmin === true };
 }
 
-async function* cannyRecords(folder: JsonFolder, onBytes: (n: number) => void): AsyncGenerator<ImportRecord> {
+async function* cannyRecords(folder: JsonFolder, boards: ReadonlyMap<string, { name: string | null; isPrivate: boolean | null }>, onBytes: (n: number) => void): AsyncGenerator<ImportRecord> {
   let bytes = 0;
   const pages = async function* (prefix: string, key: string) {
     for (const file of folder.files(prefix)) {
@@ -58,7 +85,10 @@ async function* cannyRecords(folder: JsonFolder, onBytes: (n: number) => void): 
         createdAt: created,
         author: person(item.author),
         votes: score,
-        tags: Array.isArray(item.tags) ? item.tags.map((t) => text(object(t).name) ?? text(t)).filter((t): t is string => t !== null) : [],
+        board: boardOf(item.board, boards),
+        tags: Array.isArray(item.tags) ? item.tags.map((t) => tagOf(t, "team")).filter((t): t is SourceTag => t !== null) : [],
+        category: item.category === null || item.category === undefined ? null : tagOf(item.category, "public"),
+        fields: {},
       };
     }
   }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { csvImporter, MAX_DESCRIPTION, MAX_TITLE } from "./csv-import.js";
-import { ImportInputError, isoDate, type ImportRecord, type Importer, type SourcePerson } from "./import-records.js";
+import { ImportInputError, isoDate, type ImportRecord, type Importer, type SourcePerson, type SourceTag } from "./import-records.js";
 import { object, openJsonFolder, text, type JsonFolder } from "./json-folder.js";
 
 /** Fider's post statuses (its `posts.status` column) by number. */
@@ -42,15 +42,21 @@ export const fiderImporter: Importer = async (input, options) => {
   return { totalBytes: folder.totalBytes, records: (onBytes) => fiderRecords(folder, users, onBytes) };
 };
 
-async function tagsByPost(folder: JsonFolder): Promise<Map<string, string[]>> {
-  const result = new Map<string, string[]>();
+/** Each post's tags, with their colour (`color`, hex without `#`) and whether the public sees them (`is_public`). */
+async function tagsByPost(folder: JsonFolder): Promise<Map<string, SourceTag[]>> {
+  const result = new Map<string, SourceTag[]>();
   if (!folder.files("tags.json").includes("tags.json") || !folder.files("post_tags.json").includes("post_tags.json")) return result;
-  const names = new Map((await folder.read("tags.json", "tags")).map((t) => [text(object(t).id), text(object(t).name)] as const));
+  const tags = new Map<string | null, SourceTag>();
+  for (const t of await folder.read("tags.json", "tags")) {
+    const row = object(t);
+    const name = text(row.name)?.trim() ?? "";
+    if (name !== "") tags.set(text(row.id), { name, color: text(row.color), visibility: row.is_public === false ? "team" : "public" });
+  }
   for (const pt of await folder.read("post_tags.json", "post_tags")) {
     const postId = text(object(pt).post_id);
-    const name = names.get(text(object(pt).tag_id));
-    if (postId === null || name === undefined || name === null) continue;
-    result.set(postId, [...(result.get(postId) ?? []), name]);
+    const tag = tags.get(text(object(pt).tag_id));
+    if (postId === null || tag === undefined) continue;
+    result.set(postId, [...(result.get(postId) ?? []), tag]);
   }
   return result;
 }
@@ -78,7 +84,22 @@ async function* fiderRecords(folder: JsonFolder, users: Map<string, SourcePerson
     else if ((text(row.description) ?? "").length > MAX_DESCRIPTION) yield { kind: "issue", at, message: `the description is longer than ${MAX_DESCRIPTION} characters` };
     else if (created === null) yield { kind: "issue", at, message: `created_at "${String(row.created_at)}" is not a date` };
     else {
-      yield { kind: "request", at, sourceId: id, title, description: text(row.description) ?? "", status, createdAt: created, author: user(row.user_id), votes: null, tags: tags.get(id) ?? [] };
+      yield {
+        kind: "request",
+        at,
+        sourceId: id,
+        title,
+        description: text(row.description) ?? "",
+        status,
+        createdAt: created,
+        author: user(row.user_id),
+        votes: null,
+        // Fider has one list of posts per site: they go to the import's board.
+        board: null,
+        tags: tags.get(id) ?? [],
+        category: null,
+        fields: {},
+      };
       // The team's answer shown with a status change becomes the team's comment at that time.
       const response = text(row.response);
       const respondedAt = isoDate(row.response_date);

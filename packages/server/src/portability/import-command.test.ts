@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capturedIo } from "@tidings/testing/command-io";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
-import { testDialects } from "@tidings/testing/test-database";
+import { databaseUrl, testDialects } from "@tidings/testing/test-database";
 import { tokenHash } from "../users/identity.js";
+import { exportCommand } from "./export-command.js";
 import { EXIT, importCommand } from "./import-command.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -40,7 +41,23 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
     const requests = await db()
       .selectFrom("featureRequests as fr")
       .innerJoin("boardColumns as c", "c.id", "fr.columnId")
-      .select(["fr.id", "fr.title", "fr.description", "fr.moderation", "fr.voteCount", "fr.importedVotes", "fr.commentCount", "fr.createdAt", "fr.requesterName", "fr.requesterEmail", "fr.requesterEndUserId", "c.slug as column"])
+      .innerJoin("boards as b", "b.id", "fr.boardId")
+      .select([
+        "fr.id",
+        "fr.title",
+        "fr.description",
+        "fr.moderation",
+        "fr.voteCount",
+        "fr.importedVotes",
+        "fr.commentCount",
+        "fr.createdAt",
+        "fr.requesterName",
+        "fr.requesterEmail",
+        "fr.requesterEndUserId",
+        "fr.customFields",
+        "c.slug as column",
+        "b.slug as board",
+      ])
       .where("fr.appId", "=", appId)
       .orderBy("fr.createdAt")
       .execute();
@@ -62,8 +79,21 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
       .execute();
     const users = await db().selectFrom("endUsers").select(["id", "tokenHash", "displayName"]).where("appId", "=", appId).orderBy("id").execute();
     const events = await db().selectFrom("featureRequestEvents").select(["featureRequestId", "type", "data", "createdAt"]).where("appId", "=", appId).orderBy("id").execute();
-    return { requests, votes, comments, users, events };
+    const boards = await db().selectFrom("boards").select(["id", "name", "slug", "visibility", "isDefault"]).where("appId", "=", appId).orderBy("position").execute();
+    const tags = await db().selectFrom("tags").select(["id", "name", "slug", "color", "visibility"]).where("appId", "=", appId).orderBy("name").execute();
+    const tagged = await db()
+      .selectFrom("featureRequestTags as frt")
+      .innerJoin("tags", "tags.id", "frt.tagId")
+      .select(["frt.featureRequestId", "tags.name"])
+      .where("tags.appId", "=", appId)
+      .orderBy("frt.featureRequestId")
+      .orderBy("tags.name")
+      .execute();
+    return { requests, votes, comments, users, events, boards, tags, tagged };
   }
+  /** The names of the tags on each request, by title. */
+  const tagsByTitle = (s: Awaited<ReturnType<typeof snapshot>>) =>
+    Object.fromEntries(s.requests.map((r) => [r.title, s.tagged.filter((t) => t.featureRequestId === r.id).map((t) => t.name)]));
   const byTitle = <T extends { title: string }>(rows: T[], title: string): T => {
     const row = rows.find((r) => r.title === title);
     if (row === undefined) throw new Error(`no request "${title}"`);
@@ -262,6 +292,103 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
       expect(JSON.stringify(publicThread.json())).toContain("Thanks, that would be *perfect*.");
     });
 
+    it("keeps Canny's boards (public as boards/list says), its categories as public tags and its tags as team-only ones", async () => {
+      const ws = await freshApp();
+      const result = await run(["--format", "canny", "--app", ws.appKey, fixture("canny")]);
+      expect(result.code).toBe(EXIT.partial);
+      expect(result.out).toContain("boards    1 new");
+      expect(result.out).toContain("tags      4 new");
+      expect(result.err).toContain('Note: board "Integrations" created (public, as it is there)');
+
+      const s = await snapshot(ws.appId);
+      // "Feature Requests" is the app's default board by name; "Integrations" is new.
+      expect(s.boards.map((b) => [b.name, b.slug, b.visibility, b.isDefault])).toEqual([
+        ["Feature requests", "feature-requests", "public", 1],
+        ["Integrations", "integrations", "public", 0],
+      ]);
+      expect(s.requests.map((r) => [r.title, r.board])).toEqual([
+        ["Calendar sync", "integrations"],
+        ["Dark mode", "feature-requests"],
+        ["Export to CSV", "feature-requests"],
+      ]);
+      // "UI" and "ui" are one tag; Canny's tags are its admins' alone, so they stay the team's.
+      expect(s.tags.map((t) => [t.name, t.visibility, t.color])).toEqual([
+        ["Appearance", "public", null],
+        ["Enterprise", "team", null],
+        ["Sync", "public", null],
+        ["UI", "team", null],
+      ]);
+      expect(tagsByTitle(s)).toEqual({ "Calendar sync": ["Enterprise", "Sync", "UI"], "Dark mode": ["Appearance", "UI"], "Export to CSV": [] });
+      // What Canny said is still in the created event, as it said it.
+      const dark = byTitle(s.requests, "Dark mode");
+      const created = s.events.find((e) => e.featureRequestId === dark.id && e.type === "created")!;
+      expect(JSON.parse(created.data)).toMatchObject({ importedFrom: "canny", board: "Feature Requests", category: "Appearance", tags: ["UI"] });
+
+      // A visitor sees the category on the request and the new board's request, never a team tag.
+      const listed = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}` });
+      const items = (listed.json() as { requests: Array<{ title: string; tags: Array<{ name: string }> }> }).requests;
+      expect(Object.fromEntries(items.map((i) => [i.title, i.tags.map((tag) => tag.name)]))).toEqual({ "Calendar sync": ["Sync"], "Dark mode": ["Appearance"], "Export to CSV": [] });
+      const board = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&board=integrations` });
+      expect((board.json() as { requests: Array<{ title: string }> }).requests.map((i) => i.title)).toEqual(["Calendar sync"]);
+
+      // Run again: nothing changes, boards and tags included.
+      const again = await run(["--format", "canny", "--app", ws.appKey, fixture("canny")]);
+      expect(again.out).toContain("boards    0 new");
+      expect(await snapshot(ws.appId)).toEqual(s);
+    });
+
+    it("never creates a board whose access it cannot tell or pours a private one into a public board: names them all, writes nothing, and --board-map places them", async () => {
+      const ws = await freshApp();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-canny-"));
+      for (const file of fs.readdirSync(fixture("canny"))) fs.copyFileSync(path.join(fixture("canny"), file), path.join(dir, file));
+      const post = (id: string, board: object, title: string) => ({ id, author: null, board, category: null, created: "2022-06-01T00:00:00.000Z", details: "", score: 1, status: "open", tags: [], title });
+      fs.writeFileSync(
+        path.join(dir, "posts-2.json"),
+        JSON.stringify({
+          hasMore: false,
+          posts: [
+            post("p-staff", { id: "b3", name: "Internal", url: "https://acme.canny.io/admin/board/internal" }, "Staff note"),
+            post("p-beta", { id: "b9", name: "Beta", url: "https://acme.canny.io/admin/board/beta" }, "Beta idea"),
+          ],
+        }),
+      );
+      fs.writeFileSync(path.join(dir, "votes-2.json"), JSON.stringify({ hasMore: false, votes: [{ post: { id: "p-staff" }, voter: { id: "u-ann", email: "ann@example.com", name: "Ann" }, created: "2022-06-02T00:00:00.000Z" }] }));
+      const untouched = await snapshot(ws.appId);
+
+      const refused = await run(["--format", "canny", "--app", ws.appKey, dir]);
+      expect(refused.code).toBe(EXIT.usage);
+      expect(refused.err).toContain('board "Internal" is private there and the app has no board by that name: create it in the console with the access it should have, or place it with --board-map "Internal=<board>"');
+      expect(refused.err).toContain('board "Beta" is not a board of the app, and the input does not say whether it is public');
+      expect(refused.err).toContain("Nothing was written.");
+      // The vote on the unplaced post is not reported as a row of its own.
+      expect(refused.err).not.toContain("p-staff");
+      expect(await snapshot(ws.appId)).toEqual(untouched);
+
+      // A public board of the same name is no place for a private one.
+      const open = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/boards`, { name: "Internal" });
+      expect(open.status).toBe(201);
+      const still = await run(["--format", "canny", "--app", ws.appKey, "--board-map", "Beta=feature-requests", dir]);
+      expect(still.code).toBe(EXIT.usage);
+      expect(still.err).toContain(`board "Internal" is private there, but the app's board "internal" is public`);
+
+      // The team makes a private board for it and says where both go.
+      const staff = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/boards`, { name: "Staff only", visibility: "private", accessRule: { plans: ["staff"] } });
+      expect(staff.status).toBe(201);
+      const placed = await run(["--format", "canny", "--app", ws.appKey, "--board-map", "internal=Staff only,Beta=feature-requests", dir]);
+      expect(placed.code, placed.err).toBe(EXIT.partial);
+      const s = await snapshot(ws.appId);
+      expect(byTitle(s.requests, "Staff note")).toMatchObject({ board: "staff-only", voteCount: 1 });
+      expect(byTitle(s.requests, "Beta idea")).toMatchObject({ board: "feature-requests" });
+      // Nobody outside the board's rule sees its request.
+      const listed = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&limit=50` });
+      expect((listed.json() as { requests: Array<{ title: string }> }).requests.map((i) => i.title)).not.toContain("Staff note");
+
+      const unknown = await run(["--format", "canny", "--app", ws.appKey, "--board-map", "Internal=nowhere", dir]);
+      expect(unknown.code).toBe(EXIT.usage);
+      expect(unknown.err).toContain('--board-map: "nowhere" is not a board of the app (its boards: feature-requests, internal, staff-only, integrations). Nothing was written.');
+      fs.rmSync(dir, { recursive: true });
+    });
+
     it("changes nothing when run again", async () => {
       const ws = await freshApp();
       await run(["--format", "canny", "--app", ws.appKey, fixture("canny")]);
@@ -311,10 +438,35 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
         ["Me too!", 0],
         ["On our roadmap for Q3.", 1],
       ]);
+      // Fider's tags keep their colour and whether the public sees them.
       const before = await snapshot(ws.appId);
+      expect(before.tags.map((t) => [t.name, t.slug, t.color, t.visibility])).toEqual([
+        ["Needs triage", "needs-triage", "#1D76DB", "team"],
+        ["UI", "ui", "#FF0000", "public"],
+      ]);
+      expect(tagsByTitle(before)).toEqual({ "Dark mode": ["Needs triage", "UI"], "Export to CSV": [], "Calendar sync": ["UI"] });
+      expect(new Set(before.requests.map((r) => r.board))).toEqual(new Set(["feature-requests"]));
       const again = await run(["--format", "fider", "--app", ws.appKey, fixture("fider-backup")]);
       expect(again.out).toContain("requests  0 new, 3 already imported");
       expect(await snapshot(ws.appId)).toEqual(before);
+    });
+
+    it("puts a Fider site's posts on the board --board names, and refuses a board the app has not", async () => {
+      const ws = await freshApp();
+      expect((await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/boards`, { name: "Ideas" })).status).toBe(201);
+      const missing = await run(["--format", "fider", "--app", ws.appKey, "--board", "roadmap", fixture("fider-backup")]);
+      expect(missing.code).toBe(EXIT.usage);
+      expect(missing.err).toContain('--board: "roadmap" is not a board of the app (its boards: feature-requests, ideas). Nothing was written.');
+      expect((await snapshot(ws.appId)).requests).toEqual([]);
+      const result = await run(["--format", "fider", "--app", ws.appKey, "--board", "Ideas", fixture("fider-posts.csv")]);
+      expect(result.code).toBe(EXIT.ok);
+      const s = await snapshot(ws.appId);
+      expect(s.requests.map((r) => [r.title, r.board])).toEqual([
+        ["Dark mode", "ideas"],
+        ["Export to CSV", "ideas"],
+        ["Calendar sync", "ideas"],
+      ]);
+      expect(tagsByTitle(s)).toEqual({ "Dark mode": ["UI"], "Export to CSV": [], "Calendar sync": [] });
     });
 
     it("imports Fider's posts CSV with its vote counts", async () => {
@@ -327,6 +479,177 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
         ["Export to CSV", "under-review", 1, "Bob"],
         ["Calendar sync", "shipped", 1, "Ann"],
       ]);
+    });
+  });
+
+  describe("boards, tags and custom fields from a CSV", () => {
+    /** An app with a Bugs board and request fields of every kind, one of them asked on Bugs only. */
+    async function organisedApp() {
+      const ws = await freshApp();
+      const bugs = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/boards`, { name: "Bugs" });
+      expect(bugs.status).toBe(201);
+      const fields = `/workspaces/${ws.wsId}/apps/${ws.appId}/fields`;
+      const request = ["feature_request"];
+      for (const body of [
+        { key: "plan", label: "Plan", type: "single_select", appliesTo: request, options: [{ value: "pro", label: "Pro" }, { value: "free", label: "Free" }] },
+        { key: "platforms", label: "Platforms", type: "multi_select", appliesTo: request, options: [{ value: "ios", label: "iOS" }, { value: "web", label: "Web" }, { value: "android", label: "Android" }] },
+        { key: "urgent", label: "Urgent", type: "checkbox", appliesTo: request },
+        { key: "seats", label: "Seats", type: "number", appliesTo: request, limits: { integer: true, min: 1 } },
+        { key: "severity", label: "Severity", type: "single_select", appliesTo: request, boardId: bugs.body.id, options: [{ value: "low", label: "Low" }, { value: "high", label: "High" }] },
+        { key: "contact", label: "Contact", type: "text", appliesTo: ["feedback"] },
+      ]) {
+        const created = await ws.console.post(fields, body);
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+      }
+      return ws;
+    }
+    /** The custom field values the console shows on a request, by key. */
+    async function fieldsOf(ws: Awaited<ReturnType<typeof organisedApp>>, id: string) {
+      const record = await ws.console.get(`/workspaces/${ws.wsId}/feature-requests/${id}`);
+      expect(record.status).toBe(200);
+      return Object.fromEntries((record.body.fields as Array<{ key: string; value: unknown }>).map((f) => [f.key, f.value]));
+    }
+    function csvFile(name: string, text: string): string {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-csv-"));
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, text);
+      return file;
+    }
+
+    it("puts rows on the boards they name, tags them, and checks field.<key> columns against the app's fields, row by row", async () => {
+      const ws = await organisedApp();
+      const result = await run(["--format", "csv", "--app", ws.appKey, fixture("organised.csv")]);
+      expect(result.code).toBe(EXIT.partial);
+      expect(result.err.split("\n").filter((l) => l.startsWith("Skipped"))).toEqual([
+        "Skipped organised.csv line 4: field.plan: Not an option: gold",
+        'Skipped organised.csv line 5: field.severity: asked only on the board "Bugs", not on the request\'s',
+        'Skipped organised.csv line 6: field.seats: "many" is not a number',
+        "Skipped organised.csv line 7: field.seats: Must be at least 1",
+      ]);
+      expect(result.out).toContain("tags      3 new");
+
+      const s = await snapshot(ws.appId);
+      expect(s.requests.map((r) => [r.title, r.board]).sort()).toEqual([
+        ["Crash on save", "bugs"],
+        ["Dark mode", "feature-requests"],
+        ["Tablet layout", "feature-requests"],
+      ]);
+      // A CSV does not say who sees a tag: new ones are public, as the console makes them.
+      expect(s.tags.map((t) => [t.name, t.visibility])).toEqual([
+        ["crash", "public"],
+        ["theme", "public"],
+        ["ui", "public"],
+      ]);
+      expect(tagsByTitle(s)).toEqual({ "Dark mode": ["theme", "ui"], "Crash on save": ["crash", "ui"], "Tablet layout": ["ui"] });
+      // Options are found by value or label; what is stored is the option's value.
+      expect(await fieldsOf(ws, byTitle(s.requests, "Dark mode").id)).toEqual({ plan: "pro", platforms: ["ios", "web"], urgent: true, seats: 12 });
+      expect(await fieldsOf(ws, byTitle(s.requests, "Crash on save").id)).toEqual({ plan: "free", urgent: false, severity: "high" });
+      expect(await fieldsOf(ws, byTitle(s.requests, "Tablet layout").id)).toEqual({});
+      // The public filters the imported organisation like any other.
+      const bugs = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&board=bugs&tag=ui` });
+      expect((bugs.json() as { requests: Array<{ title: string }> }).requests.map((i) => i.title)).toEqual(["Crash on save"]);
+
+      const again = await run(["--format", "csv", "--app", ws.appKey, fixture("organised.csv")]);
+      expect(again.out).toContain("requests  0 new, 3 already imported");
+      expect(await snapshot(ws.appId)).toEqual(s);
+    });
+
+    it("reads a field from another header with --columns field.<key>=Header; a feedback field's column takes no request value", async () => {
+      const ws = await organisedApp();
+      const file = csvFile("plans.csv", "Subject,Customer plan,Devices,field.contact\nSearch,Pro,Android;iOS,\nSpam,Free,,me@example.com\n");
+      const result = await run(["--format", "csv", "--app", ws.appKey, "--columns", "title=Subject,field.plan=Customer plan,field.platforms=Devices", file]);
+      expect(result.code, result.err).toBe(EXIT.partial);
+      expect(result.err).toContain("Skipped plans.csv line 3: field.contact: asked on feedback only, not on feature requests");
+      const [row, ...rest] = (await snapshot(ws.appId)).requests;
+      expect(rest).toEqual([]);
+      expect(await fieldsOf(ws, row!.id)).toEqual({ plan: "pro", platforms: ["android", "ios"] });
+    });
+
+    it("refuses a column naming no field of the app, or a board or tag it cannot place, and writes nothing", async () => {
+      const ws = await organisedApp();
+      const before = await snapshot(ws.appId);
+      const cases: Array<[string, string[], string]> = [
+        ["title,field.budget\nA,10\n", [], 'Cannot import: column "field.budget": the app has no active custom field "budget" (its request fields: plan, platforms, urgent, seats, severity); create it in the console first. Nothing was written.'],
+        ["title,Field.Not A Key\nA,1\n", [], 'does not name a custom field key'],
+        ["title\nA\n", ["--columns", "field.plan=Plan"], '--columns: mapped.csv has no column "Plan" for field.plan'],
+        ["title,board\nA,Roadmap ideas\nB,Roadmap ideas\nC,Later\n", [], 'Cannot import:\n  board "Roadmap ideas" is not a board of the app, and the input does not say whether it is public: create it in the console, or place it with --board-map "Roadmap ideas=<board>"'],
+        ["title,tags\nA," + "x".repeat(41) + "\n", [], `tag "${"x".repeat(41)}" (mapped.csv line 2) is longer than 40 characters`],
+      ];
+      for (const [text, extra, message] of cases) {
+        const result = await run(["--format", "csv", "--app", ws.appKey, ...extra, csvFile("mapped.csv", text)]);
+        expect({ text, code: result.code }).toEqual({ text, code: EXIT.usage });
+        expect(result.err).toContain(message);
+        expect(result.err).toContain("Nothing was written.");
+        expect(await snapshot(ws.appId)).toEqual(before);
+      }
+      // Every board that cannot be placed is named, each once.
+      const boards = await run(["--format", "csv", "--app", ws.appKey, csvFile("mapped.csv", "title,board\nA,Roadmap ideas\nB,Roadmap ideas\nC,Later\n")]);
+      expect(boards.err.match(/board "/g)).toHaveLength(2);
+      // Placed by the team, the same file imports; a tag map renames, merges or leaves tags off.
+      const placed = await run([
+        "--format",
+        "csv",
+        "--app",
+        ws.appKey,
+        "--board-map",
+        "Roadmap ideas=bugs,later=Feature requests",
+        "--tag-map",
+        "UX=Design,wip=",
+        csvFile("mapped.csv", "title,board,tags\nA,Roadmap ideas,UX;wip\nC,Later,design\n"),
+      ]);
+      expect(placed.code, placed.err).toBe(EXIT.ok);
+      const s = await snapshot(ws.appId);
+      expect(s.requests.map((r) => [r.title, r.board]).sort()).toEqual([
+        ["A", "bugs"],
+        ["C", "feature-requests"],
+      ]);
+      expect(tagsByTitle(s)).toEqual({ A: ["Design"], C: ["Design"] });
+    });
+
+    it("round-trips tidings export --format csv: boards, tags and field values come back as they were", async () => {
+      const source = await organisedApp();
+      const company = await source.console.post(`/workspaces/${source.wsId}/apps/${source.appId}/fields`, { key: "company", label: "Company", type: "text", appliesTo: ["feature_request"] });
+      expect(company.status).toBe(201);
+      const made = async (title: string, fields: Record<string, unknown>) => {
+        const created = await source.console.post(`/workspaces/${source.wsId}/feature-requests`, { appId: source.appId, title, description: `About ${title}`, fields });
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        return created.body.id as string;
+      };
+      const dark = await made("Dark mode", { plan: "pro", platforms: ["web", "ios"], urgent: true, seats: 3, company: "=Acme, Inc." });
+      const crash = await made("Crash on save", { plan: "free" });
+      await made("Plain", {});
+      const boards = (await source.console.get(`/workspaces/${source.wsId}/apps/${source.appId}/boards`)).body.boards as Array<{ id: string; slug: string }>;
+      const bugs = boards.find((b) => b.slug === "bugs")!.id;
+      expect((await source.console.post(`/workspaces/${source.wsId}/apps/${source.appId}/feature-requests/move`, { boardId: bugs, featureRequestIds: [crash] })).status).toBe(200);
+      const tag = async (name: string, visibility: string) => (await source.console.post(`/workspaces/${source.wsId}/apps/${source.appId}/tags`, { name, visibility })).body.id as string;
+      const ui = await tag("UI polish", "public");
+      const vip = await tag("VIP", "team");
+      expect((await source.console.post(`/workspaces/${source.wsId}/apps/${source.appId}/feature-requests/tags`, { featureRequestIds: [dark, crash], add: [ui] })).status).toBe(200);
+      expect((await source.console.post(`/workspaces/${source.wsId}/apps/${source.appId}/feature-requests/tags`, { featureRequestIds: [dark], add: [vip] })).status).toBe(200);
+
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-csv-trip-"));
+      const file = path.join(dir, "requests.csv");
+      const exportIo = capturedIo({ DATA_DIR: dir, DATABASE_URL: databaseUrl(t.database), LOG_LEVEL: "silent" });
+      expect(await exportCommand(["--app", source.appKey, "--format", "csv", "--out", file], exportIo.io), exportIo.err()).toBe(0);
+
+      // Another app with the same fields, boards and tags takes the file back as it is.
+      const target = await organisedApp();
+      for (const body of [{ key: "company", label: "Company", type: "text", appliesTo: ["feature_request"] }]) expect((await target.console.post(`/workspaces/${target.wsId}/apps/${target.appId}/fields`, body)).status).toBe(201);
+      expect((await target.console.post(`/workspaces/${target.wsId}/apps/${target.appId}/tags`, { name: "VIP", visibility: "team" })).status).toBe(201);
+      const result = await run(["--format", "csv", "--app", target.appKey, file]);
+      expect(result.code, result.err).toBe(EXIT.ok);
+
+      const view = async (ws: Awaited<ReturnType<typeof organisedApp>>) => {
+        const s = await snapshot(ws.appId);
+        const tagRows = Object.fromEntries(s.tags.map((t) => [t.name, t.visibility]));
+        const requests = [];
+        for (const r of s.requests) requests.push({ title: r.title, description: r.description, column: r.column, board: r.board, fields: await fieldsOf(ws, r.id) });
+        return { requests: requests.sort((a, b) => a.title.localeCompare(b.title)), tags: tagsByTitle(s), tagRows };
+      };
+      const [before, after] = [await view(source), await view(target)];
+      expect(after).toEqual(before);
+      expect(before.requests.find((r) => r.title === "Dark mode")!.fields).toEqual({ plan: "pro", platforms: ["web", "ios"], urgent: true, seats: 3, company: "=Acme, Inc." });
+      fs.rmSync(dir, { recursive: true });
     });
   });
 

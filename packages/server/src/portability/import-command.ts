@@ -10,7 +10,7 @@ import { cannyImporter } from "./canny-import.js";
 import { csvImporter } from "./csv-import.js";
 import { fiderImporter } from "./fider-import.js";
 import { importArchiveFile, type ArchiveImportOptions } from "./archive-import-command.js";
-import { ImportInputError, type Importer } from "./import-records.js";
+import { ImportInputError, ImportMappingError, type Importer } from "./import-records.js";
 import { ImportWriter, type ImportCounts } from "./import-writer.js";
 import { createReporter, progressMode, type ProgressReporter } from "./progress.js";
 import { statusColumns, StatusMapError } from "./status-columns.js";
@@ -21,7 +21,7 @@ export const EXIT = {
   ok: 0,
   /** Nothing was written: the input could not be read, --strict met a bad row, or the database failed. */
   failed: 1,
-  /** Bad usage or configuration; nothing was written. */
+  /** Bad usage or configuration (an unknown app, column, board or custom field); nothing was written. */
   usage: 2,
   /** Imported, but some rows were reported and skipped. */
   partial: 3,
@@ -68,6 +68,10 @@ export interface ImportCommandOptions {
   keepEmails: boolean;
   statusMap: Record<string, string>;
   columns: Record<string, string>;
+  /** `--board`: where requests go whose source names no board. */
+  board: string | undefined;
+  boardMap: Record<string, string>;
+  tagMap: Record<string, string>;
 }
 
 /**
@@ -90,6 +94,10 @@ export function recordsFormat(summary: string, importer: Importer): ImportFormat
           appId: ctx.app.id,
           source: ctx.options.format,
           keepEmails: ctx.options.keepEmails,
+          boards: { target: ctx.options.board, map: ctx.options.boardMap },
+          tagMap: ctx.options.tagMap,
+          fieldKeys: source.fieldKeys ?? [],
+          onNote: (message) => ctx.progress.note(message),
           resolveStatus: (status) => {
             const target = statuses.resolve(status);
             if (!target.known && status !== null && !unmapped.has(status)) {
@@ -145,8 +153,9 @@ export function importUsage(): string {
   return `Usage: tidings import --format <format> --app <appKey> [options] <path>
        tidings import --format tidings [--workspace <slug>] [--json] <archive.jsonl>
 
-Imports feature requests, their votes and comments into an app, reading the same settings as
-\`tidings serve\` (DATABASE_URL, DATA_DIR). Running the same import again changes nothing.
+Imports feature requests, their votes and comments, boards, tags and custom field values into an
+app, reading the same settings as \`tidings serve\` (DATABASE_URL, DATA_DIR). Running the same
+import again changes nothing.
 
 Formats:
 ${formats}
@@ -158,7 +167,11 @@ Options:
   --workspace <slug>      The workspace --create-app creates the app in
   --status-map <list>     Map source statuses to columns: "under review=planned,closed=declined"
                           (a column's slug or name, or "declined"); defaults in docs/import.md
-  --columns <list>        CSV: name the header of a field: "title=Subject,votes=Upvotes"
+  --columns <list>        CSV: name the header of a field: "title=Subject,votes=Upvotes,field.plan=Plan"
+  --board <board>         The board (slug or name) of requests whose source names none
+                          (default: the app's default board)
+  --board-map <list>      Place source boards on the app's boards: "Ideas=feature-requests,Bugs=bugs"
+  --tag-map <list>        Rename or merge source tags ("UX=Design"), or leave one off ("wip=")
   --keep-emails           Keep authors' email addresses (by default only a hash keys them)
   --dry-run               Read everything and report what would change; write nothing
   --strict                Stop at the first bad row and write nothing (default: report and skip it)
@@ -169,15 +182,16 @@ Exit codes: 0 imported, 1 nothing written (unreadable input, --strict stop, data
 2 bad usage or configuration, 3 imported with some rows skipped.`;
 }
 
-/** `a=b,c=d` → { a: "b", c: "d" }; throws on a pair without `=`. */
-export function parsePairs(option: string, value: string | undefined): Record<string, string> {
+/** `a=b,c=d` → { a: "b", c: "d" }; throws on a pair without `=`, or with nothing after it unless `emptyTarget`. */
+export function parsePairs(option: string, value: string | undefined, emptyTarget = false): Record<string, string> {
   const result: Record<string, string> = {};
   if (value === undefined) return result;
   for (const pair of value.split(",")) {
     if (pair.trim() === "") continue;
     const at = pair.indexOf("=");
-    if (at <= 0) throw new Error(`${option}: "${pair}" is not of the form from=to`);
-    result[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+    const to = pair.slice(at + 1).trim();
+    if (at <= 0 || pair.slice(0, at).trim() === "" || (to === "" && !emptyTarget)) throw new Error(`${option}: "${pair}" is not of the form from=to`);
+    result[pair.slice(0, at).trim()] = to;
   }
   return result;
 }
@@ -245,6 +259,9 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
         workspace: { type: "string" },
         "status-map": { type: "string" },
         columns: { type: "string" },
+        board: { type: "string" },
+        "board-map": { type: "string" },
+        "tag-map": { type: "string" },
         "keep-emails": { type: "boolean" },
         "dry-run": { type: "boolean" },
         strict: { type: "boolean" },
@@ -260,7 +277,9 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
     }
     if (values.format === undefined) return usage("--format is required.");
     if (values.format === ARCHIVE_FORMAT) {
-      const notForArchives = (["app", "create-app", "status-map", "columns", "keep-emails", "dry-run", "strict"] as const).filter((name) => values[name] !== undefined);
+      const notForArchives = (["app", "create-app", "status-map", "columns", "board", "board-map", "tag-map", "keep-emails", "dry-run", "strict"] as const).filter(
+        (name) => values[name] !== undefined,
+      );
       if (notForArchives.length > 0) return usage(`--format tidings takes its apps from the archive: ${notForArchives.map((name) => `--${name}`).join(", ")} cannot be used with it.`);
       if (positionals.length !== 1) return usage(positionals.length === 0 ? "Give the archive to import." : "Give one archive to import.");
       archive = { file: positionals[0]!, options: { workspace: values.workspace, json: values.json === true } };
@@ -283,6 +302,9 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
       keepEmails: values["keep-emails"] === true,
       statusMap: parsePairs("--status-map", values["status-map"]),
       columns: parsePairs("--columns", values.columns),
+      board: values.board,
+      boardMap: parsePairs("--board-map", values["board-map"]),
+      tagMap: parsePairs("--tag-map", values["tag-map"], true),
     };
   } catch (error) {
     return usage((error as Error).message);
@@ -301,6 +323,7 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
     run = await format.open(path, options);
   } catch (error) {
     if (error instanceof ImportInputError) return fail(`Cannot import: ${error.message}. Nothing was written.`);
+    if (error instanceof ImportMappingError) return fail(mappingFailure(error), EXIT.usage);
     throw error;
   }
   const db = deps.openDb?.(config) ?? openDatabase(config.databaseUrl);
@@ -346,10 +369,18 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
     if (error instanceof TargetMissing) return fail(`Cannot import: ${error.message}. Nothing was written.`, EXIT.usage);
     if (error instanceof ImportInputError) return fail(`Cannot import: ${error.message}. Nothing was written.`);
     if (error instanceof StatusMapError) return fail(`--status-map: ${error.message}. Nothing was written.`, EXIT.usage);
+    if (error instanceof ImportMappingError) return fail(mappingFailure(error), EXIT.usage);
     return fail(`Import failed: ${error instanceof Error ? error.message : String(error)}. Nothing was written.`);
   } finally {
     if (deps.openDb === undefined) await db.destroy();
   }
+}
+
+/** One problem on the line, several one per line. */
+function mappingFailure(error: ImportMappingError): string {
+  const [only, ...more] = error.problems;
+  if (more.length === 0) return `Cannot import: ${only ?? error.message}. Nothing was written.`;
+  return `Cannot import:\n${error.problems.map((p) => `  ${p}`).join("\n")}\nNothing was written.`;
 }
 
 function report(io: CommandIo, options: ImportCommandOptions, target: { app: AppRow; created: boolean }, result: ImportResult, skipped: number): void {
@@ -368,6 +399,8 @@ function report(io: CommandIo, options: ImportCommandOptions, target: { app: App
     `  votes     ${c.votes} new, ${c.votesExisting} already there, plus ${c.importedVotes} counted without a voter`,
     `  comments  ${c.comments} new, ${c.commentsExisting} already imported`,
     `  end users ${c.endUsers} new`,
+    `  boards    ${c.boards} new`,
+    `  tags      ${c.tags} new`,
   ];
   if (skipped > 0) lines.push(`${skipped} row(s) skipped (listed above).`);
   if (options.dryRun) lines.push("Dry run: nothing was written.");

@@ -28,7 +28,32 @@ export interface RequestRecord {
   author: SourcePerson | null;
   /** The vote count shown there; votes without a voter record become imported votes. */
   votes: number | null;
-  tags: string[];
+  /** The board it was on there (Canny, a CSV's `board` column); null: the import's target board. */
+  board: SourceBoard | null;
+  /** Its tags there (Canny: the admins' tags; Fider: its tags; a CSV's `tags` column). */
+  tags: SourceTag[];
+  /** Canny's category, which its end users see and pick: a public tag here. */
+  category: SourceTag | null;
+  /** Custom field values as the source wrote them (a CSV's `field.<key>` columns), by field key. */
+  fields: Record<string, string>;
+}
+
+/** A board in the source product. */
+export interface SourceBoard {
+  name: string;
+  /** Its URL slug there, when known (matched against the app's board slugs). */
+  slug: string | null;
+  /** Private there (Canny's `isPrivate`); null when the input does not say. */
+  private: boolean | null;
+}
+
+/** A tag (or Canny category) in the source product. */
+export interface SourceTag {
+  name: string;
+  /** `#RRGGBB`, when the source has one. */
+  color: string | null;
+  /** Who sees it there; null when the input does not say (a CSV). */
+  visibility: "public" | "team" | null;
 }
 
 export interface CommentRecord {
@@ -66,13 +91,15 @@ export type ImportRecord = RequestRecord | CommentRecord | VoteRecord | IssueRec
 export interface ImportSource {
   /** Bytes to read, for the progress display. */
   readonly totalBytes: number;
+  /** The custom field keys the input has columns for, checked against the app before anything is written. */
+  readonly fieldKeys?: readonly string[];
   /** The records in order (requests before what points at them); `onBytes` reports bytes read so far. */
   records(onBytes: (bytesRead: number) => void): AsyncIterable<ImportRecord>;
 }
 
 /** Options an importer may read. */
 export interface ImporterOptions {
-  /** CSV: our field name → the header naming it in the file (`--columns title=Subject`). */
+  /** CSV: our field name (or `field.<key>`) → the header naming it in the file (`--columns title=Subject`). */
   columns: Record<string, string>;
 }
 
@@ -85,6 +112,33 @@ export class ImportInputError extends Error {
     super(message);
     this.name = "ImportInputError";
   }
+}
+
+/**
+ * The input cannot be placed in the app as asked: a board, tag or custom field it names (or that
+ * an option maps it to) is not the app's, or would pass a limit. Nothing is written; exit 2.
+ */
+export class ImportMappingError extends Error {
+  /** Each problem found, one sentence each (an import reports every unplaceable board and tag at once). */
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === "string" ? [problems] : problems;
+    super(list.join("\n"));
+    this.name = "ImportMappingError";
+    this.problems = list;
+  }
+}
+
+/**
+ * How a board's or tag's name is compared with another: trimmed, case-insensitive.
+ *
+ * @example
+ * ```ts
+ * nameKey(" Feature Requests "); // "feature requests"
+ * ```
+ */
+export function nameKey(name: string): string {
+  return name.normalize("NFKC").trim().toLowerCase();
 }
 
 /**

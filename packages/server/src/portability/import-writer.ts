@@ -4,9 +4,13 @@ import type { DialectName } from "../db/database.js";
 import type { Database, ImportedKind } from "../db/schema.js";
 import { createFeatureRequests, type NewFeatureRequest } from "../feature-requests/feature-requests.js";
 import { newId } from "../ids.js";
+import type { StoredFieldValues } from "../custom-fields/values.js";
+import { ImportedBoards, type BoardPlacement } from "./imported-boards.js";
 import { settleCounts } from "./imported-counts.js";
+import { ImportedFields } from "./imported-fields.js";
 import { displayName, ImportedPeople } from "./imported-people.js";
-import type { CommentRecord, RequestRecord, SourcePerson, VoteRecord } from "./import-records.js";
+import { ImportedTags } from "./imported-tags.js";
+import { ImportMappingError, type CommentRecord, type RequestRecord, type SourcePerson, type VoteRecord } from "./import-records.js";
 import type { StatusTarget } from "./status-columns.js";
 
 /** What an import created, and what it found already there. */
@@ -20,6 +24,9 @@ export interface ImportCounts {
   /** Votes counted without a voter (a CSV's `votes`, a Canny score above its voter list). */
   importedVotes: number;
   endUsers: number;
+  /** Boards and tags the import created (the source's that the app did not have). */
+  boards: number;
+  tags: number;
 }
 
 export interface WriterOptions {
@@ -29,8 +36,24 @@ export interface WriterOptions {
   /** Keep authors' email addresses on requests and comments (otherwise only a hash keys them). */
   keepEmails: boolean;
   resolveStatus(status: string | null): StatusTarget;
+  /** Where requests go: `--board` and `--board-map`. */
+  boards: BoardPlacement;
+  /** `--tag-map`: a source tag's name → the tag it becomes (empty: left off). */
+  tagMap: Record<string, string>;
+  /** The custom field keys the input has columns for. */
+  fieldKeys: readonly string[];
   /** A record that cannot be placed (unknown request, duplicate id): reported by the caller. */
   onIssue(at: string, message: string): void;
+  /** Something the operator should know that skips nothing (a board created private). */
+  onNote(message: string): void;
+}
+
+/** A request read and placed, waiting for its batch. */
+interface PendingRequest {
+  record: RequestRecord;
+  boardId: string;
+  tagIds: string[];
+  fields: StoredFieldValues;
 }
 
 /** Rows per multi-row statement: well under SQLite's limit of bound parameters. */
@@ -48,14 +71,16 @@ interface Known {
  * Memory grows with the number of requests and comments, never with votes.
  */
 export class ImportWriter {
-  readonly counts: ImportCounts = { requests: 0, requestsExisting: 0, comments: 0, commentsExisting: 0, votes: 0, votesExisting: 0, importedVotes: 0, endUsers: 0 };
+  readonly counts: ImportCounts = { requests: 0, requestsExisting: 0, comments: 0, commentsExisting: 0, votes: 0, votesExisting: 0, importedVotes: 0, endUsers: 0, boards: 0, tags: 0 };
   readonly #requests = new Map<string, Known>();
   readonly #comments = new Map<string, Known & { authorName: string | null; isTeam: boolean; requestId: string }>();
   readonly #people: ImportedPeople;
   readonly #touched = new Set<string>();
   /** Request ids read in this run, so a repeated id is reported on every run alike. */
   readonly #seenRequests = new Set<string>();
-  #pendingRequests: RequestRecord[] = [];
+  /** Requests of boards that cannot be placed: their comments and votes are not reported one by one. */
+  readonly #unplaced = new Set<string>();
+  #pendingRequests: PendingRequest[] = [];
   #pendingComments: CommentRecord[] = [];
   #pendingVotes: VoteRecord[] = [];
   /** Replies read before their parent, by the parent's source id. */
@@ -66,13 +91,23 @@ export class ImportWriter {
     private readonly dialect: DialectName,
     private readonly clock: Clock,
     private readonly options: WriterOptions,
+    private readonly boards: ImportedBoards,
+    private readonly tags: ImportedTags,
+    private readonly fields: ImportedFields,
   ) {
     this.#people = new ImportedPeople(trx, clock, options.appId, options.source);
   }
 
-  /** A writer that knows what earlier runs of the same source imported into the app. */
+  /**
+   * A writer that knows what earlier runs of the same source imported into the app. Throws
+   * {@link ImportMappingError} when a board, tag or field the options or the input's columns name
+   * cannot be the app's.
+   */
   static async open(trx: Kysely<Database>, dialect: DialectName, clock: Clock, options: WriterOptions): Promise<ImportWriter> {
-    const writer = new ImportWriter(trx, dialect, clock, options);
+    const boards = await ImportedBoards.open(trx, clock, options.appId, options.boards, options.onNote);
+    const tags = await ImportedTags.open(trx, clock, options.appId, options.tagMap, options.onNote);
+    const fields = await ImportedFields.open(trx, options.appId, options.fieldKeys);
+    const writer = new ImportWriter(trx, dialect, clock, options, boards, tags, fields);
     const rows = await trx
       .selectFrom("importSources")
       .select(["kind", "sourceId", "localId"])
@@ -97,7 +132,8 @@ export class ImportWriter {
   }
 
   async request(record: RequestRecord): Promise<void> {
-    if (hasNul(record.title, record.description, record.author?.name, record.author?.email)) {
+    const named = [record.board?.name, record.category?.name, ...record.tags.map((t) => t.name), ...Object.values(record.fields)];
+    if (hasNul(record.title, record.description, record.author?.name, record.author?.email, ...named)) {
       this.options.onIssue(record.at, NUL_MESSAGE);
       return;
     }
@@ -110,7 +146,21 @@ export class ImportWriter {
       this.counts.requestsExisting += 1;
       return;
     }
-    this.#pendingRequests.push(record);
+    const boardId = await this.boards.resolve(record.board);
+    // A board that cannot be placed fails the whole import at the end (see finish), naming them all.
+    if (boardId === null) {
+      this.#unplaced.add(record.sourceId);
+      return;
+    }
+    const fields = this.fields.values(record.fields, boardId);
+    if ("problem" in fields) {
+      this.options.onIssue(record.at, fields.problem);
+      return;
+    }
+    const tagIds = await this.tags.resolve(record.category === null ? record.tags : [record.category, ...record.tags], record.at);
+    this.counts.boards = this.boards.created.length;
+    this.counts.tags = this.tags.created.length;
+    this.#pendingRequests.push({ record, boardId, tagIds, fields: fields.values });
     if (this.#pendingRequests.length >= BATCH) await this.#flushRequests();
   }
 
@@ -132,8 +182,14 @@ export class ImportWriter {
     if (this.#pendingVotes.length >= BATCH) await this.#flushVotes();
   }
 
-  /** Writes what is buffered, reports replies whose parent never came, and settles the counts. */
+  /**
+   * Writes what is buffered, reports replies whose parent never came, and settles the counts.
+   * Throws {@link ImportMappingError} naming every board and tag of the input that could not be
+   * placed: the caller's transaction then rolls back.
+   */
   async finish(): Promise<ImportCounts> {
+    const unplaced = [...this.boards.problems, ...this.tags.problems];
+    if (unplaced.length > 0) throw new ImportMappingError(unplaced);
     await this.#flushRequests();
     await this.#flushComments();
     await this.#flushVotes();
@@ -168,13 +224,15 @@ export class ImportWriter {
     if (batch.length === 0) return;
     this.#pendingRequests = [];
     const users = await this.#endUsers(
-      batch.map((r) => r.author),
-      batch.map((r) => r.createdAt ?? isoNow(this.clock)),
+      batch.map((p) => p.record.author),
+      batch.map((p) => p.record.createdAt ?? isoNow(this.clock)),
     );
-    const inputs = batch.map((r, i): NewFeatureRequest => {
+    const inputs = batch.map(({ record: r, boardId, fields }, i): NewFeatureRequest => {
       const target = this.options.resolveStatus(r.status);
       return {
         appId: this.options.appId,
+        boardId,
+        customFields: fields,
         title: r.title,
         description: r.description,
         approved: true,
@@ -187,18 +245,28 @@ export class ImportWriter {
         actor: null,
         ...(r.createdAt === null ? {} : { createdAt: r.createdAt }),
         importedVotes: r.votes ?? 0,
-        eventData: { importedFrom: this.options.source, sourceId: r.sourceId, ...(r.tags.length > 0 ? { tags: r.tags } : {}) },
+        // What the source said, as it said it, whatever the app made of it.
+        eventData: {
+          importedFrom: this.options.source,
+          sourceId: r.sourceId,
+          ...(r.board === null ? {} : { board: r.board.name }),
+          ...(r.category === null ? {} : { category: r.category.name }),
+          ...(r.tags.length > 0 ? { tags: r.tags.map((t) => t.name) } : {}),
+        },
       };
     });
     const rows = await createFeatureRequests(this.trx, this.clock, this.dialect, this.options.appId, inputs);
     rows.forEach((row, i) => {
-      this.#requests.set(batch[i]!.sourceId, { id: row.id, fresh: true });
+      this.#requests.set(batch[i]!.record.sourceId, { id: row.id, fresh: true });
       this.#touched.add(row.id);
     });
     this.counts.requests += rows.length;
+    const now = isoNow(this.clock);
+    const tagged = rows.flatMap((row, i) => batch[i]!.tagIds.map((tagId) => ({ featureRequestId: row.id, tagId, createdAt: now })));
+    for (let i = 0; i < tagged.length; i += BATCH) await this.trx.insertInto("featureRequestTags").values(tagged.slice(i, i + BATCH)).execute();
     await this.#remember(
       "request",
-      rows.map((row, i) => ({ sourceId: batch[i]!.sourceId, localId: row.id })),
+      rows.map((row, i) => ({ sourceId: batch[i]!.record.sourceId, localId: row.id })),
     );
   }
 
@@ -217,7 +285,7 @@ export class ImportWriter {
         }
         const request = this.#requests.get(c.requestSourceId);
         if (request === undefined) {
-          this.options.onIssue(c.at, `comment on request "${c.requestSourceId}", which is not in the import`);
+          if (!this.#unplaced.has(c.requestSourceId)) this.options.onIssue(c.at, `comment on request "${c.requestSourceId}", which is not in the import`);
           continue;
         }
         let parent: { id: string; name: string | null } | null = null;
@@ -289,8 +357,9 @@ export class ImportWriter {
     const placed: Array<{ record: VoteRecord; requestId: string }> = [];
     for (const v of batch) {
       const request = this.#requests.get(v.requestSourceId);
-      if (request === undefined) this.options.onIssue(v.at, `vote on request "${v.requestSourceId}", which is not in the import`);
-      else placed.push({ record: v, requestId: request.id });
+      if (request === undefined) {
+        if (!this.#unplaced.has(v.requestSourceId)) this.options.onIssue(v.at, `vote on request "${v.requestSourceId}", which is not in the import`);
+      } else placed.push({ record: v, requestId: request.id });
     }
     const voters = await this.#endUsers(
       placed.map((p) => p.record.voter),
