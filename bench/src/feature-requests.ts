@@ -192,11 +192,16 @@ try {
 
   // The comments of the discussed request, as a viewer opening it reads them.
   const commentsUrl = (e: Engine) => `${e.base}/api/v1/feature-requests/${e.firstIds.at(-1)}/comments`;
+  // The request itself, as the same viewer opening it reads it: taking turns with its comments,
+  // since a page of comments also looks the request up and the detail should cost no more.
+  const detailUrl = (e: Engine) => `${e.base}/api/v1/feature-requests/${e.firstIds.at(-1)}`;
   for (const e of engines) await load(commentsUrl(e), 1, personal);
+  for (const e of engines) await load(detailUrl(e), 1, personal);
   const comments = await alternate({
     sqlite: rate(commentsUrl(lite), personal),
-    ...(pg === undefined ? {} : { postgres: rate(commentsUrl(pg), personal) }),
-  } as Record<"sqlite" | "postgres", () => Promise<number>>);
+    sqliteDetail: rate(detailUrl(lite), personal),
+    ...(pg === undefined ? {} : { postgres: rate(commentsUrl(pg), personal), postgresDetail: rate(detailUrl(pg), personal) }),
+  } as Record<"sqlite" | "postgres" | "sqliteDetail" | "postgresDetail", () => Promise<number>>);
 
   // Search latency: sequential personalised searches (no shared cache), timed one by one, the
   // engines taking turns by thirds. Every query is different, so none is answered from the
@@ -283,6 +288,12 @@ try {
   if (pages.redis === undefined) line("same page, REDIS_URL set", "skipped", undefined, `(${redisSkipped})`);
   else line("same page, REDIS_URL set (req/s)", median(pages.redis), undefined, `${formatRatio(ratio(pages, "redis", "sqlite"))} the single instance`);
   line(`comments of a request, ${COMMENTS} (req/s)`, median(comments.sqlite), both ? median(comments.postgres) : undefined, both ? `PG/SQLite ${pass(ratio(comments, "postgres", "sqlite"), 0.7)}` : "");
+  line("the request itself, by id (req/s)", median(comments.sqliteDetail), both ? median(comments.postgresDetail) : undefined, both ? `PG/SQLite ${formatRatio(ratio(comments, "postgresDetail", "sqliteDetail"))}` : "");
+  line(
+    "ratio request/its comments",
+    pass(ratio(comments, "sqliteDetail", "sqlite"), 1),
+    both ? pass(ratio(comments, "postgresDetail", "postgres"), 1) : undefined,
+  );
   const p = (e: Engine | undefined, q: number) => (e === undefined ? undefined : percentile(searchSamples.get(e)!.sort((a, b) => a - b), q));
   line("search p50 (ms)", ms(p(lite, 50)!), both ? ms(p(pg, 50)!) : undefined);
   line(

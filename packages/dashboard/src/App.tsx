@@ -13,6 +13,7 @@ import { DataTransfer } from "./pages/DataTransfer.js";
 import { EndUsers } from "./pages/EndUsers.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Members } from "./pages/Members.js";
+import { Organize } from "./pages/Organize.js";
 import { RequestDetail } from "./pages/RequestDetail.js";
 import { Requests } from "./pages/Requests.js";
 import { Roadmap } from "./pages/Roadmap.js";
@@ -64,6 +65,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.appId !== undefined && route.section === "requests" && route.itemId !== undefined) {
       page = <RequestDetail key={route.itemId} wsId={wsId} appId={route.appId} requestId={route.itemId} canDelete={manager} />;
     } else if (route.appId !== undefined && route.section === "versions") page = <Versions key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
+    else if (route.appId !== undefined && route.section === "organize") page = <Organize key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "subscribers") page = <Subscribers key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "webhooks") page = <Webhooks key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
@@ -123,6 +125,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         </NavLink>
         <NavLink href={appSection("versions")} current={route.section === "versions"}>
           {t("nav.versions")}
+        </NavLink>
+        <NavLink href={appSection("organize")} current={route.section === "organize"}>
+          {t("nav.organize")}
         </NavLink>
         <NavLink href={appSection("subscribers")} current={route.section === "subscribers"}>
           {t("nav.subscribers")}

@@ -4,6 +4,7 @@ import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
 import { formatMoney } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
+import { requestListParams } from "./pages/Requests.js";
 import { validateVersion } from "./pages/Versions.js";
 import { validateWebhook } from "./pages/Webhooks.js";
 import { parseRoute } from "./router.js";
@@ -85,9 +86,35 @@ describe("dashboard page helpers", () => {
     expect(visibleText("line one\nline two\ttabbed, émoji 👩‍💻, עברית")).toBe("line one\nline two\ttabbed, émoji 👩‍💻, עברית");
   });
 
+  it("builds the request list query from board, tags and field values, the column counting on the all tab only", () => {
+    const filters = { tab: "all" as const, q: "", sort: "newest", columnId: "", boardId: "", tagIds: [], fields: [] };
+    expect(requestListParams("app_1", filters, { limit: 20, offset: 0 }).toString()).toBe("appId=app_1&limit=20&offset=0&sort=newest");
+    const params = requestListParams(
+      "app_1",
+      { tab: "pending", q: "dark", sort: "votes", columnId: "col_1", boardId: "brd_1", tagIds: ["tag_a", "tag_b"], fields: [{ key: "plan", value: "pro" }, { key: "plan", value: "team" }, { key: "seats", value: "10" }] },
+      { limit: 20, offset: 40 },
+    );
+    expect([...params]).toEqual([
+      ["appId", "app_1"],
+      ["limit", "20"],
+      ["offset", "40"],
+      ["sort", "votes"],
+      ["moderation", "pending"],
+      ["q", "dark"],
+      ["boardId", "brd_1"],
+      ["tagId", "tag_a"],
+      ["tagId", "tag_b"],
+      ["field.plan", "pro"],
+      ["field.plan", "team"],
+      ["field.seats", "10"],
+    ]);
+    expect(requestListParams("app_1", { ...filters, columnId: "col_1" }, { limit: 20, offset: 0 }).get("columnId")).toBe("col_1");
+  });
+
   it("routes request detail pages by id", () => {
     expect(parseRoute("/admin/w/ws_1/a/app_1/requests/fr_1")).toEqual({ wsId: "ws_1", appId: "app_1", section: "requests", itemId: "fr_1" });
     expect(parseRoute("/admin/w/ws_1/a/app_1/requests")).toEqual({ wsId: "ws_1", appId: "app_1", section: "requests" });
     expect(parseRoute("/admin/w/ws_1/tokens")).toEqual({ wsId: "ws_1", section: "tokens" });
+    expect(parseRoute("/admin/w/ws_1/a/app_1/organize")).toEqual({ wsId: "ws_1", appId: "app_1", section: "organize" });
   });
 });

@@ -284,6 +284,8 @@ export const UpdateAdminFeatureRequestBodySchema = Type.Object({
   versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
   /** true approves (like POST …/approve), false declines (like POST …/decline). */
   approved: Type.Optional(Type.Boolean()),
+  /** Custom field values to change, by key, checked against the fields its board asks for; null clears one, keys left out keep theirs. */
+  fields: Type.Optional(CustomFieldValuesBodySchema),
 });
 
 export const BULK_MODERATE_ACTIONS = ["approve", "decline"] as const;

@@ -10,6 +10,7 @@ import { t } from "../i18n/t.js";
 import { navigate } from "../router.js";
 import type { FieldErrors } from "../settings-form.js";
 import { formatMoney } from "./EndUsers.js";
+import { RequestOrganize } from "./RequestOrganize.js";
 
 const VOTERS_PAGE = 20;
 
@@ -27,7 +28,7 @@ export function validateRequest(title: string, description: string): FieldErrors
   return errors;
 }
 
-/** One feature request: edit, merge, delete, comments with moderation and team replies, voters. */
+/** One feature request: edit, board, tags and custom field values, merge, delete, comments with moderation and team replies, voters. */
 export function RequestDetail(props: { wsId: string; appId: string; requestId: string; canDelete: boolean }) {
   const base = `/workspaces/${props.wsId}/feature-requests`;
   const listPath = `/admin/w/${props.wsId}/a/${props.appId}/requests`;
@@ -157,6 +158,8 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
           ) : null}
         </div>
       </form>
+
+      <RequestOrganize wsId={props.wsId} appId={props.appId} request={d} onChanged={detail.reload} />
 
       {d.mergedIntoId === null ? (
         <>

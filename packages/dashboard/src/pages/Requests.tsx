@@ -1,11 +1,14 @@
-import type { AdminFeatureRequest, BoardColumn } from "@tidings/protocol";
+import type { AdminFeatureRequest, Board, BoardColumn, CustomField, Tag } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
+import { FieldFilter, type FieldFilterValue } from "../components/FieldFilter.js";
 import { LabelledSelect } from "../components/LabelledSelect.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
 import { choices, Select } from "../components/Select.js";
+import { TagChip } from "../components/TagChip.js";
+import { TagFilter } from "../components/TagFilter.js";
 import { ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
@@ -19,25 +22,64 @@ interface List {
   pendingTotal: number;
 }
 
-/** Triage: the pending queue with bulk approve / decline, and every request with search, filter, sort and move. */
+/** What the console list is narrowed to. */
+export interface RequestFilters {
+  tab: "pending" | "all";
+  q: string;
+  sort: string;
+  columnId: string;
+  boardId: string;
+  tagIds: readonly string[];
+  fields: readonly FieldFilterValue[];
+}
+
+/**
+ * The console list's query for the filters: the pending tab asks for pending requests, the
+ * column filter counts on the all tab only, tags and field values repeat.
+ *
+ * @example
+ * ```ts
+ * requestListParams("app_1", { ...filters, tagIds: ["tag_a", "tag_b"] }, { limit: 20, offset: 0 }).getAll("tagId"); // ["tag_a", "tag_b"]
+ * ```
+ */
+export function requestListParams(appId: string, filters: RequestFilters, page: { limit: number; offset: number }): URLSearchParams {
+  const params = new URLSearchParams({ appId, limit: String(page.limit), offset: String(page.offset), sort: filters.sort });
+  if (filters.tab === "pending") params.set("moderation", "pending");
+  if (filters.q !== "") params.set("q", filters.q);
+  if (filters.columnId !== "" && filters.tab === "all") params.set("columnId", filters.columnId);
+  if (filters.boardId !== "") params.set("boardId", filters.boardId);
+  for (const tagId of filters.tagIds) params.append("tagId", tagId);
+  for (const field of filters.fields) params.append(`field.${field.key}`, field.value);
+  return params;
+}
+
+/** Triage: the pending queue and every request, with search, filters, sort, bulk moderation, tagging and moves. */
 export function Requests(props: { wsId: string; appId: string }) {
   const base = `/workspaces/${props.wsId}`;
+  const appBase = `${base}/apps/${props.appId}`;
   const [tab, setTab] = useState<"pending" | "all">("pending");
   const search = useSearch();
   const [sort, setSort] = useState<(typeof SORTS)[number]>("newest");
   const [columnId, setColumnId] = useState("");
+  const [boardId, setBoardId] = useState("");
+  const [tagIds, setTagIds] = useState<string[]>([]);
+  const [fieldFilters, setFieldFilters] = useState<FieldFilterValue[]>([]);
   const { offset, setOffset, refilter } = useOffset();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [bulkTag, setBulkTag] = useState("");
+  const [bulkBoard, setBulkBoard] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
-  const columns = useLoad(() => api<{ columns: BoardColumn[] }>("GET", `${base}/apps/${props.appId}/columns`), [props.wsId, props.appId]);
-  const list = useLoad(() => {
-    const params = new URLSearchParams({ appId: props.appId, limit: String(PAGE), offset: String(offset), sort });
-    if (tab === "pending") params.set("moderation", "pending");
-    if (search.query !== "") params.set("q", search.query);
-    if (columnId !== "" && tab === "all") params.set("columnId", columnId);
-    return api<List>("GET", `${base}/feature-requests?${params.toString()}`);
-  }, [props.wsId, props.appId, tab, search.query, sort, columnId, offset]);
+  const [bulkFailure, setBulkFailure] = useState<unknown>(null);
+  const columns = useLoad(() => api<{ columns: BoardColumn[] }>("GET", `${appBase}/columns`), [props.wsId, props.appId]);
+  const boards = useLoad(() => api<{ boards: Board[] }>("GET", `${appBase}/boards`), [props.wsId, props.appId]);
+  const tags = useLoad(() => api<{ tags: Tag[] }>("GET", `${appBase}/tags`), [props.wsId, props.appId]);
+  const fields = useLoad(() => api<{ fields: CustomField[] }>("GET", `${appBase}/fields`), [props.wsId, props.appId]);
+  const filters: RequestFilters = { tab, q: search.query, sort, columnId, boardId, tagIds, fields: fieldFilters };
+  const list = useLoad(
+    () => api<List>("GET", `${base}/feature-requests?${requestListParams(props.appId, filters, { limit: PAGE, offset }).toString()}`),
+    [props.wsId, props.appId, tab, search.query, sort, columnId, boardId, tagIds, fieldFilters, offset],
+  );
 
   const switchTab = (next: "pending" | "all") => {
     setTab(next);
@@ -51,17 +93,37 @@ export function Requests(props: { wsId: string; appId: string }) {
     else next.add(id);
     setSelected(next);
   };
-  const bulk = async (action: "approve" | "decline") => {
+  const requests = list.data?.requests ?? [];
+  // Only rows still on the page count: a move or a filter may have taken the others away.
+  const chosen = requests.filter((r) => selected.has(r.id)).map((r) => r.id);
+  const bulk = async (work: () => Promise<string>, clear = false) => {
     setFailure(null);
+    setBulkFailure(null);
+    setNotice(null);
     try {
-      const answer = await api<{ updatedCount: number }>("POST", `${base}/feature-requests/bulk-moderate`, { ids: [...selected], action });
-      setNotice(t("requests.updated", { count: answer.updatedCount }));
-      setSelected(new Set());
+      setNotice(await work());
+      if (clear) setSelected(new Set());
     } catch (error) {
-      setFailure(error);
+      setBulkFailure(error);
     }
     list.reload();
+    tags.reload();
   };
+  const moderate = (action: "approve" | "decline") =>
+    bulk(async () => {
+      const answer = await api<{ updatedCount: number }>("POST", `${base}/feature-requests/bulk-moderate`, { ids: chosen, action });
+      return t("requests.updated", { count: answer.updatedCount });
+    }, true);
+  const tagSelected = (change: "add" | "remove") =>
+    bulk(async () => {
+      const answer = await api<{ added: number; removed: number }>("POST", `${appBase}/feature-requests/tags`, { featureRequestIds: chosen, [change]: [bulkTag] });
+      return change === "add" ? t("requests.tagged", { count: answer.added }) : t("requests.untagged", { count: answer.removed });
+    });
+  const moveSelected = () =>
+    bulk(async () => {
+      const answer = await api<{ moved: number }>("POST", `${appBase}/feature-requests/move`, { boardId: bulkBoard, featureRequestIds: chosen });
+      return t("requests.moved", { count: answer.moved });
+    });
   const move = async (id: string, target: string) => {
     setFailure(null);
     try {
@@ -71,9 +133,13 @@ export function Requests(props: { wsId: string; appId: string }) {
     }
     list.reload();
   };
-  const requests = list.data?.requests ?? [];
   const columnChoices = (columns.data?.columns ?? []).map((c) => ({ value: c.id, label: c.name }));
+  const boardList = boards.data?.boards ?? [];
+  const boardChoices = boardList.map((b) => ({ value: b.id, label: b.name }));
+  const tagList = tags.data?.tags ?? [];
+  const requestFields = (fields.data?.fields ?? []).filter((f) => f.appliesTo.includes("feature_request"));
   const allSelected = requests.length > 0 && requests.every((r) => selected.has(r.id));
+  const none = chosen.length === 0;
 
   return (
     <section aria-labelledby="requests-title">
@@ -92,27 +158,55 @@ export function Requests(props: { wsId: string; appId: string }) {
         {tab === "all" ? (
           <LabelledSelect label={t("requests.column")} value={columnId} choices={[{ value: "", label: t("requests.anyColumn") }, ...columnChoices]} onChange={refilter(setColumnId)} />
         ) : null}
+        {boardList.length > 1 ? <LabelledSelect label={t("requests.board")} value={boardId} choices={[{ value: "", label: t("requests.anyBoard") }, ...boardChoices]} onChange={refilter(setBoardId)} /> : null}
+        <TagFilter tags={tagList} selected={tagIds} onChange={refilter(setTagIds)} />
+        <FieldFilter fields={requestFields} filters={fieldFilters} onChange={refilter(setFieldFilters)} />
       </SearchForm>
       {notice === null ? null : <Notice>{notice}</Notice>}
       <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
-      {tab === "pending" && requests.length > 0 ? (
-        <div className="bulk-bar">
+      {requests.length > 0 ? (
+        <div className="bulk-bar" role="group" aria-label={t("requests.bulk")}>
           <label className="check">
             <input type="checkbox" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(requests.map((r) => r.id)))} /> {t("requests.selectAll")}
           </label>
-          <button type="button" className="primary" disabled={selected.size === 0} onClick={() => void bulk("approve")}>
-            {t("requests.approveSelected")}
-          </button>
-          <button type="button" disabled={selected.size === 0} onClick={() => void bulk("decline")}>
-            {t("requests.declineSelected")}
-          </button>
+          <span className="hint">{t("requests.selected", { count: chosen.length })}</span>
+          {tab === "pending" ? (
+            <>
+              <button type="button" className="primary" disabled={none} onClick={() => void moderate("approve")}>
+                {t("requests.approveSelected")}
+              </button>
+              <button type="button" disabled={none} onClick={() => void moderate("decline")}>
+                {t("requests.declineSelected")}
+              </button>
+            </>
+          ) : null}
+          {tagList.length > 0 ? (
+            <span className="bulk-group">
+              <LabelledSelect label={t("requests.bulkTag")} value={bulkTag} choices={[{ value: "", label: "—" }, ...tagList.map((tag) => ({ value: tag.id, label: tag.name }))]} onChange={setBulkTag} />
+              <button type="button" disabled={none || bulkTag === ""} onClick={() => void tagSelected("add")}>
+                {t("requests.addTag")}
+              </button>
+              <button type="button" disabled={none || bulkTag === ""} onClick={() => void tagSelected("remove")}>
+                {t("requests.removeTag")}
+              </button>
+            </span>
+          ) : null}
+          {boardList.length > 1 ? (
+            <span className="bulk-group">
+              <LabelledSelect label={t("requests.bulkBoard")} value={bulkBoard} choices={[{ value: "", label: "—" }, ...boardChoices]} onChange={setBulkBoard} />
+              <button type="button" disabled={none || bulkBoard === ""} onClick={() => void moveSelected()}>
+                {t("requests.moveSelected")}
+              </button>
+            </span>
+          ) : null}
+          <ErrorBanner error={bulkFailure} />
         </div>
       ) : null}
       <ListStatus list={list} count={requests.length} empty={tab === "pending" ? t("requests.emptyPending") : t("requests.empty")} showLoading />
       <ul className="rows">
         {requests.map((r) => (
           <li key={r.id} className="row" data-testid="request-row">
-            {tab === "pending" ? <input type="checkbox" aria-label={r.title} checked={selected.has(r.id)} onChange={() => toggle(r.id)} /> : null}
+            <input type="checkbox" aria-label={r.title} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
             <div className="row-main">
               <a
                 href={`/admin/w/${props.wsId}/a/${props.appId}/requests/${r.id}`}
@@ -123,8 +217,16 @@ export function Requests(props: { wsId: string; appId: string }) {
               </a>
               <small>
                 {t("requests.votes", { count: r.voteCount })} · {r.columnName ?? "—"}
+                {boardList.length > 1 ? ` · ${boardList.find((b) => b.id === r.boardId)?.name ?? "—"}` : ""}
                 {r.requesterEmail === null ? "" : ` · ${r.requesterEmail}`}
               </small>
+              {r.tags.length === 0 ? null : (
+                <span className="chips">
+                  {r.tags.map((tag) => (
+                    <TagChip key={tag.id} tag={tag} />
+                  ))}
+                </span>
+              )}
               {r.description === "" ? null : <p>{r.description}</p>}
             </div>
             {tab === "all" ? (

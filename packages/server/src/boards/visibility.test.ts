@@ -68,6 +68,8 @@ describe.each(testDialects())("boards and tags in the public API on %s", (dialec
       ["GET", "/comments", undefined],
       ["POST", "/vote", {}],
       ["POST", "/comments", { body: "Let me in" }],
+      ["POST", "/subscription", { email: "outsider@example.com" }],
+      ["DELETE", "/subscription", { email: "outsider@example.com" }],
     ] as const) {
       const mine = await t.app.inject({ method, url: `/api/v1/feature-requests/${secret}${path}?appKey=${acme.appKey}`, headers: { "x-user-token": "outsider" }, ...(payload === undefined ? {} : { payload }) });
       const none = await t.app.inject({ method, url: `/api/v1/feature-requests/${unknown}${path}?appKey=${acme.appKey}`, headers: { "x-user-token": "outsider" }, ...(payload === undefined ? {} : { payload }) });
@@ -78,6 +80,9 @@ describe.each(testDialects())("boards and tags in the public API on %s", (dialec
     expect(admitted.json()).toMatchObject({ title: "Secret sync engine", boardId: expect.stringMatching(/^brd_/) });
     const vote = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${secret}/vote`, headers: signedIn("someone"), payload: {} });
     expect(vote.json()).toEqual({ voted: true, voteCount: 1 });
+    // An admitted user may follow it by email like any request they can read (a confirmation mail first).
+    const follow = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${secret}/subscription`, headers: signedIn("someone"), payload: { email: "someone@example.com" } });
+    expect([follow.statusCode, follow.json()]).toEqual([200, { following: false, pending: true }]);
   });
 
   it("filters by board slug and by every public tag given, showing public tags only", async () => {

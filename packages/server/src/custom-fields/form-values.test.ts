@@ -85,6 +85,39 @@ describe.each(testDialects())("custom field values on forms on %s", (dialect) =>
     expect(created.body.fields).toEqual([{ id: ids.plan, key: "plan", label: "Plan", type: "single_select", value: "free", archived: false }]);
   });
 
+  it("lets the team change the values it names, checked against the request's board, keeping the others as stored", async () => {
+    const id = (await propose({ title: "Team edits", fields: { plan: "pro", seats: 12 } })).json().featureRequestId as string;
+    const edit = (fields: Record<string, unknown>) => acme.console.put(`/workspaces/${acme.wsId}/feature-requests/${id}`, { fields });
+    const values = async () => Object.fromEntries((await record(id)).fields.map((f) => [f.key, f.value]));
+    // Seats now needs 20 or more: the stored 12 stays, untouched by an edit of another field.
+    const seatsUrl = `/workspaces/${acme.wsId}/fields/${ids.seats}`;
+    expect((await acme.console.patch(seatsUrl, { limits: { min: 20, integer: true } })).status).toBe(200);
+    const changed = await edit({ plan: "free", use_case: "  Audits  " });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.fields.map((f: RecordField) => [f.key, f.value])).toEqual([["plan", "free"], ["seats", 12], ["use_case", "Audits"]]);
+    for (const [fields, errors] of [
+      [{ plan: null }, { "fields.plan": ["Required"] }],
+      [{ seats: 12, plan: "pro" }, { "fields.seats": ["Must be at least 20"] }],
+      [{ steps: "1. Open" }, { "fields.steps": ["Unknown field"] }],
+      [{ platforms: ["ios"] }, { "fields.platforms": ["Unknown field"] }],
+    ] as const) {
+      const res = await edit(fields);
+      expect([res.status, res.body.code, res.body.details.fieldErrors], JSON.stringify(fields)).toEqual([400, "validation_failed", errors]);
+    }
+    expect(await values()).toEqual({ plan: "free", seats: 12, use_case: "Audits" });
+    expect((await edit({ seats: null, use_case: "" })).status).toBe(200);
+    expect(await values()).toEqual({ plan: "free" });
+    expect((await acme.console.patch(seatsUrl, { limits: { min: 1, integer: true } })).status).toBe(200);
+    // On the Bugs board its own field is asked, and the default board's is not.
+    const bugs = (await acme.console.get(`/workspaces/${acme.wsId}/apps/${acme.appId}/boards`)).body.boards.find((b: { slug: string }) => b.slug === "bugs");
+    expect((await acme.console.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/feature-requests/move`, { boardId: bugs.id, featureRequestIds: [id] })).body).toEqual({ moved: 1 });
+    expect((await edit({ steps: "1. Open the app" })).status).toBe(200);
+    expect((await edit({ use_case: "Audits" })).body.details.fieldErrors).toEqual({ "fields.use_case": ["Unknown field"] });
+    expect(await values()).toEqual({ plan: "free", steps: "1. Open the app" });
+    const detail = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${id}`);
+    expect(detail.body.events.filter((e: { type: string }) => e.type === "edited")).toHaveLength(3);
+  });
+
   it("stores feedback's fields, shows them in the inbox and the feedback.submitted webhook, and refuses bad ones", async () => {
     const before = await submissionCount();
     const bad = await sendFeedback({ title: "Crash", fields: { plan: "pro", seats: 3 } });

@@ -188,9 +188,10 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
     {
       schema: {
         tags,
-        summary: "Edit, move, re-version, approve or decline a request",
+        summary: "Edit, move, re-version, approve or decline a request, or change its custom field values",
         description:
-          "A column or version must belong to the request's app (else 404 `column_not_found` / `version_not_found`). Entering a done column logs `shipped` once per request. `approved: false` declines.",
+          "A column or version must belong to the request's app (else 404 `column_not_found` / `version_not_found`). Entering a done column logs `shipped` once per request. `approved: false` declines. " +
+          "`fields` changes the custom field values it names (null clears one), each checked against the field its board asks for; the others keep their stored values.",
         params: RequestParams,
         body: UpdateAdminFeatureRequestBodySchema,
         response: { 200: AdminFeatureRequestSchema },
@@ -200,7 +201,7 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
       const { wsId, id } = request.params;
       const body = request.body;
       const capabilities: Capability[] = [];
-      if (body.title !== undefined || body.description !== undefined) capabilities.push("content.manage");
+      if (body.title !== undefined || body.description !== undefined || body.fields !== undefined) capabilities.push("content.manage");
       if (body.columnId !== undefined || body.columnSlug !== undefined || body.versionId !== undefined || body.approved !== undefined) {
         capabilities.push("triage");
       }

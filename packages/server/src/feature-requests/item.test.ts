@@ -45,6 +45,34 @@ describe.each(testDialects())("one feature request and similar requests on %s", 
       expect((await get(id, { "x-user-token": "proposer" })).json()).toMatchObject({ hasVoted: false, isOwnRequest: true });
     });
 
+    it("answers what changed right after a vote, a comment, a move, a tag or a merge, though the first reads were shared", async () => {
+      const ws = await freshApp();
+      const id = await propose(ws.appKey, "Calendar sync");
+      const other = await propose(ws.appKey, "Calendar export");
+      // Anonymous and personal reads first, so the next ones could be served from what they shared.
+      expect((await get(id)).json()).toMatchObject({ voteCount: 0, commentCount: 0, hasVoted: false });
+      expect((await get(id, { "x-user-token": "voter" })).json()).toMatchObject({ voteCount: 0, hasVoted: false, isOwnRequest: false });
+
+      await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "voter" }, payload: {} });
+      expect((await get(id, { "x-user-token": "voter" })).json()).toMatchObject({ voteCount: 1, hasVoted: true });
+      expect((await get(id)).json()).toMatchObject({ voteCount: 1, hasVoted: false });
+      expect((await get(id, { "x-user-token": "proposer" })).json()).toMatchObject({ voteCount: 1, hasVoted: false, isOwnRequest: true });
+
+      await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/comments`, headers: { "x-user-token": "voter" }, payload: { body: "Yes please" } });
+      expect((await get(id)).json()).toMatchObject({ commentCount: 1 });
+
+      expect((await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${id}`, { columnSlug: "planned" })).status).toBe(200);
+      expect((await get(id)).json()).toMatchObject({ status: "planned" });
+
+      const tag = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/tags`, { name: "Calendar" });
+      await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/feature-requests/tags`, { featureRequestIds: [id], add: [tag.body.id] });
+      expect((await get(id)).json().tags).toEqual([{ name: "Calendar", slug: "calendar", color: null }]);
+
+      expect((await get(other)).statusCode).toBe(200);
+      expect((await ws.console.post(`/workspaces/${ws.wsId}/feature-requests/${other}/merge`, { intoId: id })).status).toBe(200);
+      expect((await get(other)).statusCode).toBe(404);
+    });
+
     it("shows a pending request to its proposer only, and never a merged one", async () => {
       const ws = await freshApp({ moderationPolicy: "all" });
       const pending = await propose(ws.appKey, "Offline mode", "bob");

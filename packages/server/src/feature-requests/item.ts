@@ -4,17 +4,15 @@ import type { Database } from "../db/schema.js";
 import { tagsOf, toPublicTag } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 
+/** A request's own row with what its item shows of its column, version and requester. */
+export type ItemRow = NonNullable<Awaited<ReturnType<typeof findItemRow>>>;
+
 /**
- * One request in the listing's item shape, or undefined when the listing would not show it to
- * this viewer: approved and not merged, or the viewer's own request still waiting for review.
- *
- * @example
- * ```ts
- * const item = await findListedItem(db, "fr_…", viewer?.id ?? null);
- * ```
+ * A request's row as the item shape needs it (its app and board too, for the caller's checks),
+ * whatever its state; `listedItem` decides what a viewer may see of it.
  */
-export async function findListedItem(db: Kysely<Database>, id: string, viewerEndUserId: string | null): Promise<FeatureRequestItem | undefined> {
-  const row = await db
+export async function findItemRow(db: Kysely<Database>, id: string) {
+  return db
     .selectFrom("featureRequests as fr")
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
     .leftJoin("appVersions as v", "v.id", "fr.versionId")
@@ -23,13 +21,49 @@ export async function findListedItem(db: Kysely<Database>, id: string, viewerEnd
     .select(["fr.mergedIntoId", ...ITEM_JOINED_COLUMNS])
     .where("fr.id", "=", id)
     .executeTakeFirst();
-  if (row === undefined || row.mergedIntoId !== null) return undefined;
-  const own = viewerEndUserId !== null && row.requesterEndUserId === viewerEndUserId;
+}
+
+/** The caller as an item sees them: their end user and whether they voted for the request. */
+export interface ItemViewer {
+  id: string;
+  hasVoted: boolean;
+}
+
+/** The end user behind a token hash and their vote on one request, in one read (undefined: no such user yet). */
+export async function findItemViewer(db: Kysely<Database>, appId: string, tokenHash: string, featureRequestId: string): Promise<ItemViewer | undefined> {
+  const row = await db
+    .selectFrom("endUsers as eu")
+    .leftJoin("featureRequestVotes as v", (join) => join.onRef("v.endUserId", "=", "eu.id").on("v.featureRequestId", "=", featureRequestId))
+    .select(["eu.id", "v.featureRequestId as votedFor"])
+    .where("eu.appId", "=", appId)
+    .where("eu.tokenHash", "=", tokenHash)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { id: row.id, hasVoted: row.votedFor !== null };
+}
+
+/**
+ * The item of a row found by `findItemRow`, or undefined when the listing would not show it to
+ * this viewer: approved and not merged, or the viewer's own request still waiting for review.
+ * The recent commenters and the public tags are read side by side.
+ */
+export async function listedItem(db: Kysely<Database>, row: ItemRow, viewer: ItemViewer | null): Promise<FeatureRequestItem | undefined> {
+  if (row.mergedIntoId !== null) return undefined;
+  const own = viewer !== null && row.requesterEndUserId === viewer.id;
   if (row.moderation !== "approved" && !(own && row.moderation === "pending")) return undefined;
-  const voted =
-    viewerEndUserId === null
-      ? undefined
-      : await db.selectFrom("featureRequestVotes").select("featureRequestId").where("featureRequestId", "=", id).where("endUserId", "=", viewerEndUserId).executeTakeFirst();
-  const [commenters, tags] = await Promise.all([recentCommenters(db, [id]), tagsOf(db, [id], true)]);
-  return toItem(row, commenters.get(id) ?? [], { hasVoted: voted !== undefined, isOwnRequest: own }, (tags.get(id) ?? []).map(toPublicTag));
+  const [commenters, tags] = await Promise.all([recentCommenters(db, [row.id]), tagsOf(db, [row.id], true)]);
+  return toItem(row, commenters.get(row.id) ?? [], { hasVoted: viewer?.hasVoted ?? false, isOwnRequest: own }, (tags.get(row.id) ?? []).map(toPublicTag));
+}
+
+/**
+ * One request in the listing's item shape as an anonymous visitor sees it, or undefined when the
+ * listing would not show it (see `listedItem`).
+ *
+ * @example
+ * ```ts
+ * const item = await findPublicItem(db, "fr_…");
+ * ```
+ */
+export async function findPublicItem(db: Kysely<Database>, id: string): Promise<FeatureRequestItem | undefined> {
+  const row = await findItemRow(db, id);
+  return row === undefined ? undefined : listedItem(db, row, null);
 }

@@ -5,6 +5,7 @@ import {
   FeatureRequestListSchema,
   SimilarFeatureRequestsQuerySchema,
   SimilarFeatureRequestsSchema,
+  type FeatureRequestItem,
 } from "@tidings/protocol";
 import { requirePublicApp } from "../apps/public-app.js";
 import { appRequestSetTag, appTag, contentTags, type Context } from "../context.js";
@@ -13,8 +14,9 @@ import { ApiError } from "../http/errors.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { findEndUser, identifyReader } from "../users/identity.js";
-import { findListedItem } from "./item.js";
+import { identifyReader, tokenHash } from "../users/identity.js";
+import { findItemViewer, listedItem } from "./item.js";
+import { itemFor, readItem, shareItem } from "./item-cache.js";
 import { listFeatureRequests, type ListPage } from "./listing.js";
 import { pageViewer, personalisePage } from "./page-viewer.js";
 import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
@@ -161,19 +163,28 @@ export function listingRoutes(app: App, ctx: Context): void {
     },
     async (request, reply) => {
       await enforceRateLimit(ctx, request, "public_read");
-      const row = await db.selectFrom("featureRequests").select(["id", "appId"]).where("id", "=", request.params.id).executeTakeFirst();
-      if (row === undefined) throw new ApiError("feature_request_not_found");
-      const appRow = await appOfRequest(ctx, row.appId);
+      // What every viewer shares of the request comes from the shared cache, or from one read of
+      // its row, which also serves the app lookup and the board check.
+      const found = await readItem(ctx, request.params.id);
+      if (found === undefined) throw new ApiError("feature_request_not_found");
+      const { appId, boardId } = "shared" in found ? found.shared : found.row;
+      const appRow = await appOfRequest(ctx, appId);
       const appKey = request.query.appKey ?? header(request, "x-app-key");
       if (appKey !== undefined && appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
       const identity = await identifyReader(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousRoadmap, identity, "Sign in is required to view this roadmap");
-      const viewer = identity.token === null ? undefined : await findEndUser(db, appRow.id, identity.token);
-      const item = await findListedItem(db, row.id, viewer?.id ?? null);
       // A request on a private board the caller may not see is not found, like an unknown one.
-      if (item === undefined || !audienceSees(await boardAudience(db, appRow.id, identity, ctx.cache), item.boardId)) {
-        throw new ApiError("feature_request_not_found");
+      if (!audienceSees(await boardAudience(db, appRow.id, identity, ctx.cache), boardId)) throw new ApiError("feature_request_not_found");
+      const requestId = "shared" in found ? found.shared.item.id : found.row.id;
+      const viewer = identity.token === null ? undefined : await findItemViewer(db, appRow.id, tokenHash(identity.token), requestId);
+      let item: FeatureRequestItem | undefined;
+      if ("shared" in found) item = itemFor(found.shared, viewer);
+      else {
+        const shared = await shareItem(ctx, found.row);
+        // Not shared: the viewer's own request waiting for review, or one nobody may read.
+        item = shared !== undefined ? itemFor(shared, viewer) : await listedItem(db, found.row, viewer ?? null);
       }
+      if (item === undefined) throw new ApiError("feature_request_not_found");
       void reply.header("Vary", "X-User-Token").header("Cache-Control", "private, no-store");
       return item;
     },

@@ -5,7 +5,8 @@ import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { ColumnRow } from "../roadmap/columns.js";
-import { acceptFields } from "../custom-fields/form-values.js";
+import { acceptFields, editRequestFields } from "../custom-fields/form-values.js";
+import { parseStoredValues } from "../custom-fields/values.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
@@ -186,10 +187,12 @@ export interface TriagePatch {
   columnSlug?: string | undefined;
   versionId?: string | null | undefined;
   approved?: boolean | undefined;
+  /** Custom field values to change, by key (null clears one); the others keep theirs. */
+  fields?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
- * Edits a request and logs what changed: `edited` (title/description), `moved` (and `shipped`
+ * Edits a request and logs what changed: `edited` (title, description, `fields.<key>`), `moved` (and `shipped`
  * the first time it enters a done column), `version_changed`, `approved`/`declined`. Refreshes
  * the search index so public search sees new text and column/version names.
  */
@@ -209,6 +212,13 @@ export async function updateRequest(t: Triage, id: string, patch: TriagePatch): 
     if (description !== row.description) {
       changes.description = description;
       edited.push("description");
+    }
+  }
+  if (patch.fields !== undefined) {
+    const fields = await editRequestFields(t.trx, row.appId, row.boardId, parseStoredValues(row.customFields), patch.fields);
+    if (fields.changedKeys.length > 0) {
+      changes.customFields = JSON.stringify(fields.values);
+      edited.push(...fields.changedKeys.map((key) => `fields.${key}`));
     }
   }
   const column = await resolveColumn(t.trx, row.appId, patch);

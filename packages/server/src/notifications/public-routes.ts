@@ -24,7 +24,7 @@ import { identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "..
 import { readPreferencesToken } from "./links.js";
 import { readPreferences, writePreferences, type NotificationPreferences } from "./preferences.js";
 import { HTML_PAGE, IDENTITY_HEADERS } from "../http/openapi.js";
-import { onPublicBoard } from "../db/public-board.js";
+import { audienceSees, boardAudience } from "../boards/access.js";
 
 const tags = ["public: notifications"];
 const IdParams = Type.Object({ id: Type.String({ pattern: "^fr_[0-9a-z]{26}$" }) });
@@ -35,27 +35,31 @@ function invalidEmail(): ApiError {
   return new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { email: ["Must be a valid email address"] } } });
 }
 
-/** A public request with its app, for a follower; private apps refuse like the other request routes. */
-async function followable(ctx: Context, id: string): Promise<{ id: string; title: string; app: AppRow }> {
+/**
+ * A request the caller may follow, with its app and the caller's identity: approved, not merged,
+ * on a board the caller may read (a private board's request is followed only by the users its
+ * access rule admits; anyone else gets the 404 of an unknown id). Private apps refuse like the
+ * other request routes.
+ */
+async function followable(ctx: Context, request: FastifyRequest, id: string): Promise<{ id: string; title: string; app: AppRow; identity: EndUserIdentity }> {
   const row = await ctx.db.kysely
     .selectFrom("featureRequests")
-    .select(["id", "appId", "title"])
+    .select(["id", "appId", "title", "boardId"])
     .where("id", "=", id)
     .where("moderation", "=", "approved")
     .where("mergedIntoId", "is", null)
-    // Following a private board's request is for the users it admits: not offered by this route.
-    .where(onPublicBoard("feature_requests.board_id"))
     .executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
   const app = await lookupAppById(ctx, row.appId);
   // A private app's request is not found, like an unknown one.
   if (app === undefined || app.allowPublic !== 1) throw new ApiError("feature_request_not_found");
-  return { id: row.id, title: row.title, app };
+  const identity = await identifyCaller(request.headers, app, ctx.clock);
+  if (!audienceSees(await boardAudience(ctx.db.kysely, app.id, identity, ctx.cache), row.boardId)) throw new ApiError("feature_request_not_found");
+  return { id: row.id, title: row.title, app, identity };
 }
 
 /** Following is taking part, like voting: the same flags gate it. */
-async function participant(ctx: Context, request: FastifyRequest, app: AppRow): Promise<EndUserIdentity> {
-  const identity = await identifyCaller(request.headers, app, ctx.clock);
+function participant(app: AppRow, identity: EndUserIdentity): EndUserIdentity {
   if (app.allowAnonymousVote !== 1 && !identity.identified) throw new ApiError("authentication_required", { message: "Sign in is required to follow requests" });
   requireIdentifiedWrite(app, identity);
   return identity;
@@ -159,8 +163,8 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
       },
       async (request) => {
         await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
-        const fr = await followable(ctx, request.params.id);
-        const identity = await participant(ctx, request, fr.app);
+        const fr = await followable(ctx, request, request.params.id);
+        const identity = participant(fr.app, fr.identity);
         const given = request.body.email === undefined ? undefined : normaliseEmail(request.body.email);
         if (request.body.email !== undefined && given === undefined) throw invalidEmail();
         const vouched = identity.profile?.email ?? null;
@@ -204,8 +208,8 @@ export async function notificationPublicRoutes(parent: App, ctx: Context, runner
       },
       async (request) => {
         await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
-        const fr = await followable(ctx, request.params.id);
-        const identity = await identifyCaller(request.headers, fr.app, ctx.clock);
+        const fr = await followable(ctx, request, request.params.id);
+        const identity = fr.identity;
         const given = request.body?.email === undefined ? undefined : normaliseEmail(request.body.email);
         if (request.body?.email !== undefined && given === undefined) throw invalidEmail();
         const email = given ?? identity.profile?.email ?? null;

@@ -5,7 +5,7 @@ import { sdkOf, type AppRow } from "../apps/apps.js";
 import { linkedRequests, toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
 import { listComments } from "../feature-requests/comments.js";
-import { findListedItem } from "../feature-requests/item.js";
+import { findPublicItem } from "../feature-requests/item.js";
 import { listFeatureRequests } from "../feature-requests/listing.js";
 import { listColumns } from "../roadmap/columns.js";
 import { loadProfile } from "../users/profile.js";
@@ -164,7 +164,7 @@ async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<Po
     }
     case "request": {
       if (!roadmapOpen) return signInPage(app, portalPath(key, { screen: "request", id: route.id }), "request");
-      const item = await findListedItem(db, route.id, null);
+      const item = await findPublicItem(db, route.id);
       if (item === undefined || item.appId !== app.id || (boardIds !== undefined && !boardIds.includes(item.boardId))) return { kind: "missing" };
       const path = portalPath(key, { screen: "request", id: item.id }, item.title);
       if (route.slug !== portalSlug(item.title)) return { kind: "redirect", path };

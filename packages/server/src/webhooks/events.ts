@@ -37,6 +37,8 @@ export interface RequestSnapshot {
   commentCount: number;
   mergedIntoId: string | null;
   createdAt: string;
+  /** The board it is on; a private board's requests are sent to `standard` endpoints only. */
+  board: { id: string; slug: string; name: string; visibility: "public" | "private" };
 }
 
 /** The job kind that sends one delivery. */
@@ -50,6 +52,7 @@ export async function requestSnapshot(trx: Kysely<Database>, id: string): Promis
   const row = await trx
     .selectFrom("featureRequests as fr")
     .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+    .innerJoin("boards as b", "b.id", "fr.boardId")
     .select([
       "fr.id",
       "fr.title",
@@ -59,9 +62,13 @@ export async function requestSnapshot(trx: Kysely<Database>, id: string): Promis
       "fr.commentCount",
       "fr.mergedIntoId",
       "fr.createdAt",
+      "fr.boardId",
       "c.id as columnId",
       "c.name as columnName",
       "c.kind as columnKind",
+      "b.slug as boardSlug",
+      "b.name as boardName",
+      "b.visibility as boardVisibility",
     ])
     .where("fr.id", "=", id)
     .executeTakeFirst();
@@ -75,6 +82,7 @@ export async function requestSnapshot(trx: Kysely<Database>, id: string): Promis
     commentCount: Number(row.commentCount),
     mergedIntoId: row.mergedIntoId,
     createdAt: row.createdAt,
+    board: { id: row.boardId, slug: row.boardSlug, name: row.boardName, visibility: row.boardVisibility },
   };
 }
 
@@ -85,9 +93,18 @@ async function requestFields(trx: Kysely<Database>, appId: string, featureReques
 }
 
 /** The app's enabled endpoints that want `type`. */
-async function subscribedEndpoints(trx: Kysely<Database>, appId: string, type: WebhookEventName): Promise<string[]> {
-  const rows = await trx.selectFrom("webhookEndpoints").select(["id", "events"]).where("appId", "=", appId).where("enabled", "=", 1).execute();
-  return rows.filter((r) => type === "webhook.test" || (JSON.parse(r.events) as string[]).includes(type)).map((r) => r.id);
+async function subscribedEndpoints(trx: Kysely<Database>, appId: string, type: WebhookEventName): Promise<{ id: string; format: string }[]> {
+  const rows = await trx.selectFrom("webhookEndpoints").select(["id", "events", "format"]).where("appId", "=", appId).where("enabled", "=", 1).execute();
+  return rows.filter((r) => type === "webhook.test" || (JSON.parse(r.events) as string[]).includes(type));
+}
+
+/**
+ * Whether an event's data names a request on a private board. Slack and Discord messages are
+ * posted to channels a community may read, so such events go to `standard` endpoints only (the
+ * team's own signed receivers), never to a chat format.
+ */
+function concernsPrivateBoard(data: Record<string, unknown>): boolean {
+  return [data.request, data.into].some((r) => (r as RequestSnapshot | undefined)?.board?.visibility === "private");
 }
 
 /** Inserts a delivery of `event` to one endpoint and the job that sends it. */
@@ -147,6 +164,8 @@ export async function queueWebhookEvent(
   if (endpoints.length === 0) return;
   const payload = await data();
   if (payload === undefined) return;
+  const receivers = concernsPrivateBoard(payload) ? endpoints.filter((e) => e.format === "standard") : endpoints;
+  if (receivers.length === 0) return;
   const event: WebhookEvent = {
     type,
     version: WEBHOOK_EVENT_VERSION,
@@ -155,7 +174,7 @@ export async function queueWebhookEvent(
     app: await eventApp(trx, appId),
     data: payload,
   };
-  for (const endpointId of endpoints) await queueDelivery(trx, clock, endpointId, event);
+  for (const endpoint of receivers) await queueDelivery(trx, clock, endpoint.id, event);
 }
 
 /**

@@ -16,6 +16,7 @@ function eventOf(type: WebhookEventName, text: string): WebhookEvent {
     commentCount: 3,
     mergedIntoId: null,
     createdAt: "2026-01-01T00:00:00.000Z",
+    board: { id: "brd_1", slug: text.slice(0, 64), name: text, visibility: "public" },
   };
   const data: Record<string, unknown> = {
     request,

@@ -144,6 +144,46 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
     }
   });
 
+  it("sends a private board's requests to standard endpoints only, never to a Slack or Discord channel", async () => {
+    const standard = await addEndpoint({ url: `${receiver.url}/boards`, events: ["request.created", "comment.created"] });
+    const slack = await startWebhookReceiver();
+    try {
+      await addEndpoint({ url: `${slack.url}/slack`, events: ["request.created", "comment.created"], format: "slack" });
+      const c = acme.console;
+      const beta = await c.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/boards`, { name: "Beta program", slug: "beta-hooks", visibility: "private" });
+      expect(beta.status, JSON.stringify(beta.body)).toBe(201);
+      const create = async (title: string) => (await c.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title, description: "From the team" })).body.id as string;
+      const open = await create("Public roadmap idea");
+      const secret = await create("Secret beta idea");
+      expect((await c.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/feature-requests/move`, { boardId: beta.body.id, featureRequestIds: [secret] })).body).toMatchObject({ moved: 1 });
+      for (const id of [open, secret]) {
+        const comment = await c.post(`/workspaces/${acme.wsId}/feature-requests/${id}/comments`, { body: "Noted" });
+        expect(comment.status, JSON.stringify(comment.body)).toBe(201);
+      }
+      await tick();
+
+      const sent = receiver.received.filter((r) => r.path === "/boards").map((r) => JSON.parse(r.body) as { type: string; data: { request: { title: string; board: Record<string, unknown> } } });
+      expect(sent.map((e) => [e.type, e.data.request.title]).sort()).toEqual([
+        ["comment.created", "Public roadmap idea"],
+        ["comment.created", "Secret beta idea"],
+        ["request.created", "Public roadmap idea"],
+        ["request.created", "Secret beta idea"],
+      ]);
+      const onBeta = sent.find((e) => e.type === "comment.created" && e.data.request.title === "Secret beta idea")!;
+      expect(onBeta.data.request.board).toEqual({ id: beta.body.id, slug: "beta-hooks", name: "Beta program", visibility: "private" });
+      // The request was created on the public default board, then moved: the chat channel heard of
+      // its creation, and of nothing on the private board since.
+      expect(slack.received.map((r) => (JSON.parse(r.body) as { text: string }).text).sort()).toEqual([
+        "New comment on Public roadmap idea",
+        "New request: Public roadmap idea",
+        "New request: Secret beta idea",
+      ]);
+      expect((await deliveries(standard.id)).length).toBe(4);
+    } finally {
+      await slack.close();
+    }
+  });
+
   it("sends request.created for a moderated proposal only once it is approved, and nothing for its private life before", async () => {
     await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { moderationPolicy: "all" });
     const endpoint = await addEndpoint({ url: `${receiver.url}/moderated`, events: ["request.created", "request.status_changed", "comment.created"] });
