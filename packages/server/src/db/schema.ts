@@ -190,6 +190,13 @@ export interface FeatureRequestTagsTable {
   featureRequestId: string;
   tagId: string;
   createdAt: string;
+  /**
+   * Copies of what the listing needs of the request, kept by triggers (migration 0030) so a tag's
+   * requests are read newest first from the tag's rows: 1 when the request is listed (approved,
+   * not merged), and its creation time. Never written by the application.
+   */
+  listed: Generated<Flag>;
+  requestCreatedAt: Generated<string>;
 }
 
 export interface FeatureRequestsTable {

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import type { Database } from "../db/schema.js";
 import { approvedBy, ownPendingBy, scopeKey } from "./listed.js";
@@ -14,6 +14,19 @@ const COUNT_CACHE_MS = 30_000;
  */
 export async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<number> {
   const countApproved = async () => {
+    const [tagId, ...others] = [...new Set(query.tagIds ?? [])];
+    if (tagId !== undefined) {
+      // A tag's listed requests are counted from the tag's rows (migration 0030); only a further
+      // filter reads the requests themselves.
+      const alone = others.length === 0 && query.boardIds === undefined && query.versionId === undefined;
+      const tagged = db
+        .selectFrom("featureRequestTags as t0")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("t0.tagId", "=", tagId)
+        .where("t0.listed", "=", sql.lit(1));
+      const q = alone ? tagged : tagged.crossJoin("featureRequests as fr").whereRef("fr.id", "=", "t0.featureRequestId").where(approvedBy({ ...query, tagIds: others }));
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    }
     const q = db
       .selectFrom("featureRequests as fr")
       .select((eb) => eb.fn.countAll<number>().as("n"))

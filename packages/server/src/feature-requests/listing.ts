@@ -53,7 +53,8 @@ export async function listFeatureRequests(
   const scoped = query.boardIds !== undefined || (query.tagIds?.length ?? 0) > 0;
   const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined && !scoped;
   const rankTrending = !searching && query.sort === "trending";
-  const mergeOwn = keyset && viewer !== null;
+  // A tag's page is read in order from the tag's rows (see listedInOrder), then by primary key.
+  const orderedFirst = keyset && (viewer !== null || (query.tagIds?.length ?? 0) > 0);
   const rankPage = { limit: query.limit + 1, offset };
   const ranked = rankSearch
     ? await rankOnSqlite(db, query, terms, rankPage)
@@ -63,7 +64,7 @@ export async function listFeatureRequests(
       ? await searchWithOwn(db, query, viewer, terms, offset, (anonymous) => listFeatureRequests(db, dialect, clock, anonymous, cache))
       : rankTrending
       ? { ids: await trendingIds(db, query, since, rankPage, cache), total: await countListed(db, query, cache) }
-      : mergeOwn
+      : orderedFirst
         ? {
             ids: (await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1)).slice(offset).map((r) => r.id),
             total: await countListed(db, query, cache),
