@@ -7,3 +7,6 @@ export { createApp } from "./apps/apps.js";
 export { createFeatureRequest, createFeatureRequests, importedRequest, recountVotes } from "./feature-requests/feature-requests.js";
 export { ensureEndUser } from "./users/identity.js";
 export { enqueueJobs, type NewJob } from "./jobs/queue.js";
+export { createBoard } from "./boards/boards.js";
+export { createTag, bulkTag } from "./tags/tags.js";
+export { listFeatureRequests, type ListQuery } from "./feature-requests/listing.js";
