@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
+import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
 import { formatMoney } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
@@ -83,6 +84,17 @@ describe("dashboard page helpers", () => {
     expect(visibleText("\u202Eexe.txt")).toBe("[U+202E]exe.txt");
     expect(visibleText("a\u0000b\u2066c\u200Fd")).toBe("a[U+0000]b[U+2066]c[U+200F]d");
     expect(visibleText("line one\nline two\ttabbed, émoji 👩‍💻, עברית")).toBe("line one\nline two\ttabbed, émoji 👩‍💻, עברית");
+  });
+
+  it("offers to keep the more voted request of a pair, the older on a tie, and merges the other into it", () => {
+    const side = (id: string, voteCount: number) => ({ id, title: id, boardId: "brd_1", boardName: "Ideas", voteCount, commentCount: 0, moderation: "approved" as const, status: "open", columnId: null, columnName: null, createdAt: "2030-01-01T00:00:00.000Z" });
+    expect(suggestedKeep({ newer: side("fr_new", 5), older: side("fr_old", 2) })).toBe("newer");
+    expect(suggestedKeep({ newer: side("fr_new", 2), older: side("fr_old", 2) })).toBe("older");
+    expect(suggestedKeep({ newer: side("fr_new", 0), older: side("fr_old", 3) })).toBe("older");
+    const pair = { newer: side("fr_new", 1), older: side("fr_old", 9) };
+    expect(mergeBody(pair, "older")).toEqual({ duplicateId: "fr_new", intoId: "fr_old" });
+    expect(mergeBody(pair, "newer")).toEqual({ duplicateId: "fr_old", intoId: "fr_new" });
+    expect(parseRoute("/admin/w/ws_1/a/app_1/duplicates")).toEqual({ wsId: "ws_1", appId: "app_1", section: "duplicates" });
   });
 
   it("routes request detail pages by id", () => {
