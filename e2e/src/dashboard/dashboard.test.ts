@@ -619,4 +619,35 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await page.getByTestId("board-under-review").getByText("Offline mode (beta)").waitFor();
     expect((await columns()).map((c) => c.slug)).not.toContain("planned");
   });
+
+  it("merges a likely duplicate from the Duplicates page, keeping the one picked, and sets another pair aside", async () => {
+    const ws = `/workspaces/${state.wsId}`;
+    const create = async (title: string) => ((await consoleApi("POST", `${ws}/feature-requests`, { appId: state.appId, title })) as unknown as { id: string }).id;
+    const shortcuts = await create("Keyboard shortcuts");
+    const everywhere = await create("Keyboard shortcuts everywhere");
+    await create("Export to PDF");
+    await create("PDF export of the roadmap");
+
+    await page.getByRole("link", { name: "Duplicates" }).click();
+    await page.getByRole("heading", { name: "Likely duplicates" }).waitFor();
+    const keys = page.getByTestId("duplicate-pair").filter({ hasText: "Keyboard shortcuts everywhere" });
+    await keys.getByText("80% alike").waitFor();
+    // Neither has votes, so the older one is offered to stay; the newer one is picked instead.
+    expect(await keys.getByRole("radio", { name: "Keep this one" }).nth(1).isChecked()).toBe(true);
+    await keys.getByRole("radio", { name: "Keep this one" }).first().check();
+    await shot(page, "duplicates");
+    await keys.getByRole("button", { name: "Merge" }).click();
+    await page.getByText("Merged “Keyboard shortcuts” into “Keyboard shortcuts everywhere”.").waitFor();
+    await expect.poll(() => keys.count()).toBe(0);
+    expect(((await consoleApi("GET", `${ws}/feature-requests/${shortcuts}`)) as unknown as { mergedIntoId: string }).mergedIntoId).toBe(everywhere);
+
+    const pdf = page.getByTestId("duplicate-pair").filter({ hasText: "PDF export of the roadmap" });
+    await pdf.getByRole("button", { name: "Not a duplicate" }).click();
+    await page.getByText("Marked as not a duplicate: the pair will not be offered again.").waitFor();
+    await expect.poll(() => pdf.count()).toBe(0);
+    await page.reload();
+    await page.getByRole("heading", { name: "Likely duplicates" }).waitFor();
+    await page.getByText(/No likely duplicates|% alike/).first().waitFor();
+    expect(await page.getByTestId("duplicate-pair").filter({ hasText: "PDF" }).count()).toBe(0);
+  });
 });

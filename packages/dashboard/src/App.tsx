@@ -10,6 +10,7 @@ import { Apps } from "./pages/Apps.js";
 import { AppSettings } from "./pages/AppSettings.js";
 import { Changelog } from "./pages/Changelog.js";
 import { DataTransfer } from "./pages/DataTransfer.js";
+import { Duplicates } from "./pages/Duplicates.js";
 import { EndUsers } from "./pages/EndUsers.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Members } from "./pages/Members.js";
@@ -73,6 +74,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.section === "data") page = <DataTransfer wsId={wsId} canConfigure={manager} />;
     else if (route.section === "tokens") page = <Tokens />;
     else if (route.appId !== undefined && route.section === "requests") page = <Requests key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "duplicates") page = <Duplicates key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "changelog") page = <Changelog key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "feedback") page = <Feedback wsId={wsId} />;
     else if (route.section === "members") page = <Members wsId={wsId} canManage={manager} isOwner={role === "owner"} />;
@@ -116,6 +118,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         </NavLink>
         <NavLink href={appSection("requests")} current={route.section === "requests"}>
           {t("nav.requests")}
+        </NavLink>
+        <NavLink href={appSection("duplicates")} current={route.section === "duplicates"}>
+          {t("nav.duplicates")}
         </NavLink>
         <NavLink href={appSection("roadmap")} current={route.section === "roadmap"}>
           {t("nav.roadmap")}

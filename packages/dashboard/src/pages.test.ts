@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
+import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
 import { formatMoney } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
@@ -109,6 +110,17 @@ describe("dashboard page helpers", () => {
       ["field.seats", "10"],
     ]);
     expect(requestListParams("app_1", { ...filters, columnId: "col_1" }, { limit: 20, offset: 0 }).get("columnId")).toBe("col_1");
+  });
+
+  it("offers to keep the more voted request of a pair, the older on a tie, and merges the other into it", () => {
+    const side = (id: string, voteCount: number) => ({ id, title: id, boardId: "brd_1", boardName: "Ideas", voteCount, commentCount: 0, moderation: "approved" as const, status: "open", columnId: null, columnName: null, createdAt: "2030-01-01T00:00:00.000Z" });
+    expect(suggestedKeep({ newer: side("fr_new", 5), older: side("fr_old", 2) })).toBe("newer");
+    expect(suggestedKeep({ newer: side("fr_new", 2), older: side("fr_old", 2) })).toBe("older");
+    expect(suggestedKeep({ newer: side("fr_new", 0), older: side("fr_old", 3) })).toBe("older");
+    const pair = { newer: side("fr_new", 1), older: side("fr_old", 9) };
+    expect(mergeBody(pair, "older")).toEqual({ duplicateId: "fr_new", intoId: "fr_old" });
+    expect(mergeBody(pair, "newer")).toEqual({ duplicateId: "fr_old", intoId: "fr_new" });
+    expect(parseRoute("/admin/w/ws_1/a/app_1/duplicates")).toEqual({ wsId: "ws_1", appId: "app_1", section: "duplicates" });
   });
 
   it("routes request detail pages by id", () => {

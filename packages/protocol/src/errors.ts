@@ -294,6 +294,24 @@ export const ErrorCodes = {
     meaning: "A reorder request omitted, repeated or added field ids, or named an archived field.",
     fix: "Send all of the app's active field ids in the new order.",
   },
+  duplicate_pair_same_request: {
+    status: 400,
+    message: "A request cannot be its own duplicate",
+    meaning: "A duplicates-queue action named the same request twice: it cannot be merged into itself or marked as not its own duplicate. Nothing was written.",
+    fix: "Send the ids of the two requests of the pair.",
+  },
+  duplicate_pair_other_app: {
+    status: 400,
+    message: "Both requests of a pair must belong to the app",
+    meaning: "A duplicates-queue action named a request of another app of the workspace: only requests of the same app can be duplicates. Nothing was written.",
+    fix: "Pick both requests from the app's duplicates queue.",
+  },
+  request_already_merged: {
+    status: 409,
+    message: "This request is already merged into another one",
+    meaning: "A duplicates-queue merge named a request that is already merged (someone merged it meanwhile). Nothing was written.",
+    fix: "Reload the queue: merged requests leave it.",
+  },
   version_not_found: {
     status: 404,
     message: "Version not found",

@@ -7,6 +7,7 @@ export * from "./tags.js";
 export * from "./custom-fields.js";
 export * from "./console.js";
 export * from "./feature-requests.js";
+export * from "./duplicates.js";
 export * from "./intake.js";
 export * from "./feedback.js";
 export * from "./users.js";

@@ -21,6 +21,7 @@ import { seedDemo } from "./demo/seed-demo.js";
 import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
+import { duplicateConsoleRoutes } from "./feature-requests/duplicate-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http/client-errors.js";
 import { registerPublicCors } from "./http/cors.js";
@@ -325,6 +326,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       tagConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
+      duplicateConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);
       changelogConsoleRoutes(typed, ctx, jobs);

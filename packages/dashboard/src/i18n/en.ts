@@ -500,6 +500,22 @@ export const en = {
   "validation.number": "Enter a number.",
   "validation.wholeNumber": "Enter a whole number from {min} to {max}.",
   "validation.maxBelowMin": "The maximum must not be below the minimum.",
+  "nav.duplicates": "Duplicates",
+  "duplicates.title": "Likely duplicates",
+  "duplicates.intro": "Pairs of requests whose titles look alike, newest first. Merge one into the other, or mark the pair as not a duplicate: it will not be offered again.",
+  "duplicates.pair": "“{newer}” and “{older}”",
+  "duplicates.alike": "{percent}% alike",
+  "duplicates.keep": "Keep this one",
+  "duplicates.merge": "Merge",
+  "duplicates.mergeConfirm": "Merge “{from}” into “{into}”? Votes, comments and followers move to it.",
+  "duplicates.merged": "Merged “{from}” into “{into}”.",
+  "duplicates.dismiss": "Not a duplicate",
+  "duplicates.dismissed": "Marked as not a duplicate: the pair will not be offered again.",
+  "duplicates.empty": "No likely duplicates.",
+  "duplicates.emptySoFar": "No likely duplicates among the newest requests checked so far.",
+  "duplicates.lookFurther": "Look further",
+  "duplicates.moderation.pending": "pending review",
+  "duplicates.moderation.declined": "declined",
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -57,6 +57,11 @@ export async function authenticate(ctx: Context, request: FastifyRequest): Promi
   return { kind: "user", userId: found.userId, email: found.email, displayName: found.displayName };
 }
 
+/** How the event log names a caller: `user:<id>`, or `admin` for the bootstrap token. */
+export function actorOf(principal: Principal): string {
+  return principal.kind === "admin" ? "admin" : `user:${principal.userId}`;
+}
+
 /** The principal of a console request (set by the console auth hook). */
 export function principalOf(request: FastifyRequest): Principal {
   if (request.principal === null) throw new ApiError("unauthorized");

@@ -223,6 +223,15 @@ export interface FeatureRequestsTable {
   updatedAt: string;
 }
 
+/** A pair of requests the team marked "not a duplicate"; stored once, the smaller id first. */
+export interface DuplicateDismissalsTable {
+  firstId: string;
+  secondId: string;
+  /** `user:<id>` or `admin`, as in the event log. */
+  dismissedBy: string;
+  createdAt: string;
+}
+
 /** One vote, identified by its request and its voter (the primary key). */
 export interface FeatureRequestVotesTable {
   featureRequestId: string;
@@ -610,6 +619,7 @@ export interface Database {
   featureRequestVotes: FeatureRequestVotesTable;
   featureRequestComments: FeatureRequestCommentsTable;
   featureRequestEvents: FeatureRequestEventsTable;
+  duplicateDismissals: DuplicateDismissalsTable;
   verificationTokensUsed: VerificationTokensUsedTable;
   workspaceUsage: WorkspaceUsageTable;
   featureRequestsFts: FeatureRequestsFtsTable;

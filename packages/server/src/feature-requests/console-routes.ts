@@ -19,7 +19,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { findAppInWorkspace } from "../apps/apps.js";
-import { principalOf, workspaceAccess, type Principal } from "../console/auth.js";
+import { actorOf, principalOf, workspaceAccess, type Principal } from "../console/auth.js";
 import { requireCapability, type Capability } from "../console/capabilities.js";
 import { WorkspaceParams } from "../console/routes.js";
 import { appTag, type Context } from "../context.js";
@@ -46,11 +46,6 @@ const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
 const CommentParams = Type.Object({ wsId: IdParam("ws"), commentId: IdParam("cmt") });
 const Success = Type.Object({ success: Type.Boolean() });
 const tags = ["console: feature requests"];
-
-/** The event log's name for the caller. */
-function actorOf(principal: Principal): string {
-  return principal.kind === "admin" ? "admin" : `user:${principal.userId}`;
-}
 
 /** How a team reply is signed: the user's display name, their email's local part, or "Team". */
 function teamAuthorName(principal: Principal): string {

@@ -10,6 +10,7 @@ import { parseStoredValues } from "../custom-fields/values.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
+import { moveFollowers } from "./followers.js";
 import { reindex, unindex } from "../search/search-index.js";
 import { createFeatureRequest, lockRequests, recountComments, recountVotes, type FeatureRequestRow } from "./feature-requests.js";
 
@@ -249,7 +250,8 @@ export async function updateRequest(t: Triage, id: string, patch: TriagePatch): 
 
 /**
  * Merges duplicate `id` into `intoId` (same app, not the same, neither already merged): votes
- * move over counted once per end user, imported votes and comments move, duplicates previously
+ * move over counted once per end user, imported votes, comments and followers move (see
+ * `moveFollowers`), duplicates previously
  * merged into `id` now point at `intoId`, both counts are recomputed, both requests log
  * `merged`, and the duplicate leaves the search index.
  */
@@ -269,6 +271,7 @@ export async function mergeRequests(t: Triage, id: string, intoId: string): Prom
   await t.trx.updateTable("featureRequestComments").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
   await t.trx.updateTable("featureRequests").set({ mergedIntoId: target.id }).where("mergedIntoId", "=", duplicate.id).execute();
   const now = isoNow(t.clock);
+  await moveFollowers(t.trx, duplicate.id, target.id, now);
   await t.trx
     .updateTable("featureRequests")
     .set({ mergedIntoId: target.id, importedVotes: 0, updatedAt: now })
