@@ -269,6 +269,8 @@ export const CreateAdminFeatureRequestBodySchema = Type.Object({
   description: Type.Optional(TriageDescription),
   ...ColumnRef,
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** The board it goes on, public or private (absent: the app's default board). */
+  boardId: Type.Optional(Type.String({ maxLength: 64 })),
   /** Values of the app's custom fields for proposals, by key, checked as a proposal's are. */
   fields: Type.Optional(CustomFieldValuesBodySchema),
 });

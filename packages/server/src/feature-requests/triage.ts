@@ -7,6 +7,7 @@ import { ApiError } from "../http/errors.js";
 import type { ColumnRow } from "../roadmap/columns.js";
 import { acceptFields, editRequestFields } from "../custom-fields/form-values.js";
 import { parseStoredValues } from "../custom-fields/values.js";
+import { findBoardOfApp } from "../boards/boards.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
@@ -100,12 +101,14 @@ export async function createTeamRequest(
     columnId?: string | undefined;
     columnSlug?: string | undefined;
     versionId?: string | undefined;
+    boardId?: string | undefined;
     fields?: Readonly<Record<string, unknown>> | undefined;
   },
 ): Promise<FeatureRequestRow> {
   const title = cleanTitle(input.title);
-  // The team answers the proposal form's fields as a proposer would.
-  const fields = await acceptFields(t.trx, appId, "feature_request", undefined, input.fields);
+  const board = input.boardId === undefined ? undefined : await findBoardOfApp(t.trx, appId, input.boardId);
+  // The team answers the proposal form's fields as a proposer would, those of its board included.
+  const fields = await acceptFields(t.trx, appId, "feature_request", board?.id, input.fields);
   const column = await resolveColumn(t.trx, appId, input);
   const versionId = input.versionId === undefined ? null : await resolveVersion(t.trx, appId, input.versionId);
   const row = await createFeatureRequest(t.trx, t.clock, t.dialect, {
@@ -120,6 +123,7 @@ export async function createTeamRequest(
     versionId,
     actor: t.actor,
     customFields: fields.values,
+    ...(board === undefined ? {} : { boardId: board.id }),
     ...(column === undefined ? {} : { columnId: column.id }),
   });
   if (column !== undefined) await shipOnce(t, row, column);
