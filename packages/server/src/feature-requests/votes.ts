@@ -38,7 +38,8 @@ export async function applyVote(
   alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ voted: boolean; voteCount: number }> {
   // Keyed by the request: its votes share transactions, never wait for each other's lock.
-  if (db.dialect === "postgres" && alongside === undefined) {
+  // A company claim is written by `ensureEndUser`, which `apply_votes` does not run.
+  if (db.dialect === "postgres" && alongside === undefined && input.profile?.company === undefined) {
     return db.sharedTransaction({ batch: votesOnPostgres, input: { ...input, clock } }, input.featureRequestId);
   }
   return db.sharedTransaction(async (trx) => {
