@@ -79,6 +79,7 @@ export const KNOWN_ERROR_CODES = [
   "file_too_large",
   "unsupported_image_type",
   "payment_attributes_require_signature",
+  "company_not_found",
   "invalid_mrr",
   "unknown_currency",
   "company_attributes_too_large",

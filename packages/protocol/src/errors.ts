@@ -484,6 +484,12 @@ export const ErrorCodes = {
     meaning: "`PUT …/user` carried isPaying, plan, mrr or company without `signature` and `timestamp`.",
     fix: "Sign the attributes on your backend (cpt-user-attrs-v1, or cpt-user-attrs-v2 with a company; see docs/identifying-users.md) and send `signature` and `timestamp`.",
   },
+  company_not_found: {
+    status: 404,
+    message: "Company not found",
+    meaning: "No company with this id belongs to an app of the workspace.",
+    fix: "List the app's companies first (`GET …/apps/<appId>/companies`).",
+  },
   invalid_mrr: {
     status: 400,
     message: "MRR must be a finite number from 0 to 1,000,000,000",

@@ -13,7 +13,7 @@ export const COMPANY_ATTRIBUTE_LIMITS = { keys: 50, keyLength: 64, stringLength:
 export const COMPANY_MRR_MAX = 1_000_000_000;
 
 /** A value of a company's further attributes: flat, so the signed form stays one line. */
-export const CompanyAttributeValueSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+export const CompanyAttributeValueSchema = Type.Union([Type.String(), Type.Number({ minimum: -MAX_SAFE_INTEGER, maximum: MAX_SAFE_INTEGER }), Type.Boolean(), Type.Null()]);
 
 /**
  * The company an end user belongs to, as the host reports it through the signed attributes call
@@ -29,7 +29,7 @@ export const CompanyAttributesSchema = Type.Object({
   id: OneLine(128),
   name: Type.Optional(OneLine(200)),
   /** Monthly recurring revenue in currency units, 0 to 1,000,000,000; null when unknown. */
-  mrr: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  mrr: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: COMPANY_MRR_MAX }), Type.Null()])),
   /** ISO 4217 code; USD when a new company reports none. */
   currency: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
   plan: Type.Optional(Type.Union([OneLine(64), Type.Null()])),

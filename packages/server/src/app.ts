@@ -21,6 +21,7 @@ import { seedDemo } from "./demo/seed-demo.js";
 import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
+import { companyConsoleRoutes } from "./companies/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http/client-errors.js";
 import { registerPublicCors } from "./http/cors.js";
@@ -330,6 +331,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       changelogConsoleRoutes(typed, ctx, jobs);
       subscriberConsoleRoutes(typed, ctx);
       endUserConsoleRoutes(typed, ctx);
+      companyConsoleRoutes(typed, ctx);
       webhookConsoleRoutes(typed, ctx, jobs);
       portabilityConsoleRoutes(typed, ctx);
     },

@@ -67,7 +67,7 @@ function attributesOf(value: unknown, malformed: Malformed): string {
         throw new ApiError("company_attributes_too_large", { message: `The company attribute "${key}" is longer than ${COMPANY_ATTRIBUTE_LIMITS.stringLength} characters` });
       }
     } else if (typeof item === "number") {
-      if (!Number.isFinite(item)) throw malformed(`company.attributes.${key}`, "must be a finite number");
+      if (!Number.isFinite(item) || Math.abs(item) > Number.MAX_SAFE_INTEGER) throw malformed(`company.attributes.${key}`, "must be a finite number within ±(2^53 − 1)");
     } else if (typeof item !== "boolean" && item !== null) {
       throw malformed(`company.attributes.${key}`, "must be a string, number, boolean or null");
     }

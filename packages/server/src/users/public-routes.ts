@@ -48,8 +48,16 @@ export function userPublicRoutes(app: App, ctx: Context): void {
         body: UserAttributesBodySchema,
         response: { 200: UserAttributesResultSchema, ...errors },
       },
-      // The budget is spent before the body is read, so malformed floods are limited too.
-      preValidation: (request) => enforceRateLimit(ctx, request, "user"),
+      // The budget is spent before the body is read, so malformed floods are limited too. A
+      // company's values are checked before the schema, so that a negative or infinite MRR is
+      // `invalid_mrr` here as in an SSO claim, not the schema's generic refusal.
+      preValidation: async (request) => {
+        await enforceRateLimit(ctx, request, "user");
+        const raw: unknown = request.body;
+        if (typeof raw === "object" && raw !== null && "company" in raw && raw.company !== undefined && raw.company !== null) {
+          parseCompanyReport(raw.company, malformedBodyField);
+        }
+      },
     },
     async (request) => {
       const body = request.body;
