@@ -125,6 +125,28 @@ describe.each(testDialects())("revenue counted by company on %s", (dialect) => {
     expect((await record("Dark mode")).companyRevenue).toEqual([{ currency: "USD", mrr: 600 }]);
   });
 
+  it("carries the companies into the requests CSV and the archive", async () => {
+    const download = (query: string) =>
+      t.app.inject({ url: `/api/v1/console/workspaces/${ws.wsId}/apps/${ws.appId}/export${query}`, headers: { authorization: t.admin.authorization } });
+    const csv = await download("?format=csv");
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.split("\r\n");
+    expect(lines[0]).toMatch(/,updated_at,companies,company_revenue,company_names$/);
+    const sso = lines.find((l) => l.includes(",SSO,"))!;
+    expect(sso.endsWith(",1,USD 654,Beta")).toBe(true);
+    const audit = lines.find((l) => l.includes(",Audit log,"))!;
+    expect(audit.endsWith(",0,EUR 10; USD 5,")).toBe(true);
+    const rows = (await download(""))
+      .body.trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; table?: string; row?: { [column: string]: unknown } });
+    const companies = rows.filter((r) => r.table === "companies").map((r) => r.row!);
+    expect(companies.map((c) => c.externalId).sort()).toEqual(["acme", "beta", "gamma"]);
+    expect(companies.find((c) => c.externalId === "beta")).toMatchObject({ name: "Beta", mrrCents: 60000, currency: "USD", plan: "team", attributes: "{}" });
+    const b1 = rows.filter((r) => r.table === "endUsers").map((r) => r.row!).filter((u) => u.companyId === companies.find((c) => c.externalId === "beta")!.id);
+    expect(b1).toHaveLength(2);
+  });
+
   it("lists an app's companies and shows a company's users, votes, comments and feedback", async () => {
     const comment = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${ids["Dark mode"]}/comments`, headers: { "x-user-token": "b1" }, payload: { body: "We need this" } });
     expect(comment.statusCode).toBe(201);

@@ -92,3 +92,32 @@ export async function requestCompanies(db: Kysely<Database>, requestId: string, 
     .execute();
   return rows.map(({ mrrCents, voters, ...c }) => ({ ...c, mrr: mrrCents === null ? null : Number(mrrCents) / 100, voters: Number(voters) }));
 }
+
+/**
+ * The names of the companies among each request's voters (the host's id when it reported no
+ * name), highest MRR first, for exports.
+ */
+export async function companyNamesByRequest(db: Kysely<Database>, requestIds: readonly string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>();
+  if (requestIds.length === 0) return result;
+  const rows = await db
+    .selectFrom("featureRequestVotes as v")
+    .innerJoin("endUsers as u", "u.id", "v.endUserId")
+    .innerJoin("companies as c", "c.id", "u.companyId")
+    .where("v.featureRequestId", "in", requestIds)
+    // Grouped, not distinct: PostgreSQL sorts a distinct result only by what it selects.
+    .groupBy(["v.featureRequestId", "c.id", "c.name", "c.externalId", "c.mrrCents"])
+    .select((eb) => ["v.featureRequestId as requestId", "c.id", eb.fn.coalesce("c.name", "c.externalId").as("name")])
+    .orderBy("v.featureRequestId")
+    .orderBy((eb) => eb.fn.coalesce("c.mrrCents", eb.lit(-1)), "desc")
+    .orderBy("name")
+    .orderBy("c.id")
+    .execute();
+  for (const row of rows) result.set(row.requestId, [...(result.get(row.requestId) ?? []), row.name]);
+  return result;
+}
+
+/** Revenue per currency as one line of text: `EUR 1200.5; USD 49`. */
+export function revenueText(revenue: RevenueByCurrency): string {
+  return revenue.map((r) => `${r.currency} ${r.mrr}`).join("; ");
+}

@@ -10,6 +10,7 @@ import { newId } from "../ids.js";
 import { ensureEndUser, newPublicUserId, tokenHash } from "../users/identity.js";
 import type { SsoProfile } from "../users/sso.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
+import { eventCompany } from "../companies/event-company.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
 export type VoteMode = "toggle" | "remove";
@@ -87,7 +88,7 @@ export interface VoteInput {
 function queueVoteEvent(trx: Kysely<Database>, clock: Clock, input: { featureRequestId: string; appId: string }, endUserId: string, voted: boolean): Promise<void> {
   return queueWebhookEvent(trx, clock, input.appId, voted ? "vote.added" : "vote.removed", async () => {
     const request = await requestSnapshot(trx, input.featureRequestId);
-    return request === undefined ? undefined : { request, voter: { endUserId } };
+    return request === undefined ? undefined : { request, voter: { endUserId }, company: await eventCompany(trx, endUserId) };
   });
 }
 
