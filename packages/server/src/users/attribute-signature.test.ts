@@ -1,3 +1,4 @@
+import { userAttributesSigningString } from "@tidings/client";
 import { describe, expect, it } from "vitest";
 import { canonicalAttributeString, canonicalNumber, signAttributes, signatureMatches } from "./attribute-signature.js";
 
@@ -120,5 +121,17 @@ describe("the cpt-user-attrs-v2 example of docs/identifying-users.md", () => {
     const documented = /^```\n(cpt-user-attrs-v2\n[\s\S]*?)\n```$/m.exec(guide)?.[1];
     const company = { id: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR", plan: "business", attributes: { seats: 40, region: "eu" } };
     expect(canonicalAttributeString({ appKey: "app_demo12345", userToken: "user-42", company, timestamp: 1758000000 })).toBe(documented);
+  });
+});
+
+describe("the SDK's signing string", () => {
+  it.each([
+    [{ isPaying: true, plan: "pro", mrr: 299.5, currency: "USD" }],
+    [{ company: { id: "acct_42", name: "Acme GmbH", mrr: 1200.505, currency: "eur", plan: null, attributes: { seats: 40, "a.b": "x", trial: false, z: null, ratio: 0.25 } } }],
+    [{ isPaying: false, company: { id: "acct_42" } }],
+    [{ mrr: null, company: null }],
+  ])("is the server's for %j", (attributes) => {
+    const input = { appKey: "app_demo12345", userToken: "user-42", timestamp: 1758000000 };
+    expect(userAttributesSigningString({ ...input, attributes })).toBe(canonicalAttributeString({ ...input, ...attributes }));
   });
 });
