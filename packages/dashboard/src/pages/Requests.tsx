@@ -9,9 +9,12 @@ import { choices, Select } from "../components/Select.js";
 import { ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
+import { formatRevenue } from "./EndUsers.js";
 
 const PAGE = 20;
-const SORTS = ["newest", "votes", "revenue", "paying_voters"] as const;
+const SORTS = ["newest", "votes", "revenue", "paying_voters", "company_revenue", "company_count"] as const;
+/** The currencies a company-revenue sort can count in (ISO 4217, as the browser knows them). */
+const CURRENCIES: readonly string[] = Intl.supportedValuesOf("currency");
 
 interface List {
   requests: AdminFeatureRequest[];
@@ -26,6 +29,7 @@ export function Requests(props: { wsId: string; appId: string }) {
   const search = useSearch();
   const [sort, setSort] = useState<(typeof SORTS)[number]>("newest");
   const [columnId, setColumnId] = useState("");
+  const [currency, setCurrency] = useState("USD");
   const { offset, setOffset, refilter } = useOffset();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
@@ -36,8 +40,9 @@ export function Requests(props: { wsId: string; appId: string }) {
     if (tab === "pending") params.set("moderation", "pending");
     if (search.query !== "") params.set("q", search.query);
     if (columnId !== "" && tab === "all") params.set("columnId", columnId);
+    if (sort === "company_revenue") params.set("currency", currency);
     return api<List>("GET", `${base}/feature-requests?${params.toString()}`);
-  }, [props.wsId, props.appId, tab, search.query, sort, columnId, offset]);
+  }, [props.wsId, props.appId, tab, search.query, sort, currency, columnId, offset]);
 
   const switchTab = (next: "pending" | "all") => {
     setTab(next);
@@ -89,6 +94,9 @@ export function Requests(props: { wsId: string; appId: string }) {
       <SearchForm onSearch={() => (setOffset(0), search.submit())}>
         <SearchInput value={search.text} onChange={search.setText} />
         <LabelledSelect label={t("requests.sort")} value={sort} choices={choices(SORTS, (s) => t(`requests.sort.${s}`))} onChange={refilter((value) => setSort(value as (typeof SORTS)[number]))} />
+        {sort === "company_revenue" ? (
+          <LabelledSelect label={t("requests.currency")} value={currency} choices={CURRENCIES.map((c) => ({ value: c, label: c }))} onChange={refilter(setCurrency)} />
+        ) : null}
         {tab === "all" ? (
           <LabelledSelect label={t("requests.column")} value={columnId} choices={[{ value: "", label: t("requests.anyColumn") }, ...columnChoices]} onChange={refilter(setColumnId)} />
         ) : null}
@@ -124,6 +132,7 @@ export function Requests(props: { wsId: string; appId: string }) {
               <small>
                 {t("requests.votes", { count: r.voteCount })} · {r.columnName ?? "—"}
                 {r.requesterEmail === null ? "" : ` · ${r.requesterEmail}`}
+                {r.companyCount === 0 && r.companyRevenue.length === 0 ? "" : ` · ${t("requests.companies", { count: r.companyCount })} · ${formatRevenue(r.companyRevenue)}`}
               </small>
               {r.description === "" ? null : <p>{r.description}</p>}
             </div>
