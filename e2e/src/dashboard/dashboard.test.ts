@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { signUserAttributes, type CompanyAttributes } from "@tidings/client";
 import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -483,6 +484,56 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     expect(usage.submissions).toBeGreaterThan(0);
     expect(await page.getByTestId("usage").textContent()).toContain(usage.quota === null ? `${usage.submissions} (no quota)` : `${usage.submissions} of ${usage.quota}`);
     expect(await page.getByRole("progressbar", { name: "Submission quota used" }).count()).toBe(usage.quota === null ? 0 : 1);
+  });
+
+  it("shows a request's companies, sorts by company revenue, and opens a company's page with its users and votes", async () => {
+    const ws = `/workspaces/${state.wsId}`;
+    const { signingSecret } = (await consoleApi("POST", `${ws}/apps/${state.appId}/signing-secret`)) as unknown as { signingSecret: string };
+    const report = async (userToken: string, company: CompanyAttributes) => {
+      const signed = await signUserAttributes({ secret: signingSecret, appKey: state.appKey, userToken, attributes: { company } });
+      const res = await fetch(`${baseUrl}/api/v1/public/apps/${state.appKey}/user`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-user-token": userToken },
+        body: JSON.stringify({ company, ...signed }),
+      });
+      expect(res.status).toBe(200);
+    };
+    await report("globex-1", { id: "globex", name: "Globex", mrr: 2400, currency: "EUR", plan: "enterprise", attributes: { seats: 120 } });
+    await report("globex-2", { id: "globex" });
+    await report("initech-1", { id: "initech", name: "Initech", mrr: 300, currency: "USD", plan: "team" });
+    const sso = (await consoleApi("POST", `${ws}/feature-requests`, { appId: state.appId, title: "Single sign-on" })) as unknown as { id: string };
+    for (const token of ["globex-1", "globex-2", "initech-1"]) {
+      const voted = await fetch(`${baseUrl}/api/v1/feature-requests/${sso.id}/vote`, { method: "POST", headers: { "x-user-token": token, "x-app-key": state.appKey } });
+      expect(voted.status).toBe(200);
+    }
+
+    await page.getByRole("link", { name: "Feature requests" }).click();
+    await page.getByRole("tab", { name: "All requests" }).click();
+    await page.getByLabel("Sort").selectOption("company_revenue");
+    await page.getByLabel("Currency").selectOption("EUR");
+    const first = page.getByTestId("request-row").first();
+    await first.getByText("Single sign-on").waitFor();
+    expect(await first.textContent()).toContain("2 companies · €2,400.00 + $300.00");
+
+    await page.getByRole("link", { name: "Open Single sign-on" }).click();
+    await page.getByRole("heading", { name: "Single sign-on", level: 1 }).waitFor();
+    // Globex's two voters are one customer: its MRR counts once.
+    expect(await page.getByTestId("company-revenue").textContent()).toContain("€2,400.00 + $300.00");
+    const companies = page.getByTestId("request-companies");
+    expect(await companies.getByRole("row").nth(1).textContent()).toMatch(/Globex.*€2,400\.00.*enterprise.*2/);
+    await shot(page, "request-companies");
+
+    await companies.getByRole("link", { name: "Globex" }).click();
+    await page.getByRole("heading", { name: "Globex", level: 1 }).waitFor();
+    expect(await page.getByTestId("company-summary").textContent()).toContain("€2,400.00 · enterprise · Your id: globex");
+    expect(await page.getByTestId("company-attributes").textContent()).toContain("seats");
+    expect(await page.getByTestId("company-users").getByRole("row").count()).toBe(3);
+    expect(await page.getByTestId("company-votes").getByRole("link", { name: "Single sign-on" }).count()).toBe(2);
+    await shot(page, "company");
+
+    await page.getByRole("link", { name: "Companies" }).click();
+    await page.getByTestId("companies").getByRole("link", { name: "Initech" }).waitFor();
+    expect(await page.getByTestId("companies").getByRole("row").nth(1).textContent()).toContain("Globex");
   });
 
   it("adds a webhook endpoint, sends a test event to a real receiver and shows it in the delivery log", async () => {

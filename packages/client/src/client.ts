@@ -241,8 +241,14 @@ export class FeedbackClient {
   }
 
   /**
-   * `PUT /public/apps/<APP_KEY>/user`: reports paying status, plan, MRR and currency, signed with
-   * `sdkSigningSecret` (HMAC-SHA256, `cpt-user-attrs-v1`) when one is configured.
+   * `PUT /public/apps/<APP_KEY>/user`: reports paying status, plan, MRR, currency and the user's
+   * company, signed with `sdkSigningSecret` (HMAC-SHA256, `cpt-user-attrs-v1`, or `-v2` with a
+   * company) when one is configured. Keep that secret on a backend: a company is only accepted signed.
+   *
+   * @example
+   * ```ts
+   * await client.reportUserAttributes({ isPaying: true, company: { id: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR" } });
+   * ```
    */
   reportUserAttributes(attributes: UserAttributes, options: UserCallOptions = {}): Promise<{ ok: boolean; updatedAt?: string }> {
     return reportUserAttributes(this.session, attributes, options);

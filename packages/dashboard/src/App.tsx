@@ -12,6 +12,8 @@ import { Changelog } from "./pages/Changelog.js";
 import { DataTransfer } from "./pages/DataTransfer.js";
 import { Duplicates } from "./pages/Duplicates.js";
 import { EndUsers } from "./pages/EndUsers.js";
+import { Companies } from "./pages/Companies.js";
+import { CompanyDetail } from "./pages/CompanyDetail.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Members } from "./pages/Members.js";
 import { Organize } from "./pages/Organize.js";
@@ -70,6 +72,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.appId !== undefined && route.section === "subscribers") page = <Subscribers key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "webhooks") page = <Webhooks key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "companies" && route.itemId !== undefined) {
+      page = <CompanyDetail key={route.itemId} wsId={wsId} appId={route.appId} companyId={route.itemId} />;
+    } else if (route.appId !== undefined && route.section === "companies") page = <Companies key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "usage") page = <Usage wsId={wsId} />;
     else if (route.section === "data") page = <DataTransfer wsId={wsId} canConfigure={manager} />;
     else if (route.section === "tokens") page = <Tokens />;
@@ -139,6 +144,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         </NavLink>
         <NavLink href={appSection("users")} current={route.section === "users"}>
           {t("nav.endUsers")}
+        </NavLink>
+        <NavLink href={appSection("companies")} current={route.section === "companies"}>
+          {t("nav.companies")}
         </NavLink>
         {manager ? (
           <NavLink href={appSection("webhooks")} current={route.section === "webhooks"}>

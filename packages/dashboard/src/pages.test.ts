@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
 import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
-import { formatMoney } from "./pages/EndUsers.js";
+import { formatMoney, formatRevenue } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
 import { requestListParams } from "./pages/Requests.js";
@@ -71,6 +71,15 @@ describe("dashboard page helpers", () => {
     expect(formatMoney(5, null)).toBe("5.00");
     expect(formatMoney(5, "ZZZZ")).toBe("5.00 ZZZZ");
     expect(formatMoney(null, "USD")).toBe("—");
+  });
+
+  it("shows revenue per currency side by side, never summed", () => {
+    expect(formatRevenue([{ currency: "EUR", mrr: 1200.5 }, { currency: "USD", mrr: 49 }])).toBe("€1,200.50 + $49.00");
+    expect(formatRevenue([])).toBe("—");
+  });
+
+  it("routes a company page of an app", () => {
+    expect(parseRoute("/admin/w/ws_1/a/app_1/companies/co_1")).toEqual({ wsId: "ws_1", appId: "app_1", section: "companies", itemId: "co_1" });
   });
 
   it("converts the schedule between datetime-local values and ISO times", () => {

@@ -499,8 +499,32 @@ export const ErrorCodes = {
   payment_attributes_require_signature: {
     status: 422,
     message: "Payment attributes require a signature",
-    meaning: "`PUT …/user` carried isPaying, plan or mrr without `signature` and `timestamp`.",
-    fix: "Sign the attributes on your backend (cpt-user-attrs-v1, see docs/public-api.md) and send `signature` and `timestamp`.",
+    meaning: "`PUT …/user` carried isPaying, plan, mrr or company without `signature` and `timestamp`.",
+    fix: "Sign the attributes on your backend (cpt-user-attrs-v1, or cpt-user-attrs-v2 with a company; see docs/identifying-users.md) and send `signature` and `timestamp`.",
+  },
+  company_not_found: {
+    status: 404,
+    message: "Company not found",
+    meaning: "No company with this id belongs to an app of the workspace.",
+    fix: "List the app's companies first (`GET …/apps/<appId>/companies`).",
+  },
+  invalid_mrr: {
+    status: 400,
+    message: "MRR must be a finite number from 0 to 1,000,000,000",
+    meaning: "A company's `mrr` (signed attributes or the SSO token's `company` claim) is negative, not finite (such as `1e999`) or above 1,000,000,000 currency units.",
+    fix: "Send the company's monthly recurring revenue in currency units (`cents / 100`), or null when unknown.",
+  },
+  unknown_currency: {
+    status: 400,
+    message: "Unknown currency code",
+    meaning: "A `currency` (of the user or of their company) is not an ISO 4217 code in current use, such as `USD` or `EUR` (case does not matter).",
+    fix: "Send the three-letter ISO 4217 code of the currency the MRR is in.",
+  },
+  company_attributes_too_large: {
+    status: 400,
+    message: "The company's attributes are too large",
+    meaning: "A company's `attributes` map has more than 50 keys, a string value longer than 1,000 characters, or is more than 8 KB as canonical JSON.",
+    fix: "Report only the attributes your team filters by, and keep long text out of them.",
   },
   stale_signature: {
     status: 401,
@@ -512,7 +536,7 @@ export const ErrorCodes = {
     status: 401,
     message: "Invalid signature",
     meaning: "The attribute signature does not match HMAC-SHA256 of the canonical string with the app's signing secret.",
-    fix: "Build the 8 canonical lines exactly as documented and sign with the app's current signing secret.",
+    fix: "Build the canonical lines exactly as documented (8 for cpt-user-attrs-v1, 15 for cpt-user-attrs-v2) and sign with the app's current signing secret.",
   },
   changelog_entry_not_found: {
     status: 404,

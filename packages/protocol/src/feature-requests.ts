@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, StringEnum, Timestamp } from "./common.js";
+import { RequestCompanySchema, RevenueByCurrencySchema } from "./companies.js";
 import { CustomFieldValuesBodySchema, RecordFieldSchema } from "./custom-fields.js";
 import { PublicTagSchema, TagVisibilitySchema } from "./tags.js";
 
@@ -169,13 +170,15 @@ export type ModerationState = (typeof MODERATION_STATES)[number];
 export const ModerationStateSchema = StringEnum(MODERATION_STATES);
 
 /** Sort orders of the console list; ties fall back to newest first. */
-export const ADMIN_FEATURE_REQUEST_SORTS = ["newest", "votes", "revenue", "paying_voters"] as const;
+export const ADMIN_FEATURE_REQUEST_SORTS = ["newest", "votes", "revenue", "paying_voters", "company_revenue", "company_count"] as const;
 export type AdminFeatureRequestSort = (typeof ADMIN_FEATURE_REQUEST_SORTS)[number];
 
 /**
  * A feature request as the console sees it: every public field (`hasVoted` and `isOwnRequest`
  * are always false here) plus moderation and payment facts. `revenueTotal` is the sum of the
- * paying voters' monthly revenue in currency units, whatever their currencies.
+ * paying voters' monthly revenue in currency units, whatever their currencies (kept for older
+ * dashboards); `companyRevenue` counts each voting company once and each paying voter without a
+ * company alone, per currency.
  */
 export const AdminFeatureRequestSchema = Type.Object({
   ...FeatureRequestItemSchema.properties,
@@ -188,6 +191,10 @@ export const AdminFeatureRequestSchema = Type.Object({
   revenueTotal: Type.Number(),
   payingVoters: Type.Integer(),
   submitterIsPaying: Type.Boolean(),
+  /** Companies among its voters. */
+  companyCount: Type.Integer(),
+  /** Its voters' revenue per currency: each company once, each paying voter without one alone. */
+  companyRevenue: RevenueByCurrencySchema,
   /** Every tag it carries, team-only ones included, by name. */
   tags: Type.Array(Type.Object({ id: Type.String(), ...PublicTagSchema.properties, visibility: TagVisibilitySchema })),
   /** Its custom field values, in the fields' order (archived fields last). */
@@ -211,6 +218,16 @@ export const AdminFeatureRequestListQuerySchema = Type.Object({
   sort: Type.Optional(StringEnum(ADMIN_FEATURE_REQUEST_SORTS)),
   /** `only`: requests with at least one paying voter or a paying submitter. */
   payer: Type.Optional(StringEnum(["only"] as const)),
+  /** The currency `sort=company_revenue` and `minCompanyRevenue` count in (ISO 4217). @default "USD" */
+  currency: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
+  /** Requests whose company revenue in `currency` is at least this many currency units. */
+  minCompanyRevenue: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
+  /** Requests with at least this many voting companies. */
+  minCompanies: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  /** Requests with a voter on this plan: their company's, or their own when they have none. */
+  plan: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** Requests a user of this company (`co_…`) voted for. */
+  companyId: Type.Optional(Type.String({ maxLength: 64 })),
   includeMerged: Type.Optional(Type.Boolean()),
 });
 
@@ -244,6 +261,8 @@ export const FeatureRequestVoterSchema = Type.Object({
   /** Monthly revenue in currency units, or null when unknown. */
   mrr: Type.Union([Type.Number(), Type.Null()]),
   currency: NullableString,
+  /** The company the host reported the voter in. */
+  company: Type.Union([Type.Object({ id: Type.String(), externalId: Type.String(), name: NullableString }), Type.Null()]),
   votedAt: Timestamp,
 });
 
@@ -253,6 +272,8 @@ export const AdminFeatureRequestDetailSchema = Type.Object({
   events: Type.Array(FeatureRequestEventSchema),
   /** The 500 most recent voters, newest first (`voteCount` has the total). */
   voters: Type.Array(FeatureRequestVoterSchema),
+  /** Its voters' companies, highest MRR first (500 at most; `companyCount` has the total). */
+  companies: Type.Array(RequestCompanySchema),
 });
 
 const TriageTitle = Type.String({ minLength: 1, maxLength: 200 });

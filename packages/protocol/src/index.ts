@@ -11,6 +11,7 @@ export * from "./duplicates.js";
 export * from "./intake.js";
 export * from "./feedback.js";
 export * from "./users.js";
+export * from "./companies.js";
 export * from "./changelog.js";
 export * from "./markdown.js";
 export * from "./console-auth.js";

@@ -22,6 +22,7 @@ import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { duplicateConsoleRoutes } from "./feature-requests/duplicate-routes.js";
+import { companyConsoleRoutes } from "./companies/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http/client-errors.js";
 import { registerPublicCors } from "./http/cors.js";
@@ -332,6 +333,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       changelogConsoleRoutes(typed, ctx, jobs);
       subscriberConsoleRoutes(typed, ctx);
       endUserConsoleRoutes(typed, ctx);
+      companyConsoleRoutes(typed, ctx);
       webhookConsoleRoutes(typed, ctx, jobs);
       portabilityConsoleRoutes(typed, ctx);
     },

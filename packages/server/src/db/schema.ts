@@ -128,6 +128,30 @@ export interface EndUsersTable {
   /** Signed in through SSO: the address and avatar the host's latest token carried. */
   email: string | null;
   avatarUrl: string | null;
+  /** The company the host last reported the user in (`companies.id`), or null. */
+  companyId: string | null;
+  /** Epoch seconds of that report (signature timestamp or token `iat`); older reports lose. */
+  companyReportedAt: number | null;
+}
+
+/** An account end users belong to, as the host app reports it (migration 0031). */
+export interface CompaniesTable {
+  id: string;
+  appId: string;
+  /** The host's id for the company, unique in the app. */
+  externalId: string;
+  name: string | null;
+  /** Monthly revenue in hundredths of `currency`, or null when unknown. */
+  mrrCents: number | null;
+  /** ISO 4217, upper case. */
+  currency: string;
+  plan: string | null;
+  /** JSON object of the further attributes (`{}` when none). */
+  attributes: string;
+  /** Epoch seconds of the report that last wrote the row; an older report changes nothing. */
+  reportedAt: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Moderation state of a feature request. */
@@ -615,6 +639,7 @@ export interface Database {
   customFields: CustomFieldsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
+  companies: CompaniesTable;
   featureRequests: FeatureRequestsTable;
   featureRequestVotes: FeatureRequestVotesTable;
   featureRequestComments: FeatureRequestCommentsTable;

@@ -10,6 +10,7 @@ import { newId } from "../ids.js";
 import { ensureEndUser, newPublicUserId, tokenHash } from "../users/identity.js";
 import type { SsoProfile } from "../users/sso.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
+import { eventCompany } from "../companies/event-company.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
 export type VoteMode = "toggle" | "remove";
@@ -38,7 +39,8 @@ export async function applyVote(
   alongside?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ voted: boolean; voteCount: number }> {
   // Keyed by the request: its votes share transactions, never wait for each other's lock.
-  if (db.dialect === "postgres" && alongside === undefined) {
+  // A company claim is written by `ensureEndUser`, which `apply_votes` does not run.
+  if (db.dialect === "postgres" && alongside === undefined && input.profile?.company === undefined) {
     return db.sharedTransaction({ batch: votesOnPostgres, input: { ...input, clock } }, input.featureRequestId);
   }
   return db.sharedTransaction(async (trx) => {
@@ -86,7 +88,7 @@ export interface VoteInput {
 function queueVoteEvent(trx: Kysely<Database>, clock: Clock, input: { featureRequestId: string; appId: string }, endUserId: string, voted: boolean): Promise<void> {
   return queueWebhookEvent(trx, clock, input.appId, voted ? "vote.added" : "vote.removed", async () => {
     const request = await requestSnapshot(trx, input.featureRequestId);
-    return request === undefined ? undefined : { request, voter: { endUserId } };
+    return request === undefined ? undefined : { request, voter: { endUserId }, company: await eventCompany(trx, endUserId) };
   });
 }
 

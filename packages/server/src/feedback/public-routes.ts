@@ -16,6 +16,7 @@ import { uploaderHash } from "../uploads/uploads.js";
 import { ensureEndUser, identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
 import { attachmentRefs, attachUploads, resolveAttachments } from "./attachments.js";
 import { sanitizeMetadata } from "./metadata.js";
+import { eventCompany } from "../companies/event-company.js";
 import { queueWebhookEvent } from "../webhooks/events.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 
@@ -149,6 +150,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
             fields: recordFields(fields.definitions, fields.values),
             createdAt: now,
           },
+          company: await eventCompany(trx, endUser?.id ?? null),
         }));
         await pass.commit(trx);
         await recordIdempotentWrite(trx, request);

@@ -30,6 +30,7 @@ export const ARCHIVE_TABLES = [
   "customFields",
   "boardColumns",
   "appVersions",
+  "companies",
   "endUsers",
   "featureRequests",
   "featureRequestTags",
@@ -54,6 +55,7 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   customFields: ["id"],
   boardColumns: ["id"],
   appVersions: ["id"],
+  companies: ["id"],
   endUsers: ["id"],
   featureRequests: ["id"],
   featureRequestTags: ["featureRequestId", "tagId"],
@@ -104,7 +106,11 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   ],
   boardColumns: [{ column: "appId", table: "apps", kind: "row" }],
   appVersions: [{ column: "appId", table: "apps", kind: "row" }],
-  endUsers: [{ column: "appId", table: "apps", kind: "row" }],
+  companies: [{ column: "appId", table: "apps", kind: "row" }],
+  endUsers: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "companyId", table: "companies", kind: "row", nullable: true },
+  ],
   featureRequests: [
     { column: "appId", table: "apps", kind: "row" },
     // Loose: archives written before boards carry none; the import then puts such requests, and
@@ -163,6 +169,7 @@ export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
   customFields: "appId",
   boardColumns: "appId",
   appVersions: "appId",
+  companies: "appId",
   endUsers: "appId",
   featureRequests: "appId",
   featureRequestComments: "featureRequestId",

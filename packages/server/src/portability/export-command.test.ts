@@ -85,7 +85,7 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
     const csv = path.join(dir, "requests.csv");
     expect(await exportCommand(["--app", "app_demo", "--format", "csv", "--out", csv], capturedIo(env).io)).toBe(0);
     const [header, ...rows] = parseCsv(fs.readFileSync(csv, "utf8"));
-    expect(header).toEqual(["id", "title", "description", "status", "votes", "comments", "author_name", "author_email", "version", "moderation", "merged_into", "created_at", "updated_at"]);
+    expect(header).toEqual(["id", "title", "description", "status", "votes", "comments", "author_name", "author_email", "version", "moderation", "merged_into", "created_at", "updated_at", "companies", "company_revenue", "company_names"]);
     expect(rows).toHaveLength(12);
     const dark = rows.find((r) => r[1] === "Dark mode")!;
     expect(dark[3]).toBe("Shipped");

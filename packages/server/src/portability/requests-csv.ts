@@ -1,5 +1,6 @@
 import type { CustomFieldValue } from "@tidings/protocol";
 import type { Kysely } from "kysely";
+import { companyNamesByRequest, revenueByCurrency, revenueText } from "../companies/request-revenue.js";
 import { listFields, toCustomField } from "../custom-fields/definitions.js";
 import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
@@ -20,6 +21,9 @@ export const REQUESTS_CSV_COLUMNS = [
   "merged_into",
   "created_at",
   "updated_at",
+  "companies",
+  "company_revenue",
+  "company_names",
 ] as const;
 
 /**
@@ -44,7 +48,8 @@ function fieldCell(value: CustomFieldValue | undefined): string | number | null 
 /**
  * The feature requests of an app as CSV (a header row, then one row per request, oldest first,
  * CRLF line ends): title, Markdown description, column name as status, vote and comment counts,
- * author, version and dates, then one `field.<key>` column per custom field of the app (active
+ * author, version and dates, the voters' companies (how many, their revenue per currency, their
+ * names), then one `field.<key>` column per custom field of the app (active
  * ones by position, then archived ones, headed `field.<key> (archived)`). Reads page by page.
  *
  * @example
@@ -97,10 +102,14 @@ export async function* exportRequestsCsv(
       .orderBy("fr.id")
       .limit(pageSize)
       .execute();
+    const ids = page.map((r) => r.id);
+    const [revenue, companies] = await Promise.all([revenueByCurrency(db, ids), companyNamesByRequest(db, ids)]);
     for (const r of page) {
       const values = parseStoredValues(r.customFields);
+      const names = companies.get(r.id) ?? [];
       const cells = [
         ...[r.id, r.title, r.description, r.status, r.voteCount, r.commentCount, r.requesterName, r.requesterEmail, r.version, r.moderation, r.mergedIntoId, r.createdAt, r.updatedAt],
+        ...[names.length, revenueText(revenue.get(r.id) ?? []), names.join("; ")],
         ...fields.map((f) => fieldCell(values[f.id])),
       ];
       yield `${cells.map(csvField).join(",")}\r\n`;

@@ -27,6 +27,7 @@ import * as m0026 from "./0026-boards.js";
 import * as m0027 from "./0027-tags.js";
 import * as m0028 from "./0028-custom-fields.js";
 import * as m0029 from "./0029-duplicate-dismissals.js";
+import * as m0031 from "./0031-companies.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "0027-tags": m0027,
   "0028-custom-fields": m0028,
   "0029-duplicate-dismissals": m0029,
+  "0031-companies": m0031,
 };
