@@ -22,6 +22,7 @@ export const KNOWN_ERROR_CODES = [
   "identified_user_required",
   "unauthorized",
   "capability_required",
+  "token_read_only",
   "invalid_credentials",
   "csrf_failed",
   "setup_done",
