@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-import { hashApiToken } from "./tokens.js";
 
 describe.each(testDialects())("API token scopes and workspaces on %s", (dialect) => {
   let t: TestApp;
@@ -23,18 +22,6 @@ describe.each(testDialects())("API token scopes and workspaces on %s", (dialect)
     const { minted } = await memberToken("default-grant", "dora@example.com");
     expect(minted.status).toBe(201);
     expect(minted.body).toMatchObject({ scope: "read-write", workspaceId: null });
-  });
-
-  it("keeps a token stored without a scope read-write, as migration 0032 leaves the tokens made before it", async () => {
-    const { userId } = await memberToken("old-token", "olaf@example.com");
-    const secret = "tdg_madebeforescopesexisted0123456789abcdef";
-    await t.database.db.kysely
-      .insertInto("apiTokens")
-      .values({ id: "tok_00000000000000000000000old", userId, name: "old", tokenHash: hashApiToken(secret), prefix: "tdg_madebe", createdAt: "2024-01-01T00:00:00.000Z", lastUsedAt: null, revokedAt: null, workspaceId: null })
-      .execute();
-    const old = consoleClient(t.app, `Bearer ${secret}`);
-    expect((await old.get("/tokens")).body.tokens.find((k: { id: string }) => k.id === "tok_00000000000000000000000old")).toMatchObject({ scope: "read-write", workspaceId: null });
-    expect((await old.post("/tokens", { name: "new" })).status).toBe(201);
   });
 
   it("lets a read token read and refuses its writes with 403 token_read_only, writing nothing", async () => {
