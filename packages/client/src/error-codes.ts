@@ -23,6 +23,7 @@ export const KNOWN_ERROR_CODES = [
   "unauthorized",
   "capability_required",
   "token_read_only",
+  "token_workspace_required",
   "invalid_credentials",
   "csrf_failed",
   "setup_done",
