@@ -13,7 +13,11 @@ import { searchRequestsTool } from "./search-requests.js";
 import { summarizeChangesTool } from "./summarize-changes.js";
 import { toolError, toolResult, type McpTool, type ToolContext } from "./tool.js";
 
-/** Every tool, read tools first; `writes` ones are offered to `read-write` tokens only. */
+/**
+ * Every tool, read tools first; `writes` ones are offered to `read-write` tokens only. (The cast
+ * forgets each tool's own input type: the SDK validates the input against that tool's schema
+ * before `run` sees it.)
+ */
 export const MCP_TOOLS: readonly McpTool[] = [
   listAppsTool,
   searchRequestsTool,
