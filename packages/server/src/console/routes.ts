@@ -56,13 +56,15 @@ export function consoleRoutes(app: App, ctx: Context): void {
       const rows = await db.selectFrom("workspaces").selectAll().orderBy("createdAt").execute();
       return { user: null, isBootstrapAdmin: true, workspaces: rows.map((w) => ({ workspace: toWorkspace(w), membership: null })) };
     }
+    // A token bound to a workspace sees that one alone.
+    const bound = principal.token?.workspaceId ?? null;
     const rows = await db
       .selectFrom("memberships")
       .innerJoin("workspaces", "workspaces.id", "memberships.workspaceId")
       .selectAll("workspaces")
       .select(["memberships.id as membershipId", "memberships.role", "memberships.createdAt as memberSince", "memberships.updatedAt as memberUpdated"])
       .where("memberships.userId", "=", principal.userId)
-      .$if(principal.token?.workspaceId != null, (q) => q.where("workspaces.id", "=", principal.token?.workspaceId ?? ""))
+      .$if(bound !== null, (q) => q.where("workspaces.id", "=", bound ?? ""))
       .orderBy("workspaces.createdAt")
       .execute();
     return {
