@@ -125,6 +125,8 @@ export async function seedWorkspace(t: TestApp, slug: string) {
   expect(feedback.statusCode).toBe(201);
   const moved = await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${ids.sso}`, { columnSlug: "shipped" });
   expect(moved.status).toBe(200);
+  // One move after the other, so "newest first" has one answer.
+  t.clock.advance(1000);
   await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${ids.sso}`, { columnSlug: "in-progress" });
 
   const owner = await ws.console.post(`/workspaces/${ws.wsId}/members`, { email: `owner@${slug}.example.com`, role: "owner" });
