@@ -606,6 +606,22 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await page.getByText("No API tokens yet.").waitFor();
     expect(await page.getByTestId("new-token").count()).toBe(0);
     expect((await fetch(`${baseUrl}/api/v1/console/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+
+    // A read-only token of this workspace alone, as an assistant's MCP server wants it.
+    await page.getByLabel("Token name").fill("assistant");
+    await page.getByLabel("Access").selectOption("read");
+    await page.getByLabel(/Only the .* workspace/).check();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const reader = (await page.getByTestId("new-token").textContent()) ?? "";
+    await page.getByTestId("token-row").getByText(/Read only · only /).waitFor();
+    const headers = { authorization: `Bearer ${reader}`, "content-type": "application/json" };
+    const seen = (await (await fetch(`${baseUrl}/api/v1/console/me`, { headers })).json()) as { workspaces: unknown[] };
+    expect(seen.workspaces).toHaveLength(1);
+    const write = await fetch(`${baseUrl}/api/v1/console/tokens`, { method: "POST", headers, body: JSON.stringify({ name: "more" }) });
+    expect(write.status).toBe(403);
+    expect(((await write.json()) as { code: string }).code).toBe("token_read_only");
+    await page.getByRole("button", { name: "Revoke assistant" }).click();
+    await page.getByText("No API tokens yet.").waitFor();
   });
 
   it("creates, releases, edits and deletes a version", async () => {

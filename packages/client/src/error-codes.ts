@@ -22,6 +22,8 @@ export const KNOWN_ERROR_CODES = [
   "identified_user_required",
   "unauthorized",
   "capability_required",
+  "token_read_only",
+  "token_workspace_required",
   "invalid_credentials",
   "csrf_failed",
   "setup_done",

@@ -77,7 +77,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     } else if (route.appId !== undefined && route.section === "companies") page = <Companies key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "usage") page = <Usage wsId={wsId} />;
     else if (route.section === "data") page = <DataTransfer wsId={wsId} canConfigure={manager} />;
-    else if (route.section === "tokens") page = <Tokens />;
+    else if (route.section === "tokens") page = <Tokens workspace={entry?.workspace} />;
     else if (route.appId !== undefined && route.section === "requests") page = <Requests key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "duplicates") page = <Duplicates key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "changelog") page = <Changelog key={route.appId} wsId={wsId} appId={route.appId} />;

@@ -134,6 +134,18 @@ export const ErrorCodes = {
     meaning: "The caller's workspace role lacks the capability the route needs.",
     fix: "Ask a workspace owner or admin to do it, or to change your role.",
   },
+  token_read_only: {
+    status: 403,
+    message: "This API token may only read",
+    meaning: "The request would change something, and the console API token it carries has the `read` scope (the MCP server lists only its read tools to such a token).",
+    fix: "Use a `read-write` token (POST /api/v1/console/tokens with `scope: \"read-write\"`), or sign in to the dashboard.",
+  },
+  token_workspace_required: {
+    status: 403,
+    message: "This token must be bound to one workspace",
+    meaning: "The MCP server works in one workspace, and this API token is bound to none while its user belongs to several workspaces (or to none).",
+    fix: "Create a token bound to the workspace: `POST /api/v1/console/tokens` with `workspaceId`.",
+  },
   invalid_credentials: {
     status: 401,
     message: "Email or password is incorrect",

@@ -68,6 +68,7 @@ import { queueDepth } from "./jobs/queue.js";
 import { countingCache, countingMailer } from "./metrics/instrument.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
+import { mcpHttpRoutes } from "./mcp/http-routes.js";
 import { archiveBoardFields } from "./custom-fields/definitions.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
@@ -339,6 +340,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: "/api/v1/console" },
   );
+
+  // The MCP server over HTTP: authorised by a console API token of its own accord (docs/mcp.md).
+  await app.register(async (scope) => mcpHttpRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
   // People signing in to the dashboard: outside the bearer hook above (setup, login, logout).
   await app.register(

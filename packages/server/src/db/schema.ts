@@ -1,4 +1,4 @@
-import type { CustomFieldType } from "@tidings/protocol";
+import type { ApiTokenScope, CustomFieldType } from "@tidings/protocol";
 import type { Generated } from "kysely";
 
 /**
@@ -46,6 +46,10 @@ export interface ApiTokensTable {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** `read` or `read-write` (migration 0032; tokens made before it are `read-write`). */
+  scope: Generated<ApiTokenScope>;
+  /** The one workspace the token reaches, or null for every workspace of its user. */
+  workspaceId: string | null;
 }
 
 export interface AppsTable {
