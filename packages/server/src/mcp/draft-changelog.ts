@@ -65,7 +65,7 @@ export const draftChangelogTool = defineTool({
     } else {
       const shipped = await Promise.all(
         [...done].map(async (columnId) => {
-          const page = await listAdminFeatureRequests(db, { workspaceId: ws, appId: app.id, limit: MAX_REQUESTS, offset: 0, q: undefined, columnId, versionId: undefined, boardId: undefined, tagIds: [], fieldFilters: [], moderation: "approved", sort: "newest", payerOnly: false, includeMerged: false });
+          const page = await listAdminFeatureRequests(db, { workspaceId: ws, appId: app.id, limit: MAX_REQUESTS, offset: 0, q: undefined, columnId, versionId: undefined, boardId: undefined, tagIds: [], fieldFilters: [], moderation: "approved", sort: "newest", payerOnly: false, includeMerged: false, currency: "USD", minCompanyRevenueCents: undefined, minCompanies: undefined, plan: undefined, companyId: undefined, });
           return page.requests;
         }),
       );

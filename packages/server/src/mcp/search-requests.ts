@@ -52,6 +52,12 @@ export const searchRequestsTool = defineTool({
       sort: input.sort,
       payerOnly: input.payingOnly === true,
       includeMerged: false,
+      // Company filters are the console's; the tool does not offer them yet.
+      currency: "USD",
+      minCompanyRevenueCents: undefined,
+      minCompanies: undefined,
+      plan: undefined,
+      companyId: undefined,
     });
     const links = await workspaceLinks(db, ctx.publicBase, ws);
     return {
