@@ -15,3 +15,4 @@ export * from "./markdown.js";
 export * from "./console-auth.js";
 export * from "./text.js";
 export * from "./webhooks.js";
+export * from "./github.js";

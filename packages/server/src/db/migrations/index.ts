@@ -26,6 +26,7 @@ import * as m0025 from "./0025-trust-identified-users.js";
 import * as m0026 from "./0026-boards.js";
 import * as m0027 from "./0027-tags.js";
 import * as m0028 from "./0028-custom-fields.js";
+import * as m0033 from "./0033-github.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0026-boards": m0026,
   "0027-tags": m0027,
   "0028-custom-fields": m0028,
+  "0033-github": m0033,
 };
