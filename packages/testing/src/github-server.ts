@@ -107,8 +107,12 @@ export async function startGithubServer(options: { token: string; repositories: 
     issues: (repository: string): Map<number, StoredIssue> => repos.get(repository.toLowerCase())!,
     /** Removes a repository: its calls answer 404 from now on. */
     removeRepository: (repository: string) => void repos.delete(repository.toLowerCase()),
+    /** Adds a repository (again) with no issues. */
+    addRepository: (repository: string) => void repos.set(repository.toLowerCase(), new Map()),
     /** Revokes a token: calls with it answer 401 from now on. */
     revoke: (token: string) => void tokens.delete(token),
+    /** Accepts another token from now on (a new one the team created). */
+    allowToken: (token: string) => void tokens.add(token),
     /** Answers the next calls with these replies, in order, before any normal answer. */
     answerNext: (...replies: GithubReply[]) => void queued.push(...replies),
     /** Headers every later successful answer carries (`x-ratelimit-remaining`, …). */

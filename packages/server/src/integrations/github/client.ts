@@ -132,16 +132,26 @@ export function githubClient(ctx: Context, target: GithubTarget, onPause: (until
     request: { signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS) },
   });
   const repo = { owner: target.owner, repo: target.repo };
+  // Once an answer said the hour's calls are spent, the next call of this client waits too.
+  let pausedUntil = 0;
   const call = async <T>(run: () => Promise<{ data: T; headers: Headers }>): Promise<T> => {
+    const now = ctx.clock.now().getTime();
+    if (pausedUntil > now) throw new GithubCallError({ kind: "rate_limited", retryAfterMs: pausedUntil - now });
     try {
       if (target.apiBaseUrl !== GITHUB_API_BASE_URL) await checkWebhookUrl(target.apiBaseUrl, ctx.config.webhookAllow);
       const answer = await run();
       const wait = rateLimitWaitMs(answer.headers, ctx.clock.now().getTime());
-      if (wait !== undefined && wait > 0) await onPause(new Date(ctx.clock.now().getTime() + wait));
+      if (wait !== undefined && wait > 0) {
+        pausedUntil = ctx.clock.now().getTime() + wait;
+        await onPause(new Date(pausedUntil));
+      }
       return answer.data;
     } catch (error) {
       const failure = classify(error, ctx.clock.now().getTime());
-      if (failure.kind === "rate_limited") await onPause(new Date(ctx.clock.now().getTime() + failure.retryAfterMs));
+      if (failure.kind === "rate_limited") {
+        pausedUntil = ctx.clock.now().getTime() + failure.retryAfterMs;
+        await onPause(new Date(pausedUntil));
+      }
       throw new GithubCallError(failure);
     }
   };
