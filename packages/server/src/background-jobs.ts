@@ -8,6 +8,7 @@ import { WEBHOOK_JOB } from "./webhooks/events.js";
 import { digestJobHandler } from "./notifications/digest.js";
 import { DIGEST_JOB } from "./feature-requests/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./changelog/publishing.js";
+import { githubDeliverySweep } from "./integrations/github/deliveries.js";
 import { GITHUB_DEMAND_JOB } from "./integrations/github/links.js";
 import { githubDemandJobHandler, githubDemandStep, githubWebhookJobHandler, GITHUB_WEBHOOK_JOB } from "./integrations/github/sync.js";
 
@@ -33,6 +34,7 @@ export function backgroundJobRunner(ctx: Context, log: FastifyBaseLogger, mailer
   runner.handle(WEBHOOK_JOB, webhookJobHandler(ctx, webhookHooks));
   runner.handle(DIGEST_JOB, digestJobHandler(ctx));
   runner.step(githubDemandStep);
+  runner.step(githubDeliverySweep());
   runner.handle(GITHUB_DEMAND_JOB, githubDemandJobHandler(ctx));
   runner.handle(GITHUB_WEBHOOK_JOB, githubWebhookJobHandler(ctx));
   return runner;

@@ -8,6 +8,7 @@ import { signTestSsoToken } from "@tidings/testing/sso-tokens";
 import { testDialects } from "@tidings/testing/test-database";
 import { DIGEST_WINDOW_MS } from "../../feature-requests/notices.js";
 import { parseWebhookAllow } from "../../webhooks/address-guard.js";
+import { DELIVERY_MEMORY_MS } from "./deliveries.js";
 
 const TOKEN = "github_pat_11BBBBBBB0test0token0for0the0sync0jobs00000";
 const REPO = "acme/notes";
@@ -123,6 +124,12 @@ describe.each(testDialects())("GitHub sync on %s", (dialect) => {
     expect((await deliver({ zen: "Keep it logically awesome.", hook_id: 1 }, { name: "ping" })).statusCode).toBe(202);
     await tick();
     expect((await request(id)).columnSlug).toBe("planned");
+
+    // Ids are remembered for a month (GitHub redelivers only the past three days), then forgotten.
+    expect((await deliveries()).map((d) => d.deliveryId)).toContain("d-1");
+    t.clock.advance(DELIVERY_MEMORY_MS + 60 * 60_000);
+    await tick();
+    expect(await deliveries()).toEqual([]);
   });
 
   it("moves a request to the mapped column when its issue is reopened or gets a mapped label", async () => {
