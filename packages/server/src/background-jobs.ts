@@ -9,8 +9,8 @@ import { digestJobHandler } from "./notifications/digest.js";
 import { DIGEST_JOB } from "./feature-requests/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./changelog/publishing.js";
 import { githubDeliverySweep } from "./integrations/github/deliveries.js";
-import { GITHUB_DEMAND_JOB } from "./integrations/github/links.js";
-import { githubDemandJobHandler, githubDemandStep, githubWebhookJobHandler, GITHUB_WEBHOOK_JOB } from "./integrations/github/sync.js";
+import { GITHUB_DEMAND_JOB, GITHUB_UNLINK_JOB } from "./integrations/github/links.js";
+import { githubDemandJobHandler, githubDemandStep, githubUnlinkJobHandler, githubWebhookJobHandler, GITHUB_WEBHOOK_JOB } from "./integrations/github/sync.js";
 
 /**
  * The server's background runner: publish scheduled releases, turn ship-notify votes into
@@ -37,5 +37,6 @@ export function backgroundJobRunner(ctx: Context, log: FastifyBaseLogger, mailer
   runner.step(githubDeliverySweep());
   runner.handle(GITHUB_DEMAND_JOB, githubDemandJobHandler(ctx));
   runner.handle(GITHUB_WEBHOOK_JOB, githubWebhookJobHandler(ctx));
+  runner.handle(GITHUB_UNLINK_JOB, githubUnlinkJobHandler(ctx));
   return runner;
 }

@@ -150,8 +150,9 @@ describe.each(testDialects())("GitHub connection and links in the console API on
     expect((await acme.console.delete(issueOf(offline))).status).toBe(200);
     expect((await acme.console.get(issueOf(offline))).body.code).toBe("github_link_not_found");
     expect((await acme.console.delete(issueOf(offline))).body.code).toBe("github_link_not_found");
-    // The issue was left as it was, and can be linked again.
-    expect(github.issues("acme/notes").get(7)!.body).toBe(seven);
+    // The block is taken out of the issue, the team's text stays; the issue can be linked again.
+    await tick();
+    expect(github.issues("acme/notes").get(7)!.body).toBe("Team notes.\n\n- [ ] sync");
     expect((await acme.console.put(issueOf(other), { issue: "#7" })).status).toBe(201);
   });
 

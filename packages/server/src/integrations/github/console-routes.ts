@@ -202,11 +202,12 @@ export function githubConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): vo
 
   app.delete(
     issueBase,
-    { schema: { tags, summary: "Unlink a request from its GitHub issue; the issue is left as it is", params: RequestParams, response: { 200: Success } } },
+    { schema: { tags, summary: "Unlink a request from its GitHub issue; the demand block is taken out of the issue, the rest is left as it is", params: RequestParams, response: { 200: Success } } },
     async (request) => {
       const { wsId, id } = request.params;
       const fr = await requestAccess(request, wsId, id, "triage");
-      await unlinkIssue(db, fr.id);
+      await db.transaction().execute((trx) => unlinkIssue(trx, ctx.clock, fr.id));
+      jobs.kick();
       return { success: true };
     },
   );

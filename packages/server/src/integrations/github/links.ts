@@ -200,8 +200,20 @@ export async function linkIssue(ctx: Context, request: { id: string; appId: stri
   return toGithubIssueLink(row, connection);
 }
 
-/** Unlinks a request from its issue (404 `github_link_not_found` when it has none); the issue is left as it is. */
-export async function unlinkIssue(db: Kysely<Database>, featureRequestId: string): Promise<void> {
-  const result = await db.deleteFrom("githubIssueLinks").where("featureRequestId", "=", featureRequestId).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new ApiError("github_link_not_found");
+/** The job kind that takes the demand block out of an unlinked issue. */
+export const GITHUB_UNLINK_JOB = "github-unlink";
+
+/**
+ * Unlinks a request from its issue (404 `github_link_not_found` when it has none) and queues the
+ * removal of the demand block from the issue; the rest of the issue is left as it is.
+ */
+export async function unlinkIssue(trx: Kysely<Database>, clock: Clock, featureRequestId: string): Promise<void> {
+  const link = await trx.selectFrom("githubIssueLinks").select(["id", "connectionId", "issueNumber", "pushedAt"]).where("featureRequestId", "=", featureRequestId).executeTakeFirst();
+  if (link === undefined) throw new ApiError("github_link_not_found");
+  await trx.deleteFrom("githubIssueLinks").where("id", "=", link.id).execute();
+  // A block was written only once the link was synced.
+  if (link.pushedAt === null) return;
+  await enqueueJobs(trx, clock, [
+    { kind: GITHUB_UNLINK_JOB, refId: link.connectionId, dedupeKey: `${GITHUB_UNLINK_JOB}:${link.id}`, payload: { connectionId: link.connectionId, issueNumber: Number(link.issueNumber) }, maxAttempts: GITHUB_DEMAND_ATTEMPTS },
+  ]);
 }

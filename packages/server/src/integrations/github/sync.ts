@@ -8,7 +8,7 @@ import { listColumns, type ColumnRow } from "../../roadmap/columns.js";
 import { markBroken } from "./broken.js";
 import { classify, githubClient } from "./client.js";
 import { closedColumnOf, labelColumnOf, pauseConnection } from "./connections.js";
-import { renderDemandBlock, withDemandBlock } from "./demand-block.js";
+import { renderDemandBlock, withDemandBlock, withoutDemandBlock } from "./demand-block.js";
 import { requestDemand } from "./demand.js";
 import { demandJob, GITHUB_DEMAND_JOB } from "./links.js";
 
@@ -181,5 +181,39 @@ export function githubWebhookJobHandler(ctx: Context): JobHandler {
       await updateRequest({ trx, clock: ctx.clock, dialect: ctx.db.dialect, workspaceId: link.workspaceId, actor: GITHUB_ACTOR }, link.featureRequestId, { columnId: target.id });
     });
     if (target !== undefined && target.id !== link.columnId) await ctx.cache.invalidateTag(appTag(link.appId));
+  };
+}
+
+/**
+ * The `github-unlink` job handler: takes the demand block out of an issue that was unlinked,
+ * leaving the rest of its body. A rate limit reschedules it; a refused token breaks the
+ * connection; an issue or repository that is gone has nothing left to clean.
+ */
+export function githubUnlinkJobHandler(ctx: Context): JobHandler {
+  const db = ctx.db.kysely;
+  return async (raw: unknown): Promise<void> => {
+    const { connectionId, issueNumber } = raw as { connectionId: string; issueNumber: number };
+    const connection = await db.selectFrom("githubConnections").selectAll().where("id", "=", connectionId).executeTakeFirst();
+    if (connection === undefined || connection.status !== "active") return;
+    // Linked again meanwhile: the block is wanted.
+    const relinked = await db.selectFrom("githubIssueLinks").select("id").where("connectionId", "=", connectionId).where("issueNumber", "=", issueNumber).executeTakeFirst();
+    if (relinked !== undefined) return;
+    const nowMs = ctx.clock.now().getTime();
+    if (connection.pausedUntil !== null && Date.parse(connection.pausedUntil) > nowMs) throw new RetryLater("GitHub asked to pause", Date.parse(connection.pausedUntil) - nowMs);
+    const github = githubClient(ctx, connection, (until) => pauseConnection(db, connectionId, until));
+    try {
+      const issue = await github.getIssue(issueNumber);
+      const body = withoutDemandBlock(issue.body);
+      if (body !== issue.body) await github.setIssueBody(issueNumber, body);
+    } catch (error) {
+      const failure = classify(error, ctx.clock.now().getTime());
+      if (failure.kind === "rate_limited") throw new RetryLater("GitHub rate limit", failure.retryAfterMs);
+      if (failure.kind === "unauthorized") {
+        await markBroken(ctx, connectionId, "unauthorized");
+        return;
+      }
+      if (failure.kind === "not_found") return;
+      throw error;
+    }
   };
 }
