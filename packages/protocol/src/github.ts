@@ -6,8 +6,11 @@ const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type
 /** Where GitHub's REST API is unless a connection says otherwise (GitHub Enterprise Server, a test server). */
 export const GITHUB_API_BASE_URL = "https://api.github.com";
 
-/** Why a connection stopped calling GitHub: the token was refused, or the repository is gone or out of its reach. */
-export const GITHUB_BROKEN_REASONS = ["unauthorized", "repository_not_found"] as const;
+/**
+ * Why a connection stopped calling GitHub: the token was refused (`unauthorized`), lacks a
+ * permission (`forbidden`), or the repository is gone or out of its reach.
+ */
+export const GITHUB_BROKEN_REASONS = ["unauthorized", "forbidden", "repository_not_found"] as const;
 export type GithubBrokenReason = (typeof GITHUB_BROKEN_REASONS)[number];
 
 const Owner = Type.String({ minLength: 1, maxLength: 39, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", description: "The user or organisation owning the repository" });

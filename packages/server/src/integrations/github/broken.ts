@@ -6,6 +6,7 @@ import { composeMail, oneLine, publicBase } from "../../mail/compose.js";
 
 const WHY: Record<GithubBrokenReason, string> = {
   unauthorized: "GitHub refused its token (revoked, expired or replaced)",
+  forbidden: "GitHub refused the calls for lack of permission (the token needs Issues: read and write on the repository)",
   repository_not_found: "the repository is gone, renamed, or no longer reachable with its token",
 };
 

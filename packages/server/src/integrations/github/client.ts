@@ -32,9 +32,11 @@ export type GithubFailure =
   | { kind: "rate_limited"; retryAfterMs: number }
   /** 401: the token is revoked, expired or wrong. */
   | { kind: "unauthorized" }
+  /** 403 that is no rate limit: the token lacks a permission. */
+  | { kind: "forbidden"; message: string }
   /** 404: the issue or the repository does not exist for this token. */
   | { kind: "not_found" }
-  /** Any other answer (a 403 for missing permissions, a 422, a 5xx). */
+  /** Any other answer (a 422, a 5xx). */
   | { kind: "error"; status: number; message: string }
   /** No answer: refused address, network error or timeout. */
   | { kind: "unreachable"; message: string };
@@ -53,6 +55,8 @@ function describe(failure: GithubFailure): string {
       return `GitHub rate limit: retry in ${Math.ceil(failure.retryAfterMs / 1000)} s`;
     case "unauthorized":
       return "GitHub refused the token (401)";
+    case "forbidden":
+      return `GitHub refused the call (403): ${failure.message}`;
     case "not_found":
       return "GitHub answered 404";
     case "error":
@@ -104,6 +108,7 @@ export function classify(error: unknown, nowMs: number): GithubFailure {
     const wait = rateLimitWaitMs(response.headers, nowMs);
     if (wait !== undefined) return { kind: "rate_limited", retryAfterMs: wait };
     if (status === 429 || /rate limit/i.test(message)) return { kind: "rate_limited", retryAfterMs: SECONDARY_RATE_LIMIT_WAIT_MS };
+    return { kind: "forbidden", message: message.slice(0, 300) };
   }
   return { kind: "error", status, message: message.slice(0, 300) };
 }

@@ -67,8 +67,8 @@ export function parseIssueRef(ref: number | string, connection: Pick<GithubConne
 }
 
 /**
- * Turns a failed call made for a console request into the answer: a revoked token (or a
- * repository that is gone) breaks the connection, mails the owners and answers 409
+ * Turns a failed call made for a console request into the answer: a revoked token, one without
+ * the permission, or a repository that is gone breaks the connection, mails the owners and answers 409
  * `github_connection_broken`; a missing issue is 404 `github_issue_not_found`; a rate limit
  * is 502 `github_unavailable` with `Retry-After`; anything else 502 `github_unavailable`.
  */
@@ -76,8 +76,9 @@ async function answerFailure(ctx: Context, connection: GithubConnectionRow, gith
   const failure = classify(error, ctx.clock.now().getTime());
   switch (failure.kind) {
     case "unauthorized":
-      await markBroken(ctx, connection.id, "unauthorized");
-      throw new ApiError("github_connection_broken", { details: { reason: "unauthorized" } });
+    case "forbidden":
+      await markBroken(ctx, connection.id, failure.kind);
+      throw new ApiError("github_connection_broken", { details: { reason: failure.kind } });
     case "not_found": {
       // A 404 on an issue means a missing issue only when the repository is still there.
       const repositoryGone = !issueCall || (await github.getRepository().then(() => false, (probe: unknown) => classify(probe, ctx.clock.now().getTime()).kind === "not_found"));

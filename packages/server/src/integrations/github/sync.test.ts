@@ -315,6 +315,21 @@ describe.each(testDialects())("GitHub sync on %s", (dialect) => {
     expect(github.issues(REPO).get(issue)!.body).toContain("| 6 | 0 | 0 |");
   });
 
+  it("marks the connection broken when the token lacks a permission (a 403 that is no rate limit)", async () => {
+    const id = await newRequest("Read only token");
+    await openIssue(id);
+    t.clock.advance(60_000);
+    await vote(id, "f-1");
+    github.answerNext({ status: 403, body: { message: "Resource not accessible by personal access token", documentation_url: "https://docs.github.com/rest/issues/issues#update-an-issue" } });
+    await tick();
+    expect((await acme.console.get(connection())).body).toMatchObject({ status: "broken", brokenReason: "forbidden" });
+    const calls = github.calls.length;
+    t.clock.advance(10 * 60_000);
+    await vote(id, "f-2");
+    await tick();
+    expect(github.calls).toHaveLength(calls);
+  });
+
   it("marks the connection broken when the repository is gone", async () => {
     const id = await newRequest("Gone");
     const issue = await openIssue(id);

@@ -65,7 +65,7 @@ export async function githubDemandStep(ctx: Context): Promise<void> {
  * The `github-demand` job handler: reads the issue, puts the request's current demand block in
  * its body (replacing the old block, or appending one, nothing else touched) and writes it back
  * when it changed. A rate-limit answer reschedules the job for when GitHub allows; a refused
- * token, or a repository that is gone, breaks the connection (owners mailed) and ends the job;
+ * token (401, or 403 for a missing permission), or a repository that is gone, breaks the connection (owners mailed) and ends the job;
  * an issue that is gone ends the link's sync.
  */
 export function githubDemandJobHandler(ctx: Context): JobHandler {
@@ -101,8 +101,8 @@ export function githubDemandJobHandler(ctx: Context): JobHandler {
     } catch (error) {
       const failure = classify(error, ctx.clock.now().getTime());
       if (failure.kind === "rate_limited") throw new RetryLater(`GitHub rate limit`, failure.retryAfterMs);
-      if (failure.kind === "unauthorized") {
-        await markBroken(ctx, row.connectionId, "unauthorized");
+      if (failure.kind === "unauthorized" || failure.kind === "forbidden") {
+        await markBroken(ctx, row.connectionId, failure.kind);
         return;
       }
       if (failure.kind === "not_found") {
@@ -118,8 +118,8 @@ export function githubDemandJobHandler(ctx: Context): JobHandler {
           await markBroken(ctx, row.connectionId, "repository_not_found");
           return;
         }
-        if (repository.kind === "unauthorized") {
-          await markBroken(ctx, row.connectionId, "unauthorized");
+        if (repository.kind === "unauthorized" || repository.kind === "forbidden") {
+          await markBroken(ctx, row.connectionId, repository.kind);
           return;
         }
         if (repository.kind === "rate_limited") throw new RetryLater("GitHub rate limit", repository.retryAfterMs);
@@ -208,8 +208,8 @@ export function githubUnlinkJobHandler(ctx: Context): JobHandler {
     } catch (error) {
       const failure = classify(error, ctx.clock.now().getTime());
       if (failure.kind === "rate_limited") throw new RetryLater("GitHub rate limit", failure.retryAfterMs);
-      if (failure.kind === "unauthorized") {
-        await markBroken(ctx, connectionId, "unauthorized");
+      if (failure.kind === "unauthorized" || failure.kind === "forbidden") {
+        await markBroken(ctx, connectionId, failure.kind);
         return;
       }
       if (failure.kind === "not_found") return;
