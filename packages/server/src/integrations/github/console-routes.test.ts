@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
-import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { startGithubServer, type GithubServer } from "@tidings/testing/github-server";
 import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
 import { testDialects } from "@tidings/testing/test-database";
@@ -176,7 +176,22 @@ describe.each(testDialects())("GitHub connection and links in the console API on
   });
 
   it("needs app.configure to connect and triage to link, and hides other workspaces' connections", async () => {
+    const added = await acme.console.post(`/workspaces/${acme.wsId}/members`, { email: "mia@acme.example", role: "member" });
+    expect(added.status).toBe(201);
+    const token = await acme.console.post(`/users/${added.body.member.userId}/tokens`, { name: "mia" });
+    const member = consoleClient(t.app, `Bearer ${token.body.token}`);
+    const refused = await member.post(connection(), { owner: "acme", repo: "notes", token: TOKEN, apiBaseUrl: github.url });
+    expect([refused.status, refused.body.code]).toEqual([403, "capability_required"]);
+    expect((await acme.console.get(connection())).body.code).toBe("github_not_connected");
     expect((await connect()).status).toBe(201);
+    expect((await member.patch(connection(), { token: `${TOKEN}x` })).status).toBe(403);
+    expect((await member.delete(connection())).status).toBe(403);
+    expect((await member.post(`${connection()}/webhook-secret`)).status).toBe(403);
+    // A member reads the connection (never its secrets) and links issues.
+    expect((await member.get(connection())).body).not.toHaveProperty("webhookSecret");
+    const mine = await newRequest("Member's pick");
+    expect((await member.post(`${issueOf(mine)}/issue`, {})).status).toBe(201);
+
     const other = await createWorkspaceWithApp(t.app, t.admin.authorization, "other");
     expect((await acme.console.get(`/workspaces/${other.wsId}/apps/${acme.appId}/github`)).body.code).toBe("app_not_found");
     const id = await newRequest("Private");

@@ -1,6 +1,5 @@
 import { Webhooks } from "@octokit/webhooks";
 import { IdParam } from "@tidings/protocol";
-import type { FastifyInstance } from "fastify";
 import Type from "typebox";
 import { isoNow } from "../../clock.js";
 import type { Context } from "../../context.js";
@@ -58,7 +57,7 @@ function jobPayload(connection: { id: string; owner: string; repo: string }, eve
  */
 export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): void {
   const db = ctx.db.kysely;
-  (app as unknown as FastifyInstance).removeContentTypeParser("application/json");
+  app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: CONSOLE_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   app.post(
