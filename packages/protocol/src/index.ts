@@ -17,3 +17,4 @@ export * from "./markdown.js";
 export * from "./console-auth.js";
 export * from "./text.js";
 export * from "./webhooks.js";
+export * from "./github.js";

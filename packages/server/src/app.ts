@@ -61,6 +61,8 @@ import { changelogPublicRoutes } from "./changelog/public-routes.js";
 import { subscriberConsoleRoutes } from "./changelog/subscriber-console-routes.js";
 import { endUserConsoleRoutes } from "./users/console-routes.js";
 import { webhookConsoleRoutes } from "./webhooks/console-routes.js";
+import { githubConsoleRoutes } from "./integrations/github/console-routes.js";
+import { githubWebhookRoutes } from "./integrations/github/webhook-routes.js";
 import type { DeliveryOutcome } from "./webhooks/delivery.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
@@ -307,6 +309,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await notificationPublicRoutes(typed, ctx, jobs);
   });
 
+  // GitHub's webhook deliveries: their own scope, where a JSON body stays raw text to be verified.
+  await app.register(async (scope) => githubWebhookRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx, jobs));
+
   // The public portal (/p/<APP_KEY>), its bundles and the script-tag widget: HTML, outside /api.
   await app.register(async (scope) => portalRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
@@ -336,6 +341,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       endUserConsoleRoutes(typed, ctx);
       companyConsoleRoutes(typed, ctx);
       webhookConsoleRoutes(typed, ctx, jobs);
+      githubConsoleRoutes(typed, ctx, jobs);
       portabilityConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },

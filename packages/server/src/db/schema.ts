@@ -598,6 +598,55 @@ export interface WebhookEndpointsTable {
   updatedAt: string;
 }
 
+/** An app's GitHub repository connection (one per app). */
+export interface GithubConnectionsTable {
+  id: string;
+  appId: string;
+  owner: string;
+  repo: string;
+  token: string;
+  /** The token's last four characters, to tell tokens apart. */
+  tokenHint: string;
+  webhookSecret: string;
+  apiBaseUrl: string;
+  closedColumnId: string | null;
+  reopenedColumnId: string | null;
+  /** JSON array of `{label, columnId}`. */
+  labelColumns: string;
+  status: "active" | "broken";
+  brokenReason: string | null;
+  brokenAt: string | null;
+  pausedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A request linked to an issue of its app's connected repository. */
+export interface GithubIssueLinksTable {
+  id: string;
+  connectionId: string;
+  appId: string;
+  featureRequestId: string;
+  issueNumber: number;
+  issueUrl: string;
+  issueTitle: string;
+  issueState: string;
+  pushedVotes: number | null;
+  pushedComments: number | null;
+  pushedAt: string | null;
+  syncError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A GitHub webhook delivery already received (its `X-GitHub-Delivery` id). */
+export interface GithubWebhookDeliveriesTable {
+  connectionId: string;
+  deliveryId: string;
+  event: string;
+  receivedAt: string;
+}
+
 /** One event for one endpoint. */
 export interface WebhookDeliveriesTable {
   id: string;
@@ -668,4 +717,7 @@ export interface Database {
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
+  githubConnections: GithubConnectionsTable;
+  githubIssueLinks: GithubIssueLinksTable;
+  githubWebhookDeliveries: GithubWebhookDeliveriesTable;
 }
