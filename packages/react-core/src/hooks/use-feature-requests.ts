@@ -52,8 +52,11 @@ export interface FeatureRequestsState {
   /** Adds a tag to the filter, or takes it off; at most 5 are kept. */
   toggleTag: (slug: string) => void;
   setTags: (slugs: readonly string[]) => void;
-  /** The tags seen on the requests listed so far, by name: what a tag filter offers. */
-  knownTags: readonly PublicTag[];
+  /**
+   * What a tag filter offers: the tags seen on the requests listed so far, by name (they stay
+   * while the filter narrows the list), then any tag filtered on but not seen, by its slug.
+   */
+  tagChoices: readonly PublicTag[];
   /** Appends the next page without repeating ids; ignored without more pages or while one is on its way. */
   loadMore: () => Promise<void>;
   refresh: () => void;
@@ -126,6 +129,10 @@ export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): Fea
   const state = useSyncExternalStore(subscribe, () => controller.getState());
   const [knownTags, setKnownTags] = useState<readonly PublicTag[]>([]);
   useEffect(() => setKnownTags((known) => withTagsOf(known, state.items)), [state.items]);
+  const tagChoices = useMemo(
+    () => [...knownTags, ...state.tags.filter((slug) => !knownTags.some((tag) => tag.slug === slug)).map((slug) => ({ name: slug, slug, color: null }))],
+    [knownTags, state.tags],
+  );
 
   // Stable for the list's life, like the setters of React state.
   const actions = useMemo(
@@ -163,7 +170,7 @@ export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): Fea
     sort: state.sort ?? "top",
     board: state.board,
     tags: state.tags,
-    knownTags,
+    tagChoices,
     votes,
   };
 }

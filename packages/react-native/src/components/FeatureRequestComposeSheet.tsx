@@ -1,13 +1,17 @@
 import type { FeatureRequestItem, ProposeResult } from "@tidings/client";
-import { useProposeRequest, useSimilarRequests, useTidings } from "@tidings/react-core";
+import { useBoards, useProposeRequest, useSimilarRequests, useTidings } from "@tidings/react-core";
 import { useState } from "react";
 import { Modal, Pressable, ScrollView, Text, TextInput, View, type TextInputProps } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
+import { CustomFieldInputs } from "./CustomFieldInputs.js";
+import { Chip, ChipRow } from "./FilterChips.js";
 import { Screen } from "./Screen.js";
 import { Unavailable } from "./States.js";
 
 /** Props of {@link FeatureRequestComposeSheet}. */
 export interface FeatureRequestComposeSheetProps {
+  /** The slug of the board proposed to first (the list's board); the user may pick another. @default the app's default board */
+  board?: string | undefined;
   /** Whether the sheet is shown. @default true */
   visible?: boolean | undefined;
   /** Called by Cancel, the system back gesture and after a successful proposal. */
@@ -87,7 +91,9 @@ function SheetButton(props: { label: string; text?: string; primary?: boolean; d
  * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
  * Shows the unavailable state while the `featureRequests` flag is off. While the title is typed it
  * lists the most similar existing requests (`useSimilarRequests`, paced), so the user can vote on
- * one instead of proposing a duplicate.
+ * one instead of proposing a duplicate. The request goes to `board`, which the user may change when
+ * there are several; the board's custom fields are asked and checked before sending, and a field
+ * the server refuses shows its problem under it.
  *
  * @example
  * ```tsx
@@ -97,7 +103,10 @@ function SheetButton(props: { label: string; text?: string; primary?: boolean; d
 export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProps) {
   const { t } = useTidings();
   const palette = usePalette();
-  const propose = useProposeRequest();
+  const boards = useBoards().data ?? [];
+  const [board, setBoard] = useState(props.board);
+  const shownBoard = board ?? boards.find((b) => b.isDefault)?.slug;
+  const propose = useProposeRequest({ board });
   const [title, setTitle] = useState("");
   const [details, setDetails] = useState("");
   const [email, setEmail] = useState("");
@@ -137,6 +146,16 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
             </>
           ) : (
             <>
+              {boards.length > 1 ? (
+                <View style={{ gap: 6, marginHorizontal: -12 }}>
+                  <Text style={{ color: palette.text, fontSize: 16, fontWeight: "600", marginHorizontal: 12 }}>{t("compose.board")}</Text>
+                  <ChipRow label={t("compose.board")}>
+                    {boards.map((b) => (
+                      <Chip key={b.id} label={b.name} selected={shownBoard === b.slug} onPress={() => setBoard(b.slug)} />
+                    ))}
+                  </ChipRow>
+                </View>
+              ) : null}
               <Field label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
               {similar.items.length === 0 ? null : (
                 <View accessibilityLiveRegion="polite" style={{ gap: 6 }}>
@@ -163,6 +182,7 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
                 </View>
               )}
               <Field label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
+              <CustomFieldInputs fields={propose.fields} />
               <Field
                 label={t("compose.email")}
                 value={email}
