@@ -46,43 +46,34 @@ function parseNumber(text: string): number | undefined {
 
 type Outcome = { value: CustomFieldValue } | { problem: CustomFieldProblem } | undefined;
 
+const refused = (code: "not_an_option" | "not_a_number" | "unchecked"): Outcome => ({ problem: { code } });
+
+/** One value given for `field` (not null): what to send, its problem, or undefined when it counts as not given. */
 function check(field: CustomField, raw: CustomFieldValue): Outcome {
-  const { limits } = field;
-  switch (field.type) {
-    case "text":
-    case "long_text": {
-      if (typeof raw !== "string") return { problem: { code: "rejected", message: "Must be a string" } };
-      const value = raw.trim();
-      if (value === "") return undefined;
-      if (field.type === "text" && /[\r\n]/.test(value)) return { problem: { code: "single_line" } };
-      if (limits.maxLength !== undefined && codePoints(value) > limits.maxLength) return { problem: { code: "too_long", max: limits.maxLength } };
-      return { value };
-    }
-    case "number": {
-      const value = typeof raw === "number" ? raw : typeof raw === "string" ? (raw.trim() === "" ? null : parseNumber(raw.trim())) : undefined;
-      if (value === null) return undefined;
-      if (value === undefined || !Number.isFinite(value)) return { problem: { code: "not_a_number" } };
-      if (limits.integer === true && !Number.isSafeInteger(value)) return { problem: { code: "not_whole" } };
-      if (limits.min !== undefined && value < limits.min) return { problem: { code: "below_min", min: limits.min } };
-      if (limits.max !== undefined && value > limits.max) return { problem: { code: "above_max", max: limits.max } };
-      return { value };
-    }
-    case "single_select":
-      if (raw === "") return undefined;
-      return typeof raw === "string" && field.options.some((o) => o.value === raw) ? { value: raw } : { problem: { code: "not_an_option" } };
-    case "multi_select": {
-      if (!Array.isArray(raw)) return { problem: { code: "not_an_option" } };
-      const values = [...new Set(raw)];
-      if (values.length === 0) return undefined;
-      if (values.some((v) => !field.options.some((o) => o.value === v))) return { problem: { code: "not_an_option" } };
-      if (limits.maxSelected !== undefined && values.length > limits.maxSelected) return { problem: { code: "too_many", max: limits.maxSelected } };
-      return { value: values };
-    }
-    case "checkbox":
-      if (typeof raw !== "boolean") return { problem: { code: "rejected", message: "Must be true or false" } };
-      if (field.required && !raw) return { problem: { code: "unchecked" } };
-      return { value: raw };
+  const { limits, type } = field;
+  const isOption = (value: unknown) => field.options.some((o) => o.value === value);
+  if (type === "checkbox") return typeof raw !== "boolean" || (field.required && !raw) ? refused("unchecked") : { value: raw };
+  if (type === "multi_select") {
+    const values = Array.isArray(raw) ? [...new Set(raw)] : [raw];
+    if (values.length === 0) return undefined;
+    if (!values.every(isOption)) return refused("not_an_option");
+    return limits.maxSelected !== undefined && values.length > limits.maxSelected ? { problem: { code: "too_many", max: limits.maxSelected } } : { value: values as string[] };
   }
+  const text = typeof raw === "string" ? raw.trim() : undefined;
+  if (text === "") return undefined;
+  if (type === "single_select") return isOption(raw) ? { value: raw } : refused("not_an_option");
+  if (type === "number") {
+    const value = typeof raw === "number" ? raw : text === undefined ? undefined : parseNumber(text);
+    if (value === undefined || !Number.isFinite(value)) return refused("not_a_number");
+    if (limits.integer === true && !Number.isSafeInteger(value)) return { problem: { code: "not_whole" } };
+    if (limits.min !== undefined && value < limits.min) return { problem: { code: "below_min", min: limits.min } };
+    if (limits.max !== undefined && value > limits.max) return { problem: { code: "above_max", max: limits.max } };
+    return { value };
+  }
+  if (text === undefined) return { problem: { code: "rejected", message: "Must be a string" } };
+  if (type === "text" && /[\r\n]/.test(text)) return { problem: { code: "single_line" } };
+  if (limits.maxLength !== undefined && codePoints(text) > limits.maxLength) return { problem: { code: "too_long", max: limits.maxLength } };
+  return { value: text };
 }
 
 /**

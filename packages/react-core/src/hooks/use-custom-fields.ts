@@ -9,6 +9,7 @@ import {
 } from "@tidings/client";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useTidings } from "../context.js";
+import type { StringId } from "../i18n/en.js";
 import type { Translate } from "../i18n/translate.js";
 import { useAsyncData } from "./use-async-data.js";
 
@@ -40,41 +41,37 @@ export interface CustomFieldsState {
   reset: () => void;
 }
 
-/** The provider-language text of a problem. */
+/** The UI string of each problem; its numbers fill `{count}` (a length or a number of options), `{min}` and `{max}`. */
+const PROBLEM_TEXT = {
+  required: "fields.missing",
+  unchecked: "fields.unchecked",
+  single_line: "fields.singleLine",
+  too_long: "fields.tooLong",
+  not_a_number: "fields.notNumber",
+  not_whole: "fields.notWhole",
+  below_min: "fields.belowMin",
+  above_max: "fields.aboveMax",
+  not_an_option: "fields.notOption",
+  too_many: "fields.tooMany",
+  rejected: "fields.rejected",
+} as const satisfies Record<CustomFieldProblem["code"], StringId>;
+
+/**
+ * The provider-language text of a problem.
+ *
+ * @example
+ * ```ts
+ * customFieldProblemText(t, { code: "too_long", max: 80 }); // "Please use at most 80 characters."
+ * ```
+ */
 export function customFieldProblemText(t: Translate, problem: CustomFieldProblem): string {
-  switch (problem.code) {
-    case "required":
-      return t("fields.missing");
-    case "unchecked":
-      return t("fields.unchecked");
-    case "single_line":
-      return t("fields.singleLine");
-    case "too_long":
-      return t("fields.tooLong", { count: problem.max });
-    case "not_a_number":
-      return t("fields.notNumber");
-    case "not_whole":
-      return t("fields.notWhole");
-    case "below_min":
-      return t("fields.belowMin", { min: problem.min });
-    case "above_max":
-      return t("fields.aboveMax", { max: problem.max });
-    case "not_an_option":
-      return t("fields.notOption");
-    case "too_many":
-      return t("fields.tooMany", { count: problem.max });
-    case "rejected":
-      return t("fields.rejected");
-  }
+  const { min, max } = problem as { min?: number; max?: number };
+  return t(PROBLEM_TEXT[problem.code], max === undefined ? (min === undefined ? {} : { min }) : { count: max, max });
 }
 
 function limitHint(t: Translate, field: CustomField): string | undefined {
   const { min, max, maxSelected } = field.limits;
-  if (field.type === "number") {
-    if (min !== undefined && max !== undefined) return t("fields.range", { min, max });
-    if (min !== undefined) return t("fields.min", { min });
-    if (max !== undefined) return t("fields.max", { max });
-  }
+  if (field.type === "number" && (min !== undefined || max !== undefined)) return t(min === undefined ? "fields.max" : max === undefined ? "fields.min" : "fields.range", { min: min ?? 0, max: max ?? 0 });
   if (field.type === "multi_select" && maxSelected !== undefined && maxSelected < field.options.length) return t("fields.upTo", { count: maxSelected });
   return undefined;
 }

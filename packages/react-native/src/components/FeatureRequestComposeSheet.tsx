@@ -1,12 +1,13 @@
 import type { FeatureRequestItem, ProposeResult } from "@tidings/client";
 import { useBoards, useProposeRequest, useSimilarRequests, useTidings } from "@tidings/react-core";
 import { useState } from "react";
-import { Modal, Pressable, ScrollView, Text, TextInput, View, type TextInputProps } from "react-native";
+import { Modal, Pressable, ScrollView, Text, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { CustomFieldInputs } from "./CustomFieldInputs.js";
 import { Chip, ChipRow } from "./FilterChips.js";
 import { Screen } from "./Screen.js";
 import { Unavailable } from "./States.js";
+import { TextField } from "./TextField.js";
 
 /** Props of {@link FeatureRequestComposeSheet}. */
 export interface FeatureRequestComposeSheetProps {
@@ -27,35 +28,6 @@ export interface FeatureRequestComposeSheetProps {
    * without it they are listed as plain text. @default none
    */
   onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
-}
-
-function Field(props: { label: string; error?: string | undefined } & Pick<TextInputProps, "value" | "onChangeText" | "multiline" | "maxLength" | "keyboardType" | "autoComplete" | "autoCapitalize" | "textContentType">) {
-  const palette = usePalette();
-  const { label, error, ...input } = props;
-  return (
-    <View style={{ gap: 6 }}>
-      <Text style={{ color: palette.text, fontSize: 16, fontWeight: "600" }}>{label}</Text>
-      <TextInput
-        accessibilityLabel={label}
-        accessibilityHint={error}
-        placeholderTextColor={palette.muted}
-        {...input}
-        style={{
-          minHeight: props.multiline ? MIN_TOUCH * 2.5 : MIN_TOUCH,
-          paddingHorizontal: 12,
-          paddingVertical: 10,
-          borderRadius: 8,
-          borderWidth: 1,
-          borderColor: error === undefined ? palette.inputBorder : palette.dangerBorder,
-          backgroundColor: palette.inputBg,
-          color: palette.text,
-          fontSize: 16,
-          textAlignVertical: props.multiline ? "top" : "center",
-        }}
-      />
-      {error === undefined ? null : <Text style={{ color: palette.danger, fontSize: 14 }}>{error}</Text>}
-    </View>
-  );
 }
 
 function SheetButton(props: { label: string; text?: string; primary?: boolean; disabled?: boolean; busy?: boolean; onPress: () => void }) {
@@ -156,7 +128,7 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
                   </ChipRow>
                 </View>
               ) : null}
-              <Field label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
+              <TextField label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
               {similar.items.length === 0 ? null : (
                 <View accessibilityLiveRegion="polite" style={{ gap: 6 }}>
                   <Text style={{ color: palette.muted, fontSize: 14 }}>{t("compose.similar")}</Text>
@@ -181,9 +153,9 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
                   )}
                 </View>
               )}
-              <Field label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
+              <TextField label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
               <CustomFieldInputs fields={propose.fields} />
-              <Field
+              <TextField
                 label={t("compose.email")}
                 value={email}
                 onChangeText={setEmail}

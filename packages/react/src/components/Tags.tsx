@@ -41,15 +41,13 @@ export function TagChips(props: { tags: readonly PublicTag[] | undefined }) {
  * <TagFilter list={list} />
  * ```
  */
-export function TagFilter(props: { list: Pick<FeatureRequestsState, "knownTags" | "tags" | "toggleTag"> }) {
+export function TagFilter(props: { list: Pick<FeatureRequestsState, "tagChoices" | "tags" | "toggleTag"> }) {
   const { t } = useTidings();
-  const { knownTags, tags, toggleTag } = props.list;
-  // A tag chosen before it was seen (given by the host) is offered by its slug.
-  const offered = [...knownTags, ...tags.filter((slug) => !knownTags.some((tag) => tag.slug === slug)).map((slug) => ({ name: slug, slug, color: null }))];
-  if (offered.length === 0) return null;
+  const { tagChoices, tags, toggleTag } = props.list;
+  if (tagChoices.length === 0) return null;
   return (
     <div className="td-tag-filter" role="group" aria-label={t("requests.tagFilter")}>
-      {offered.map((tag) => (
+      {tagChoices.map((tag) => (
         <button key={tag.slug} type="button" className="td-badge td-tag td-tag-toggle" aria-pressed={tags.includes(tag.slug)} onClick={() => toggleTag(tag.slug)}>
           <TagLabel tag={tag} />
         </button>
