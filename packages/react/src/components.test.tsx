@@ -409,6 +409,24 @@ describe("boards, tags and custom fields", () => {
     expect(api.calls.find((c) => c.method === "POST")!.body).toMatchObject({ title: "Crash on save", board: "bugs" });
   });
 
+  it("follows the board and tags a page gives, drawing no filters of its own", async () => {
+    const { client, api } = setup([config(), boards(board("feature-requests", "Feature requests", 0), board("bugs", "Bugs", 1)), listing]);
+    const view = (props: { board: string | null; tags: string[] }) => (
+      <TidingsProvider client={client} locale="en">
+        <FeatureRequestList {...props} showBoardAndTagFilters={false} />
+      </TidingsProvider>
+    );
+    const { rerender } = render(view({ board: "bugs", tags: [] }));
+    await screen.findByRole("button", { name: "Request 2" });
+    expect(screen.queryByRole("button", { name: "Request 1" })).toBeNull();
+    rerender(view({ board: null, tags: ["sync"] }));
+    await screen.findByRole("button", { name: "Request 1" });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Request 2" })).toBeNull());
+    expect(screen.queryByLabelText("Board")).toBeNull();
+    expect(screen.queryByRole("group", { name: "Filter by tag" })).toBeNull();
+    expect(listings(api)).toEqual(["bugs|", "*|sync"]);
+  });
+
   it("asks the board's custom fields in the compose sheet, points at what needs attention, and sends the values", async () => {
     const severity = {
       key: "severity",

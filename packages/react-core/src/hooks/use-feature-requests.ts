@@ -24,6 +24,8 @@ export interface UseFeatureRequestsOptions {
    * @default every board
    */
   board?: string | null | undefined;
+  /** The tags' slugs filtered on, followed when they change like `board`. @default no tag filter */
+  tags?: readonly string[] | undefined;
 }
 
 /** The listing, its search/filter/sort inputs and votes. */
@@ -96,6 +98,7 @@ export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): Fea
       ...settings,
       sort: options.sort ?? "top",
       board: options.board ?? undefined,
+      tags: options.tags,
       searchRateLimiterOptions: tuning,
       debounceMs: tuning?.debounceMs,
     }),
@@ -116,14 +119,15 @@ export function useFeatureRequests(options: UseFeatureRequestsOptions = {}): Fea
     return () => controller.stop();
   }, [controller, enabled, configSettled]);
 
-  // A board given by the host (an address) is followed when it changes; the list starts on it.
+  // Filters given by the host (an address) are followed when they change; the list starts on them.
   const givenBoard = options.board;
-  const followed = useRef(givenBoard);
+  const givenTags = options.tags === undefined ? undefined : options.tags.join("\u0000");
+  const followed = useRef({ board: givenBoard, tags: givenTags });
   useEffect(() => {
-    if (givenBoard === undefined || followed.current === givenBoard) return;
-    followed.current = givenBoard;
-    controller.setBoard(givenBoard ?? undefined);
-  }, [controller, givenBoard]);
+    if (givenBoard !== undefined && followed.current.board !== givenBoard) controller.setBoard(givenBoard ?? undefined);
+    if (givenTags !== undefined && followed.current.tags !== givenTags) controller.setTags(givenTags === "" ? [] : givenTags.split("\u0000"));
+    followed.current = { board: givenBoard, tags: givenTags };
+  }, [controller, givenBoard, givenTags]);
 
   const subscribe = useMemo(() => (onChange: () => void) => controller.subscribe(onChange), [controller]);
   const state = useSyncExternalStore(subscribe, () => controller.getState());

@@ -59,6 +59,11 @@ export interface FeatureRequestListProps extends UseFeatureRequestsOptions {
   onOpenRequest?: ((item: FeatureRequestItem | null) => void) | undefined;
   /** Called when the user picks a board in the switcher (undefined: every board), e.g. to put it in the address. */
   onBoardChange?: ((slug: string | undefined) => void) | undefined;
+  /**
+   * Show the board switcher and the tag filter; turn them off when the page draws its own and
+   * passes the choice as `board` and `tags`. @default true
+   */
+  showBoardAndTagFilters?: boolean | undefined;
 }
 
 /**
@@ -132,6 +137,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   }
   const searching = list.query.trim() !== "" || list.tags.length > 0;
   const board = boards.find((b) => b.slug === list.board);
+  const filtersShown = props.showBoardAndTagFilters !== false;
   const pickBoard = (slug: string | undefined) => {
     list.setBoard(slug);
     props.onBoardChange?.(slug);
@@ -139,7 +145,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   return (
     <TidingsScreen label={t("requests.title")}>
       <div className="td-toolbar">
-        {boards.length > 1 ? (
+        {boards.length > 1 && filtersShown ? (
           <>
             <label className="td-visually-hidden" htmlFor={boardId}>
               {t("requests.board")}
@@ -195,7 +201,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
         )}
       </div>
       {board?.description ? <p className="td-muted td-small">{board.description}</p> : null}
-      <TagFilter list={list} />
+      {filtersShown ? <TagFilter list={list} /> : null}
       {list.rateLimited ? (
         <p className="td-notice" role="status">
           {t("requests.rateLimited")}
