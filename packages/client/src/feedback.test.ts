@@ -47,4 +47,13 @@ describe("FeedbackClient feedback", () => {
       "2025-03-01T10:01:00.000Z",
     ]);
   });
+
+  it("sends the custom field values of the draft, and no fields when it has none", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ submissionId: "s1" }, { status: 201 }));
+    const c = client(fetch);
+    await c.submitFeedback({ title: "Crash", details: "on start", fields: { severity: "high", repro: 3 } });
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    expect((seen[0]!.body as { fields: unknown }).fields).toEqual({ severity: "high", repro: 3 });
+    expect(Object.keys(seen[1]!.body as object)).not.toContain("fields");
+  });
 });

@@ -3,7 +3,8 @@ import { compact, nonBlank } from "./blank.js";
 import type { UserPostOptions } from "./call-options.js";
 import type { Platform } from "./platform.js";
 import type { ClientSession } from "./session.js";
-import type { FeedbackResult } from "./types.js";
+import { someFields } from "./custom-fields.js";
+import type { CustomFieldValues, FeedbackResult } from "./types.js";
 import { uploadAttachment } from "./upload.js";
 import { postIntake } from "./verification.js";
 
@@ -23,6 +24,8 @@ export interface FeedbackDraft {
   appVersion?: string | undefined;
   buildNumber?: string | undefined;
   metadata?: Record<string, string> | undefined;
+  /** Values of the custom fields the feedback form asks for, by key (see `listCustomFields`). */
+  fields?: CustomFieldValues | undefined;
   /**
    * When the user submitted (ISO 8601), sent as `metadata.submittedAt`. Keep it when retrying
    * under the same idempotency key, so the body stays the same. @default now
@@ -62,6 +65,7 @@ export async function submitFeedback(s: ClientSession, draft: FeedbackDraft, opt
       submittedAt: nonBlank(draft.submittedAt) ?? new Date(s.client.timers.now()).toISOString(),
     },
     attachments,
+    fields: someFields(draft.fields),
   });
   return postIntake<FeedbackResult>(s, "/api/v1/feedback", body, draft.verificationToken, await s.identity.userHeaders(token), options);
 }
