@@ -7,7 +7,6 @@ import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
 import { TidingsProvider } from "@tidings/react-core";
 // The portal offers every language Tidings has.
 import { allLocales } from "@tidings/react-core/locales";
-import { filteredFetch } from "./filtered-fetch.js";
 import { PortalFilters, type PortalBoard } from "./PortalFilters.js";
 import { addressOf, NO_FILTERS, readAddress, sameFilters, type ListFilters } from "./portal-address.js";
 
@@ -103,20 +102,19 @@ function PortalRoot(props: {
   appName: string;
   boards: PortalBoard[];
   tags: PublicTag[];
-  /** The filters the client's listing asks for (see filtered-fetch.ts), kept in step with the screen. */
-  filtersOfClient: { current: ListFilters };
 }) {
   const params = new URLSearchParams(window.location.search);
   const [theme, setTheme] = useState<ThemeName | undefined>(() => (params.get("theme") as ThemeName | null) ?? undefined);
   const [locale, setLocale] = useState(() => params.get("locale") ?? "auto");
   const [view, setView] = useState<View>(() => currentView(props.appKey));
-  const [filters, setFilters] = useState<ListFilters>(() => (props.filtersOfClient.current = listFilters(view, NO_FILTERS)));
+  const [filters, setFilters] = useState<ListFilters>(() => listFilters(view, NO_FILTERS));
+  // The filters the list shows, kept while a request or profile is open over it.
+  const listed = useRef(filters);
   const route = view.route;
 
   const show = (next: View) => {
-    const kept = listFilters(next, props.filtersOfClient.current);
-    // Set before the list renders again, so its next fetch asks for them.
-    props.filtersOfClient.current = kept;
+    const kept = listFilters(next, listed.current);
+    listed.current = kept;
     setFilters((old) => (sameFilters(old, kept) ? old : kept));
     setView(next);
   };
@@ -165,6 +163,7 @@ function PortalRoot(props: {
         <TidingsPortal
           key={`${filters.board ?? ""}|${filters.tags.join(",")}`}
           embedded={props.embedded}
+          requestFilters={filters}
           route={route}
           onNavigate={navigate}
           onBack={() => (depth() > 0 ? window.history.back() : go({ route: { screen: "requests" }, filters }))}
@@ -179,14 +178,12 @@ function PortalRoot(props: {
 const mount = document.getElementById("tidings-portal");
 if (mount !== null) {
   const appKey = mount.dataset.appKey ?? "";
-  const filtersOfClient = { current: NO_FILTERS };
   const client = new FeedbackClient({
     baseUrl: mount.dataset.baseUrl || window.location.origin,
     appKey,
     storage: browserStorage(),
     ssoToken: fragment.ssoToken,
     warn: () => undefined,
-    fetch: filteredFetch(() => filtersOfClient.current),
   });
   document.documentElement.dataset.ready = "false";
   createRoot(mount).render(
@@ -198,7 +195,6 @@ if (mount !== null) {
         appName={mount.dataset.appName ?? ""}
         boards={dataList<PortalBoard>(mount.dataset.boards)}
         tags={dataList<PublicTag>(mount.dataset.tags)}
-        filtersOfClient={filtersOfClient}
       />
     </StrictMode>,
   );
