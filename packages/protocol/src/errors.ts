@@ -620,13 +620,13 @@ export const ErrorCodes = {
     status: 409,
     message: "This app is already connected to a Linear team",
     meaning: "An app has one Linear connection; connecting again would orphan its links.",
-    fix: "Disconnect first (`DELETE …/linear`) to use another team or key.",
+    fix: "Change the key, secret or mapping with `PATCH …/linear`, or disconnect first to use another team.",
   },
   linear_connection_broken: {
     status: 409,
     message: "The Linear connection is broken",
-    meaning: "Linear refused the connection's API key (revoked, or without access to the team); nothing is sent to Linear until it is repaired.",
-    fix: "Disconnect and connect again with a new API key (see docs/integrations.md).",
+    meaning: "Linear refused the connection's API key (revoked, or without access to the team); nothing is sent to Linear until a new key is saved.",
+    fix: "Save a new API key with `PATCH …/linear` (see docs/integrations.md).",
   },
   linear_issue_not_found: {
     status: 404,
@@ -656,7 +656,7 @@ export const ErrorCodes = {
     status: 401,
     message: "Invalid webhook signature",
     meaning: "An inbound webhook's signature (`X-Hub-Signature-256` from GitHub, `Linear-Signature` from Linear) is missing or is not HMAC-SHA256 of the body with the connection's webhook secret, or a Linear delivery's `webhookTimestamp` is more than a minute away.",
-    fix: "GitHub: paste the webhook secret the connection showed into the webhook's settings; rotate it if it was lost. Linear: connect with the signing secret Linear shows for the webhook.",
+    fix: "GitHub: paste the webhook secret the connection showed into the webhook's settings; rotate it if it was lost. Linear: save the signing secret Linear shows for the webhook (`PATCH …/linear`).",
   },
   invalid_confirmation_token: {
     status: 400,

@@ -33,6 +33,18 @@ export const ConnectLinearBodySchema = Type.Object(
 );
 export type ConnectLinearBody = Static<typeof ConnectLinearBodySchema>;
 
+export const LinearConnectionPatchSchema = Type.Object(
+  {
+    apiKey: Type.Optional(ApiKey),
+    webhookSecret: Type.Optional(WebhookSecret),
+    completedColumn: Type.Optional(CompletedColumn),
+    startedColumn: Type.Optional(StartedColumn),
+    canceledColumn: Type.Optional(CanceledColumn),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LinearConnectionPatch = Static<typeof LinearConnectionPatchSchema>;
+
 const ColumnInfo = Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String() });
 
 /** A connection as the console shows it: never with its API key or webhook secret. */
@@ -47,7 +59,7 @@ export const LinearConnectionSchema = Type.Object({
   webhookUrl: Type.String(),
   /** Where an issue entering a state of each type moves the linked request (null: nowhere). */
   mapping: Type.Object({ completed: Nullable(ColumnInfo), started: Nullable(ColumnInfo), canceled: Nullable(ColumnInfo) }),
-  /** `broken`: Linear refused the API key; nothing is called until the app is connected again. */
+  /** `broken`: Linear refused the API key; nothing is called until a new key is saved. */
   status: StringEnum(["active", "broken"] as const),
   brokenReason: Nullable(StringEnum(LINEAR_BROKEN_REASONS)),
   brokenAt: Nullable(Timestamp),

@@ -10,7 +10,7 @@ const WHY: Record<LinearBrokenReason, string> = {
 
 /**
  * Marks a connection broken and mails the workspace's owners, once (a conditional update lets
- * one caller do it). Nothing calls Linear for the connection afterwards. Answers whether this call broke it.
+ * one caller do it). Nothing calls Linear for the connection until a new key is saved. Answers whether this call broke it.
  *
  * @example
  * ```ts
@@ -34,7 +34,7 @@ export async function markLinearBroken(ctx: Context, connectionId: string, reaso
       appId: connection.appId,
       target: `the Linear team ${connection.teamId}`,
       why: WHY[reason],
-      fix: "Issues no longer move requests and their demand is no longer written to them. Connect the app to Linear again with a new API key to resume.",
+      fix: "Issues no longer move requests and their demand is no longer written to them. Save a new API key in the app's Linear settings to resume.",
       brokenAt: now,
     });
     return true;

@@ -1,4 +1,4 @@
-import { LINEAR_API_URL, type ConnectLinearBody, type LinearBrokenReason, type LinearConnection } from "@tidings/protocol";
+import { LINEAR_API_URL, type ConnectLinearBody, type LinearBrokenReason, type LinearConnection, type LinearConnectionPatch } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../../clock.js";
 import type { Config } from "../../config.js";
@@ -84,17 +84,29 @@ export async function acceptableLinearApiUrl(raw: string, allow: WebhookAllowLis
   return trimmed;
 }
 
-/** Connects an app (409 `linear_already_connected` when it has a connection). Columns are named by id or slug. */
-export async function createLinearConnection(trx: Kysely<Database>, clock: Clock, appId: string, input: ConnectLinearBody & { apiUrl: string }): Promise<LinearConnectionRow> {
-  const existing = await trx.selectFrom("linearConnections").select("id").where("appId", "=", appId).executeTakeFirst();
-  if (existing !== undefined) throw new ApiError("linear_already_connected");
-  const columns = await listColumns(trx, appId);
-  const resolve = (field: string, ref: string | null | undefined): string | null => {
-    if (ref === undefined || ref === null) return null;
+type ColumnFields = Pick<LinearConnectionRow, "completedColumnId" | "startedColumnId" | "canceledColumnId">;
+
+/** Column ids for a mapping given by id or slug (null: the default); 404 `column_not_found` for anything not of the app. */
+async function resolveMapping(db: Kysely<Database>, appId: string, input: Pick<LinearConnectionPatch, "completedColumn" | "startedColumn" | "canceledColumn">): Promise<Partial<ColumnFields>> {
+  const columns = await listColumns(db, appId);
+  const resolve = (field: string, ref: string | null): string | null => {
+    if (ref === null) return null;
     const column = columns.find((c) => c.id === ref) ?? columns.find((c) => c.slug === ref);
     if (column === undefined) throw new ApiError("column_not_found", { message: `No column "${ref}" in this app`, details: { field } });
     return column.id;
   };
+  const out: Partial<ColumnFields> = {};
+  if (input.completedColumn !== undefined) out.completedColumnId = resolve("completedColumn", input.completedColumn);
+  if (input.startedColumn !== undefined) out.startedColumnId = resolve("startedColumn", input.startedColumn);
+  if (input.canceledColumn !== undefined) out.canceledColumnId = resolve("canceledColumn", input.canceledColumn);
+  return out;
+}
+
+/** Connects an app (409 `linear_already_connected` when it has a connection). Columns are named by id or slug. */
+export async function createLinearConnection(trx: Kysely<Database>, clock: Clock, appId: string, input: ConnectLinearBody & { apiUrl: string }): Promise<LinearConnectionRow> {
+  const existing = await trx.selectFrom("linearConnections").select("id").where("appId", "=", appId).executeTakeFirst();
+  if (existing !== undefined) throw new ApiError("linear_already_connected");
+  const mapping = await resolveMapping(trx, appId, input);
   const now = isoNow(clock);
   const row: LinearConnectionRow = {
     id: newId("lnc", clock.now()),
@@ -104,9 +116,9 @@ export async function createLinearConnection(trx: Kysely<Database>, clock: Clock
     keyHint: input.apiKey.slice(-4),
     webhookSecret: input.webhookSecret,
     apiUrl: input.apiUrl,
-    completedColumnId: resolve("completedColumn", input.completedColumn),
-    startedColumnId: resolve("startedColumn", input.startedColumn),
-    canceledColumnId: resolve("canceledColumn", input.canceledColumn),
+    completedColumnId: mapping.completedColumnId ?? null,
+    startedColumnId: mapping.startedColumnId ?? null,
+    canceledColumnId: mapping.canceledColumnId ?? null,
     status: "active",
     brokenReason: null,
     brokenAt: null,
@@ -116,6 +128,15 @@ export async function createLinearConnection(trx: Kysely<Database>, clock: Clock
   };
   await trx.insertInto("linearConnections").values(row).execute();
   return row;
+}
+
+/** Applies a patch; a new API key repairs a broken connection (and forgets a rate-limit pause). */
+export async function updateLinearConnection(trx: Kysely<Database>, clock: Clock, row: LinearConnectionRow, patch: LinearConnectionPatch): Promise<LinearConnectionRow> {
+  const changes: Partial<LinearConnectionRow> = { ...(await resolveMapping(trx, row.appId, patch)), updatedAt: isoNow(clock) };
+  if (patch.webhookSecret !== undefined) changes.webhookSecret = patch.webhookSecret;
+  if (patch.apiKey !== undefined) Object.assign(changes, { apiKey: patch.apiKey, keyHint: patch.apiKey.slice(-4), status: "active", brokenReason: null, brokenAt: null, pausedUntil: null });
+  await trx.updateTable("linearConnections").set(changes).where("id", "=", row.id).execute();
+  return { ...row, ...changes };
 }
 
 /** Records Linear's request to pause until `until` (never shortening a longer pause). */

@@ -1,4 +1,4 @@
-import { ConnectLinearBodySchema, CreateLinearIssueBodySchema, IdParam, LINEAR_API_URL, LinearConnectionSchema, LinearIssueLinkSchema, LinkLinearIssueBodySchema } from "@tidings/protocol";
+import { ConnectLinearBodySchema, CreateLinearIssueBodySchema, IdParam, LINEAR_API_URL, LinearConnectionPatchSchema, LinearConnectionSchema, LinearIssueLinkSchema, LinkLinearIssueBodySchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { findAppInWorkspace } from "../../apps/apps.js";
@@ -9,7 +9,7 @@ import type { Context } from "../../context.js";
 import { findRequestInWorkspace } from "../../feature-requests/triage.js";
 import type { App } from "../../http/types.js";
 import type { JobRunner } from "../../jobs/runner.js";
-import { acceptableLinearApiUrl, createLinearConnection, findLinearConnection, toLinearConnection } from "./connections.js";
+import { acceptableLinearApiUrl, createLinearConnection, findLinearConnection, toLinearConnection, updateLinearConnection } from "./connections.js";
 import { createLinearIssueForRequest, findLinearLink, linkLinearIssue, toLinearIssueLink, unlinkLinearIssue } from "./links.js";
 
 const tags = ["console: Linear"];
@@ -17,7 +17,7 @@ const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
 const Success = Type.Object({ success: Type.Boolean() });
 
 /**
- * An app's Linear connection (connect and disconnect: owners and admins, as the key is a
+ * An app's Linear connection (connect, change and disconnect: owners and admins, as the key is a
  * credential) and a request's Linear issue (read by any member; create, link and unlink with `triage`).
  */
 export function linearConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): void {
@@ -64,6 +64,26 @@ export function linearConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       const apiUrl = await acceptableLinearApiUrl(request.body.apiUrl ?? LINEAR_API_URL, ctx.config.webhookAllow);
       const row = await db.transaction().execute((trx) => createLinearConnection(trx, ctx.clock, appId, { ...request.body, apiUrl }));
       return reply.code(201).send(await toLinearConnection(db, ctx.config, row));
+    },
+  );
+
+  app.patch(
+    base,
+    {
+      schema: {
+        tags,
+        summary: "Change the connection's API key, webhook signing secret or state mapping; a new key repairs a broken connection",
+        params: AppParams,
+        body: LinearConnectionPatchSchema,
+        response: { 200: LinearConnectionSchema },
+      },
+    },
+    async (request) => {
+      const { wsId, appId } = request.params;
+      await appAccess(request, wsId, appId, "app.configure");
+      const row = await db.transaction().execute(async (trx) => updateLinearConnection(trx, ctx.clock, await findLinearConnection(trx, appId), request.body));
+      jobs.kick();
+      return toLinearConnection(db, ctx.config, row);
     },
   );
 

@@ -230,5 +230,23 @@ describe.each(testDialects())("Linear sync on %s", (dialect) => {
     expect((await acme.console.post(`/workspaces/${acme.wsId}/feature-requests/${other}/linear/issue`, {})).body.code).toBe("linear_connection_broken");
     expect(linear.calls).toHaveLength(calls);
     expect(smtp.to("owner@acme.example").filter((m) => m.subject === subject)).toHaveLength(1);
+
+    // A new key repairs it: the block catches up with the votes.
+    const fresh = "lin_api_0fresh0key0after0the0revocation0";
+    linear.allow(fresh);
+    const repaired = await acme.console.patch(connection(), { apiKey: fresh });
+    expect(repaired.body).toMatchObject({ status: "active", brokenReason: null, keyHint: fresh.slice(-4) });
+    await tick();
+    expect(linear.calls.slice(calls).map((c) => `${c.operation} ${c.authorization}`)).toEqual([`issue ${fresh}`, `updateIssue ${fresh}`]);
+  });
+
+  it("takes a new webhook signing secret: deliveries signed with the old one are refused", async () => {
+    const id = await newRequest("Rotated");
+    const issue = await createIssue(id);
+    expect((await acme.console.patch(connection(), { webhookSecret: "lin_wh_the_new_signing_secret" })).status).toBe(200);
+    expect((await deliver(linearIssueStateChanged(issue, "completed", now()))).statusCode).toBe(401);
+    expect((await deliver(linearIssueStateChanged(issue, "completed", now()), { secret: "lin_wh_the_new_signing_secret" })).statusCode).toBe(202);
+    await tick();
+    expect((await request(id)).columnSlug).toBe("shipped");
   });
 });
