@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMailTestApp, type MailTestApp } from "@tidings/testing/changelog-kit";
-import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { linearDeliveryHeaders, linearIssueStateChanged, rateLimitedReply, startLinearServer, type LinearServer } from "@tidings/testing/linear-server";
 import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-test-server";
 import { signTestSsoToken } from "@tidings/testing/sso-tokens";
@@ -248,5 +248,24 @@ describe.each(testDialects())("Linear sync on %s", (dialect) => {
     expect((await deliver(linearIssueStateChanged(issue, "completed", now()), { secret: "lin_wh_the_new_signing_secret" })).statusCode).toBe(202);
     await tick();
     expect((await request(id)).columnSlug).toBe("shipped");
+  });
+
+  it("needs app.configure to change the connection and triage to link, and hides other workspaces' connections", async () => {
+    const added = await acme.console.post(`/workspaces/${acme.wsId}/members`, { email: `mia-${dialect}@acme.example`, role: "member" });
+    expect(added.status).toBe(201);
+    const token = await acme.console.post(`/users/${added.body.member.userId}/tokens`, { name: "mia" });
+    const member = consoleClient(t.app, `Bearer ${token.body.token}`);
+    expect((await member.patch(connection(), { apiKey: `${API_KEY}x` })).body.code).toBe("capability_required");
+    expect((await member.delete(connection())).status).toBe(403);
+    expect((await member.get(connection())).body).toMatchObject({ id: connectionId, keyHint: API_KEY.slice(-4) });
+    const mine = await newRequest("Member's pick");
+    expect((await member.post(`/workspaces/${acme.wsId}/feature-requests/${mine}/linear/issue`, {})).status).toBe(201);
+
+    const other = await createWorkspaceWithApp(t.app, t.admin.authorization, `other-${dialect}`);
+    expect((await acme.console.get(`/workspaces/${other.wsId}/apps/${acme.appId}/linear`)).body.code).toBe("app_not_found");
+    expect((await other.console.get(`/workspaces/${other.wsId}/feature-requests/${mine}/linear`)).body.code).toBe("feature_request_not_found");
+    expect((await other.console.delete(`/workspaces/${other.wsId}/feature-requests/${mine}/linear`)).body.code).toBe("feature_request_not_found");
+    expect((await other.console.get(`/workspaces/${other.wsId}/apps/${other.appId}/linear`)).body.code).toBe("linear_not_connected");
+    expect((await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${mine}/linear`)).status).toBe(200);
   });
 });
