@@ -3,6 +3,8 @@ import { LINEAR_API_URL } from "@tidings/protocol";
 import { checkWebhookUrl } from "../../webhooks/address-guard.js";
 import type { Context } from "../../context.js";
 
+/** How long Linear has to answer one call. */
+export const LINEAR_TIMEOUT_MS = 10_000;
 /** The wait after a rate limit that names no time. */
 export const LINEAR_RATE_LIMIT_WAIT_MS = 60_000;
 
@@ -69,7 +71,8 @@ export interface LinearApi {
 
 /**
  * A client for one connection, through `@linear/sdk`. The endpoint is checked against the
- * address guard before each call (a non-default endpoint must be an allowed address).
+ * address guard before each call (a non-default endpoint must be an allowed address), and each
+ * call has {@link LINEAR_TIMEOUT_MS} to answer.
  *
  * @example
  * ```ts
@@ -77,12 +80,13 @@ export interface LinearApi {
  * ```
  */
 export function linearClient(ctx: Pick<Context, "config">, target: LinearTarget): LinearApi {
-  const client = new LinearClient({ apiKey: target.apiKey, apiUrl: target.apiUrl });
+  // A client per call: its fetch options, and so its timeout signal, are fixed when it is made.
+  const sdk = () => new LinearClient({ apiKey: target.apiKey, apiUrl: target.apiUrl, signal: AbortSignal.timeout(LINEAR_TIMEOUT_MS) });
   const guard = async () => {
     if (target.apiUrl !== LINEAR_API_URL) await checkWebhookUrl(target.apiUrl, ctx.config.webhookAllow);
   };
   const read = async (idOrIdentifier: string): Promise<LinearIssue> => {
-    const issue = await client.issue(idOrIdentifier);
+    const issue = await sdk().issue(idOrIdentifier);
     const teamId = issue.teamId;
     if (teamId !== undefined && teamId !== target.teamId) throw new NotOfTeamError(issue.identifier);
     return { id: issue.id, identifier: issue.identifier, title: issue.title, description: issue.description ?? "", url: issue.url, teamId };
@@ -94,14 +98,14 @@ export function linearClient(ctx: Pick<Context, "config">, target: LinearTarget)
     },
     async createIssue(input) {
       await guard();
-      const payload = await client.createIssue({ teamId: target.teamId, title: input.title, description: input.description });
+      const payload = await sdk().createIssue({ teamId: target.teamId, title: input.title, description: input.description });
       const id = payload.issueId;
       if (!payload.success || id === undefined) throw new LinearError(undefined, [], LinearErrorType.Unknown);
       return read(id);
     },
     async setDescription(issueId, description) {
       await guard();
-      await client.updateIssue(issueId, { description });
+      await sdk().updateIssue(issueId, { description });
     },
   };
 }
