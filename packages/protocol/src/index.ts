@@ -18,3 +18,4 @@ export * from "./console-auth.js";
 export * from "./text.js";
 export * from "./webhooks.js";
 export * from "./github.js";
+export * from "./linear.js";

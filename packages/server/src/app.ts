@@ -63,6 +63,8 @@ import { endUserConsoleRoutes } from "./users/console-routes.js";
 import { webhookConsoleRoutes } from "./webhooks/console-routes.js";
 import { githubConsoleRoutes } from "./integrations/github/console-routes.js";
 import { githubWebhookRoutes } from "./integrations/github/webhook-routes.js";
+import { linearConsoleRoutes } from "./integrations/linear/console-routes.js";
+import { linearWebhookRoutes } from "./integrations/linear/webhook-routes.js";
 import type { DeliveryOutcome } from "./webhooks/delivery.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
@@ -311,6 +313,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // GitHub's webhook deliveries: their own scope, where a JSON body stays raw text to be verified.
   await app.register(async (scope) => githubWebhookRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx, jobs));
+  // Linear's, likewise.
+  await app.register(async (scope) => linearWebhookRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx, jobs));
 
   // The public portal (/p/<APP_KEY>), its bundles and the script-tag widget: HTML, outside /api.
   await app.register(async (scope) => portalRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
@@ -342,6 +346,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       companyConsoleRoutes(typed, ctx);
       webhookConsoleRoutes(typed, ctx, jobs);
       githubConsoleRoutes(typed, ctx, jobs);
+      linearConsoleRoutes(typed, ctx, jobs);
       portabilityConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },

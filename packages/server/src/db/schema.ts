@@ -621,6 +621,53 @@ export interface GithubConnectionsTable {
   updatedAt: string;
 }
 
+/** An app's Linear team connection (one per app). */
+export interface LinearConnectionsTable {
+  id: string;
+  appId: string;
+  teamId: string;
+  apiKey: string;
+  /** The key's last four characters, to tell keys apart. */
+  keyHint: string;
+  webhookSecret: string;
+  apiUrl: string;
+  completedColumnId: string | null;
+  startedColumnId: string | null;
+  canceledColumnId: string | null;
+  status: "active" | "broken";
+  brokenReason: string | null;
+  brokenAt: string | null;
+  pausedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A request linked to an issue of its app's connected Linear team. */
+export interface LinearIssueLinksTable {
+  id: string;
+  connectionId: string;
+  appId: string;
+  featureRequestId: string;
+  issueId: string;
+  issueIdentifier: string;
+  issueUrl: string;
+  issueTitle: string;
+  issueState: string | null;
+  pushedVotes: number | null;
+  pushedComments: number | null;
+  pushedAt: string | null;
+  syncError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A Linear webhook delivery already received. */
+export interface LinearWebhookDeliveriesTable {
+  connectionId: string;
+  deliveryId: string;
+  receivedAt: string;
+}
+
 /** A request linked to an issue of its app's connected repository. */
 export interface GithubIssueLinksTable {
   id: string;
@@ -718,6 +765,9 @@ export interface Database {
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
   githubConnections: GithubConnectionsTable;
+  linearConnections: LinearConnectionsTable;
+  linearIssueLinks: LinearIssueLinksTable;
+  linearWebhookDeliveries: LinearWebhookDeliveriesTable;
   githubIssueLinks: GithubIssueLinksTable;
   githubWebhookDeliveries: GithubWebhookDeliveriesTable;
 }

@@ -1,8 +1,7 @@
 import type { GithubBrokenReason } from "@tidings/protocol";
 import { isoNow } from "../../clock.js";
 import type { Context } from "../../context.js";
-import { enqueueJobs } from "../../jobs/queue.js";
-import { composeMail, oneLine, publicBase } from "../../mail/compose.js";
+import { mailOwnersConnectionBroken } from "../broken-mail.js";
 
 const WHY: Record<GithubBrokenReason, string> = {
   unauthorized: "GitHub refused its token (revoked, expired or replaced)",
@@ -30,46 +29,16 @@ export async function markBroken(ctx: Context, connectionId: string, reason: Git
       .where("status", "=", "active")
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    const connection = await trx
-      .selectFrom("githubConnections as g")
-      .innerJoin("apps as a", "a.id", "g.appId")
-      .select(["g.owner", "g.repo", "a.id as appId", "a.name as appName", "a.workspaceId"])
-      .where("g.id", "=", connectionId)
-      .executeTakeFirstOrThrow();
-    const owners = await trx
-      .selectFrom("memberships as m")
-      .innerJoin("consoleUsers as u", "u.id", "m.userId")
-      .select(["u.id", "u.email"])
-      .where("m.workspaceId", "=", connection.workspaceId)
-      .where("m.role", "=", "owner")
-      .orderBy("u.id")
-      .execute();
-    const base = publicBase(ctx.config);
-    const host = new URL(base).hostname;
-    const repository = `${connection.owner}/${connection.repo}`;
-    await enqueueJobs(
-      trx,
-      ctx.clock,
-      owners.map((owner) => ({
-        kind: "mail",
-        refId: connectionId,
-        dedupeKey: `github-broken:${connectionId}:${now}:${owner.id}`,
-        payload: {
-          subscriptionId: null,
-          requireStatus: null,
-          message: composeMail({
-            to: owner.email,
-            subject: `${oneLine(connection.appName)}: the GitHub connection stopped`,
-            paragraphs: [
-              `Tidings stopped syncing ${oneLine(connection.appName)} with the GitHub repository ${repository}: ${WHY[reason]}.`,
-              "Issues no longer move requests and their demand is no longer written to them. Save a new fine-grained token (Issues: read and write, Metadata: read) in the app's GitHub settings to resume.",
-            ],
-            action: { label: "Open the app's settings", url: `${base}/admin/w/${connection.workspaceId}/a/${connection.appId}` },
-            messageId: `github-broken.${connectionId}.${Date.parse(now)}.${owner.id}@${host}`,
-          }),
-        },
-      })),
-    );
+    const connection = await trx.selectFrom("githubConnections").select(["owner", "repo", "appId"]).where("id", "=", connectionId).executeTakeFirstOrThrow();
+    await mailOwnersConnectionBroken(trx, ctx, {
+      service: "GitHub",
+      connectionId,
+      appId: connection.appId,
+      target: `the GitHub repository ${connection.owner}/${connection.repo}`,
+      why: WHY[reason],
+      fix: "Issues no longer move requests and their demand is no longer written to them. Save a new fine-grained token (Issues: read and write, Metadata: read) in the app's GitHub settings to resume.",
+      brokenAt: now,
+    });
     return true;
   });
 }

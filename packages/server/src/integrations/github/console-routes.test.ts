@@ -6,7 +6,7 @@ import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-
 import { testDialects } from "@tidings/testing/test-database";
 import { findEndUser } from "../../users/identity.js";
 import { parseWebhookAllow } from "../../webhooks/address-guard.js";
-import { DEMAND_END, DEMAND_START } from "./demand-block.js";
+import { DEMAND_END, DEMAND_START } from "../demand-block.js";
 
 const TOKEN = "github_pat_11AAAAAAA0test0token0for0the0console0routes";
 

@@ -10,8 +10,8 @@ import { enqueueJobs, type NewJob } from "../../jobs/queue.js";
 import { markBroken } from "./broken.js";
 import { classify, githubClient, type GithubClient, type GithubIssue } from "./client.js";
 import { findConnection, pauseConnection, requireActive, type GithubConnectionRow } from "./connections.js";
-import { renderDemandBlock } from "./demand-block.js";
-import { requestDemand } from "./demand.js";
+import { renderDemandBlock } from "../demand-block.js";
+import { requestDemand } from "../demand.js";
 
 export type GithubLinkRow = Selectable<GithubIssueLinksTable>;
 

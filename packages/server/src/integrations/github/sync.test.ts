@@ -8,7 +8,7 @@ import { signTestSsoToken } from "@tidings/testing/sso-tokens";
 import { testDialects } from "@tidings/testing/test-database";
 import { DIGEST_WINDOW_MS } from "../../feature-requests/notices.js";
 import { parseWebhookAllow } from "../../webhooks/address-guard.js";
-import { DELIVERY_MEMORY_MS } from "./deliveries.js";
+import { DELIVERY_MEMORY_MS } from "../deliveries.js";
 
 const TOKEN = "github_pat_11BBBBBBB0test0token0for0the0sync0jobs00000";
 const REPO = "acme/notes";

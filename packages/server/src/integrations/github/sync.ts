@@ -8,12 +8,11 @@ import { listColumns, type ColumnRow } from "../../roadmap/columns.js";
 import { markBroken } from "./broken.js";
 import { classify, githubClient } from "./client.js";
 import { closedColumnOf, labelColumnOf, pauseConnection } from "./connections.js";
-import { renderDemandBlock, withDemandBlock, withoutDemandBlock } from "./demand-block.js";
-import { requestDemand } from "./demand.js";
+import { renderDemandBlock, withDemandBlock, withoutDemandBlock } from "../demand-block.js";
+import { requestDemand } from "../demand.js";
+import { holdDemandWrite, nextDemandWrite } from "../demand-schedule.js";
 import { demandJob, GITHUB_DEMAND_JOB } from "./links.js";
 
-/** At most one write of an issue's demand block per this long, however many votes arrive. */
-export const DEMAND_INTERVAL_MS = 60_000;
 /** The job kind that applies one GitHub webhook delivery. */
 export const GITHUB_WEBHOOK_JOB = "github-webhook";
 /** How the event log names a change GitHub made. */
@@ -57,7 +56,7 @@ export async function githubDemandStep(ctx: Context): Promise<void> {
     .execute();
   if (changed.length === 0) return;
   const nowMs = ctx.clock.now().getTime();
-  const jobs = changed.map((link) => demandJob(link.id, new Date(Math.max(nowMs, link.pushedAt === null ? 0 : Date.parse(link.pushedAt) + DEMAND_INTERVAL_MS))));
+  const jobs = changed.map((link) => demandJob(link.id, nextDemandWrite(link.pushedAt, nowMs)));
   await db.transaction().execute((trx) => enqueueJobs(trx, ctx.clock, jobs));
 }
 
@@ -79,11 +78,7 @@ export function githubDemandJobHandler(ctx: Context): JobHandler {
       .where("l.id", "=", linkId)
       .executeTakeFirst();
     if (row === undefined || row.status !== "active" || row.syncError !== null) return;
-    const nowMs = ctx.clock.now().getTime();
-    if (row.pausedUntil !== null && Date.parse(row.pausedUntil) > nowMs) throw new RetryLater("GitHub asked to pause", Date.parse(row.pausedUntil) - nowMs);
-    if (row.pushedAt !== null && nowMs - Date.parse(row.pushedAt) < DEMAND_INTERVAL_MS) {
-      throw new RetryLater("written less than a minute ago", Date.parse(row.pushedAt) + DEMAND_INTERVAL_MS - nowMs);
-    }
+    holdDemandWrite(row.pausedUntil, row.pushedAt, ctx.clock.now().getTime(), "GitHub");
     const demand = await requestDemand(db, ctx.config, row.featureRequestId);
     if (demand === undefined) return;
     const github = githubClient(ctx, row, (until) => pauseConnection(db, row.connectionId, until));

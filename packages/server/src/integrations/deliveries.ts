@@ -1,8 +1,9 @@
-import type { Context } from "../../context.js";
+import type { Context } from "../context.js";
 
 /**
- * How long a webhook delivery id is remembered. GitHub redelivers only deliveries of the past
- * three days, so a month is ample; after it the id is forgotten and the table stays small.
+ * How long a webhook delivery id is remembered (GitHub's and Linear's). GitHub redelivers only
+ * deliveries of the past three days and Linear retries for hours, so a month is ample; after it
+ * the id is forgotten and the tables stay small.
  */
 export const DELIVERY_MEMORY_MS = 30 * 24 * 3_600_000;
 
@@ -12,10 +13,10 @@ export const DELIVERY_MEMORY_MS = 30 * 24 * 3_600_000;
  *
  * @example
  * ```ts
- * runner.step(githubDeliverySweep());
+ * runner.step(webhookDeliverySweep());
  * ```
  */
-export function githubDeliverySweep(intervalMs = 60 * 60_000): (ctx: Context) => Promise<void> {
+export function webhookDeliverySweep(intervalMs = 60 * 60_000): (ctx: Context) => Promise<void> {
   let next = Number.NEGATIVE_INFINITY;
   return async (ctx) => {
     const now = ctx.clock.now().getTime();
@@ -23,5 +24,6 @@ export function githubDeliverySweep(intervalMs = 60 * 60_000): (ctx: Context) =>
     next = now + intervalMs;
     const before = new Date(now - DELIVERY_MEMORY_MS).toISOString();
     await ctx.db.kysely.deleteFrom("githubWebhookDeliveries").where("receivedAt", "<", before).execute();
+    await ctx.db.kysely.deleteFrom("linearWebhookDeliveries").where("receivedAt", "<", before).execute();
   };
 }

@@ -1,8 +1,8 @@
 import { portalPath } from "@tidings/client";
 import type { Kysely } from "kysely";
-import type { Config } from "../../config.js";
-import type { Database } from "../../db/schema.js";
-import { publicBase } from "../../mail/compose.js";
+import type { Config } from "../config.js";
+import type { Database } from "../db/schema.js";
+import { publicBase } from "../mail/compose.js";
 import type { Demand } from "./demand-block.js";
 
 /** A request as an issue shows it: its text, and its demand. */
