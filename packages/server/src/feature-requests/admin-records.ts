@@ -2,7 +2,7 @@ import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, 
 import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { linkedFeedback } from "../feedback/evidence.js";
+import { linkedFeedback } from "./feedback-links.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "../search/search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";

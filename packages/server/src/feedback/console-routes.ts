@@ -21,7 +21,7 @@ import { requireCapability } from "../console/capabilities.js";
 import { WorkspaceParams } from "../console/routes.js";
 import { appTag, type Context } from "../context.js";
 import { createTeamRequest } from "../feature-requests/triage.js";
-import { linkFeedback, unlinkFeedback } from "./evidence.js";
+import { linkFeedback, unlinkFeedback } from "../feature-requests/feedback-links.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { downloadUrl } from "../uploads/signed-links.js";

@@ -8,7 +8,7 @@ import { recordFields } from "../custom-fields/record-fields.js";
 import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { audienceSees, boardAudience } from "../boards/access.js";
-import { linkableRequest, writeLink } from "./evidence.js";
+import { linkableRequest, writeLink } from "../feature-requests/feedback-links.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import { newId } from "../ids.js";

@@ -4,9 +4,9 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { normaliseEmail } from "../mail/email-address.js";
-import { followForCustomer, type TeamFollow } from "../notifications/team-follows.js";
-import { findRequestInWorkspace } from "./triage.js";
-import { addVoteFor } from "./votes.js";
+import { followForCustomer, type TeamFollow } from "./customer-follows.js";
+import { findRequestInWorkspace } from "../feature-requests/triage.js";
+import { addVoteFor } from "../feature-requests/votes.js";
 
 /** Who the team votes for: one end user by public id or SSO email, or a company. */
 export type OnBehalfOf = { endUserId: string } | { email: string } | { companyId: string };
