@@ -156,6 +156,18 @@ describe.each(testDialects())("feedback linked to feature requests on %s", (dial
     expect((await ws.console.get(`/workspaces/${ws.wsId}/submissions`)).body.total).toBe(before);
   });
 
+  it("moves linked feedback to the target of a merge, where unlinking still removes its vote", async () => {
+    const duplicate = await create("Merge me");
+    const target = await create("Keep me");
+    const sub = await feedback("Merged evidence", "merger");
+    await link(sub, duplicate);
+    expect((await ws.console.post(`/workspaces/${ws.wsId}/feature-requests/${duplicate}/merge`, { intoId: target })).status).toBe(200);
+    const record = await detail(target);
+    expect({ votes: record.voteCount, feedback: record.feedback.map((f: { submissionId: string }) => f.submissionId) }).toEqual({ votes: 1, feedback: [sub] });
+    await unlink(sub);
+    expect((await detail(target)).voteCount).toBe(0);
+  });
+
   it("keeps the count equal to the stored votes when links and votes race", async () => {
     const id = await create("Busy");
     const subs = await Promise.all(Array.from({ length: 12 }, (_, i) => feedback(`Busy ${i}`, `busy-${i}`)));
