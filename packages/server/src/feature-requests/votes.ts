@@ -387,6 +387,10 @@ export async function removeLinkedVote(
   return true;
 }
 
-async function lockRequest(trx: Kysely<Database>, id: string): Promise<void> {
+/**
+ * PostgreSQL: locks a request's row, as the voting path does before it touches the voter, so a
+ * transaction that writes an end user and then a vote takes its locks in the same order.
+ */
+export async function lockRequest(trx: Kysely<Database>, id: string): Promise<void> {
   await trx.selectFrom("featureRequests").select("id").where("id", "=", id).forUpdate().execute();
 }

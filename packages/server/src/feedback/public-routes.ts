@@ -9,6 +9,7 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { audienceSees, boardAudience } from "../boards/access.js";
 import { linkableRequest, writeLink } from "../feature-requests/feedback-links.js";
+import { lockRequest } from "../feature-requests/votes.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import { newId } from "../ids.js";
@@ -112,6 +113,8 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
       const reporterName = body.reporterName?.trim() || null;
       const reporterEmail = body.reporterEmail?.trim() || null;
       await db.transaction().execute(async (trx) => {
+        // The picked request's vote is taken in the voting path's lock order: the request, then the voter.
+        if (picked !== null && ctx.db.dialect === "postgres") await lockRequest(trx, picked.id);
         const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
         await trx
           .insertInto("submissions")
