@@ -11,6 +11,14 @@ describe("FeedbackClient feedback", () => {
     expect((seen[0]!.body as { metadata: Record<string, string> }).metadata.sdk).toMatch(/^tidings-client\//);
   });
 
+  it("sends the feature request the user picked, and nothing when none was picked", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ submissionId: "s1" }, { status: 201 }));
+    const c = client(fetch);
+    await c.submitFeedback({ title: "Offline", details: "please", featureRequestId: "fr_01jq0000000000000000000000" });
+    await c.submitFeedback({ title: "Offline", details: "please" });
+    expect(seen.map((s) => (s.body as { featureRequestId?: string }).featureRequestId)).toEqual(["fr_01jq0000000000000000000000", undefined]);
+  });
+
   it("uploads pending attachments before submitting feedback: images and objects to their endpoints", async () => {
     const { seen, fetch } = recorder((s) =>
       s.url.pathname.startsWith("/api/v1/uploads/")

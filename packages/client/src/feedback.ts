@@ -33,6 +33,12 @@ export interface FeedbackDraft {
   submittedAt?: string | undefined;
   /** Wins over `verificationTokenProvider`. */
   verificationToken?: string | undefined;
+  /**
+   * The feature request the user picked (an approved request of the app they can see): the
+   * feedback is linked to it, and a signed-in user counts as its voter. Anything else is refused
+   * with `feature_request_not_linkable`.
+   */
+  featureRequestId?: string | undefined;
 }
 
 /** `POST /feedback`, after uploading the draft's pending attachments, through the intake's verification. */
@@ -57,6 +63,7 @@ export async function submitFeedback(s: ClientSession, draft: FeedbackDraft, opt
     reporterEmail: nonBlank(draft.reporterEmail?.trim()),
     appVersion: draft.appVersion,
     buildNumber: draft.buildNumber,
+    featureRequestId: nonBlank(draft.featureRequestId?.trim()),
     // SDK keys override the host's.
     metadata: {
       ...draft.metadata,

@@ -520,6 +520,24 @@ export const ErrorCodes = {
     meaning: "No company with this id belongs to an app of the workspace.",
     fix: "List the app's companies first (`GET …/apps/<appId>/companies`).",
   },
+  feature_request_not_linkable: {
+    status: 400,
+    message: "The feature request cannot take this feedback",
+    meaning: "A feedback submission's `featureRequestId` (or a console link) names a request of another app, or one that is not visible: pending, declined or merged into another.",
+    fix: "Pick an approved request of the feedback's app (a merged duplicate's `mergedIntoId`), or leave `featureRequestId` out.",
+  },
+  end_user_not_found: {
+    status: 404,
+    message: "End user not found",
+    meaning: "A vote on behalf names an end user (`endUserId`, the public id) or an `email` no end user of the request's app has; `details` names the one given. Nothing was written.",
+    fix: "Use a public id or SSO email of one of the app's end users (the request's voters and the company pages list them).",
+  },
+  company_has_no_users: {
+    status: 409,
+    message: "The company has no end users to vote for",
+    meaning: "A vote on behalf names a company none of whose end users the host has reported yet. Nothing was written.",
+    fix: "Vote for one of the company's users once the host reports them, or name the user by id or email.",
+  },
   invalid_mrr: {
     status: 400,
     message: "MRR must be a finite number from 0 to 1,000,000,000",

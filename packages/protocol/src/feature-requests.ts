@@ -264,6 +264,51 @@ export const FeatureRequestVoterSchema = Type.Object({
   /** The company the host reported the voter in. */
   company: Type.Union([Type.Object({ id: Type.String(), externalId: Type.String(), name: NullableString }), Type.Null()]),
   votedAt: Timestamp,
+  /** Added by the team on the voter's behalf (`addedBy` is the console user), with its `note`. */
+  addedByTeam: Type.Boolean(),
+  addedBy: NullableString,
+  note: NullableString,
+  /** The linked feedback whose link added the vote, or null. */
+  fromSubmissionId: NullableString,
+});
+
+/** A feedback submission linked to a request, as its console record lists it. */
+export const LinkedFeedbackSchema = Type.Object({
+  submissionId: Type.String(),
+  title: Type.String(),
+  /** The description's first 280 characters (`…` when cut), or the title when it has none. */
+  quote: Type.String(),
+  reporterName: NullableString,
+  reporterEmail: NullableString,
+  /** The identified reporter, counted as a voter; null for anonymous feedback. */
+  voterPublicId: NullableString,
+  linkedAt: Timestamp,
+  createdAt: Timestamp,
+});
+
+/** `POST W/feature-requests/:id/votes`: a vote on a customer's behalf; name exactly one of the three. */
+export const VoteOnBehalfBodySchema = Type.Object({
+  /** An end user of the request's app, by public id. */
+  endUserId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** An end user of the request's app, by the email their SSO token carried (case-insensitive). */
+  email: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+  /** A company of the request's app (`co_…`): the vote is its first user's (earliest known). */
+  companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  note: Type.Optional(Type.String({ maxLength: 2_000 })),
+});
+
+export const VoteOnBehalfResultSchema = Type.Object({
+  /** The public id of the end user who now votes. */
+  voterPublicId: Type.String(),
+  /** False when they voted already (nothing changed). */
+  added: Type.Boolean(),
+  voteCount: Type.Integer(),
+  /**
+   * The customer's follow of the request: `confirmed` (the address their SSO token carried),
+   * `pending` (a confirmation mail went to the address they typed on their feedback),
+   * `declined` (they had stopped following it: left so), `none` (no address known).
+   */
+  follow: StringEnum(["confirmed", "pending", "declined", "none"]),
 });
 
 export const AdminFeatureRequestDetailSchema = Type.Object({
@@ -274,6 +319,8 @@ export const AdminFeatureRequestDetailSchema = Type.Object({
   voters: Type.Array(FeatureRequestVoterSchema),
   /** Its voters' companies, highest MRR first (500 at most; `companyCount` has the total). */
   companies: Type.Array(RequestCompanySchema),
+  /** The feedback linked to it, newest link first (500 at most). */
+  feedback: Type.Array(LinkedFeedbackSchema),
 });
 
 const TriageTitle = Type.String({ minLength: 1, maxLength: 200 });

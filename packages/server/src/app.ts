@@ -19,6 +19,7 @@ import type { Context } from "./context.js";
 import { migrateToLatest, openDatabase, type Db } from "./db/database.js";
 import { seedDemo } from "./demo/seed-demo.js";
 import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
+import { voteOnBehalfConsoleRoutes } from "./votes-on-behalf/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { duplicateConsoleRoutes } from "./feature-requests/duplicate-routes.js";
@@ -337,6 +338,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       tagConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
+      voteOnBehalfConsoleRoutes(typed, ctx);
       duplicateConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);

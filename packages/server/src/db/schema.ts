@@ -266,6 +266,12 @@ export interface FeatureRequestVotesTable {
   endUserId: string;
   shipNotifyEmail: string | null;
   createdAt: string;
+  /** The console user who added the vote on the voter's behalf, or null (migration 0034). */
+  addedBy: string | null;
+  /** The team's note on a vote added on behalf. */
+  note: string | null;
+  /** The linked feedback whose link added the vote; unlinking removes it. */
+  sourceSubmissionId: string | null;
 }
 
 export interface FeatureRequestCommentsTable {
@@ -348,6 +354,9 @@ export interface SubmissionsTable {
   customFields: string;
   createdAt: string;
   updatedAt: string;
+  /** The feature request it is evidence for, and since when (migration 0034). */
+  featureRequestId: string | null;
+  linkedAt: string | null;
 }
 
 export interface UploadSessionsTable {

@@ -2,6 +2,7 @@ import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, 
 import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import { linkedFeedback } from "./feedback-links.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "../search/search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";
@@ -164,7 +165,7 @@ export const DETAIL_VOTER_LIMIT = 500;
 /** A request with its history (newest first) and its most recent voters. */
 export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspaceId: string, id: string) {
   const record = await getAdminFeatureRequest(db, workspaceId, id);
-  const [events, voters, companies] = await Promise.all([
+  const [events, voters, companies, feedback] = await Promise.all([
     db
       .selectFrom("featureRequestEvents")
       .select(["id", "type", "data", "actor", "createdAt"])
@@ -176,7 +177,7 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
       .selectFrom("featureRequestVotes as vt")
       .innerJoin("endUsers as eu", "eu.id", "vt.endUserId")
       .leftJoin("companies as co", "co.id", "eu.companyId")
-      .select(["eu.publicId", "eu.displayName", "eu.avatarUrl", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt"])
+      .select(["eu.publicId", "eu.displayName", "eu.avatarUrl", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt", "vt.addedBy", "vt.note", "vt.sourceSubmissionId"])
       .select(["co.id as companyId", "co.externalId as companyExternalId", "co.name as companyName"])
       .where("vt.featureRequestId", "=", id)
       .orderBy("vt.createdAt", "desc")
@@ -184,6 +185,7 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
       .limit(DETAIL_VOTER_LIMIT)
       .execute(),
     requestCompanies(db, id, DETAIL_VOTER_LIMIT),
+    linkedFeedback(db, id, DETAIL_VOTER_LIMIT),
   ]);
   return {
     ...record,
@@ -198,7 +200,12 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
       currency: v.currency,
       company: v.companyId === null ? null : { id: v.companyId, externalId: v.companyExternalId ?? "", name: v.companyName },
       votedAt: v.createdAt,
+      addedByTeam: v.addedBy !== null,
+      addedBy: v.addedBy,
+      note: v.note,
+      fromSubmissionId: v.sourceSubmissionId,
     })),
     companies,
+    feedback,
   };
 }

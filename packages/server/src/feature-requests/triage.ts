@@ -273,6 +273,8 @@ export async function mergeRequests(t: Triage, id: string, intoId: string): Prom
   await t.trx.deleteFrom("featureRequestVotes").where("featureRequestId", "=", duplicate.id).where("endUserId", "in", votesOnTarget).execute();
   await t.trx.updateTable("featureRequestVotes").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
   await t.trx.updateTable("featureRequestComments").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
+  // Feedback linked to the duplicate is evidence for the target (its votes moved above, still credited to the links).
+  await t.trx.updateTable("submissions").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
   await t.trx.updateTable("featureRequests").set({ mergedIntoId: target.id }).where("mergedIntoId", "=", duplicate.id).execute();
   const now = isoNow(t.clock);
   await moveFollowers(t.trx, duplicate.id, target.id, now);

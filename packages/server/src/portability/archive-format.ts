@@ -128,6 +128,8 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   featureRequestVotes: [
     { column: "featureRequestId", table: "featureRequests", kind: "row" },
     { column: "endUserId", table: "endUsers", kind: "row" },
+    // The linked feedback whose link added the vote (submissions come later in the archive).
+    { column: "sourceSubmissionId", table: "submissions", kind: "loose", nullable: true },
   ],
   featureRequestComments: [
     { column: "featureRequestId", table: "featureRequests", kind: "row" },
@@ -154,6 +156,8 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
     { column: "appId", table: "apps", kind: "row" },
     { column: "workspaceId", table: "workspaces", kind: "row" },
     { column: "endUserId", table: "endUsers", kind: "row", nullable: true },
+    // The request the feedback is evidence for (it may have been deleted since).
+    { column: "featureRequestId", table: "featureRequests", kind: "loose", nullable: true },
   ],
   uploads: [
     { column: "appId", table: "apps", kind: "row" },

@@ -30,6 +30,7 @@ import * as m0029 from "./0029-duplicate-dismissals.js";
 import * as m0031 from "./0031-companies.js";
 import * as m0032 from "./0032-api-token-scopes.js";
 import * as m0033 from "./0033-github.js";
+import * as m0034 from "./0034-feedback-evidence.js";
 import * as m0035 from "./0035-linear.js";
 
 /** Every migration, in order. Names are frozen once released. */
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   "0031-companies": m0031,
   "0032-api-token-scopes": m0032,
   "0033-github": m0033,
+  "0034-feedback-evidence": m0034,
   "0035-linear": m0035,
 };
