@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { signUserAttributes, type CompanyAttributes } from "@tidings/client";
 import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -485,6 +486,56 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     expect(await page.getByRole("progressbar", { name: "Submission quota used" }).count()).toBe(usage.quota === null ? 0 : 1);
   });
 
+  it("shows a request's companies, sorts by company revenue, and opens a company's page with its users and votes", async () => {
+    const ws = `/workspaces/${state.wsId}`;
+    const { signingSecret } = (await consoleApi("POST", `${ws}/apps/${state.appId}/signing-secret`)) as unknown as { signingSecret: string };
+    const report = async (userToken: string, company: CompanyAttributes) => {
+      const signed = await signUserAttributes({ secret: signingSecret, appKey: state.appKey, userToken, attributes: { company } });
+      const res = await fetch(`${baseUrl}/api/v1/public/apps/${state.appKey}/user`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "x-user-token": userToken },
+        body: JSON.stringify({ company, ...signed }),
+      });
+      expect(res.status).toBe(200);
+    };
+    await report("globex-1", { id: "globex", name: "Globex", mrr: 2400, currency: "EUR", plan: "enterprise", attributes: { seats: 120 } });
+    await report("globex-2", { id: "globex" });
+    await report("initech-1", { id: "initech", name: "Initech", mrr: 300, currency: "USD", plan: "team" });
+    const sso = (await consoleApi("POST", `${ws}/feature-requests`, { appId: state.appId, title: "Single sign-on" })) as unknown as { id: string };
+    for (const token of ["globex-1", "globex-2", "initech-1"]) {
+      const voted = await fetch(`${baseUrl}/api/v1/feature-requests/${sso.id}/vote`, { method: "POST", headers: { "x-user-token": token, "x-app-key": state.appKey } });
+      expect(voted.status).toBe(200);
+    }
+
+    await page.getByRole("link", { name: "Feature requests" }).click();
+    await page.getByRole("tab", { name: "All requests" }).click();
+    await page.getByLabel("Sort").selectOption("company_revenue");
+    await page.getByLabel("Currency").selectOption("EUR");
+    const first = page.getByTestId("request-row").first();
+    await first.getByText("Single sign-on").waitFor();
+    expect(await first.textContent()).toContain("2 companies · €2,400.00 + $300.00");
+
+    await page.getByRole("link", { name: "Open Single sign-on" }).click();
+    await page.getByRole("heading", { name: "Single sign-on", level: 1 }).waitFor();
+    // Globex's two voters are one customer: its MRR counts once.
+    expect(await page.getByTestId("company-revenue").textContent()).toContain("€2,400.00 + $300.00");
+    const companies = page.getByTestId("request-companies");
+    expect(await companies.getByRole("row").nth(1).textContent()).toMatch(/Globex.*€2,400\.00.*enterprise.*2/);
+    await shot(page, "request-companies");
+
+    await companies.getByRole("link", { name: "Globex" }).click();
+    await page.getByRole("heading", { name: "Globex", level: 1 }).waitFor();
+    expect(await page.getByTestId("company-summary").textContent()).toContain("€2,400.00 · enterprise · Your id: globex");
+    expect(await page.getByTestId("company-attributes").textContent()).toContain("seats");
+    expect(await page.getByTestId("company-users").getByRole("row").count()).toBe(3);
+    expect(await page.getByTestId("company-votes").getByRole("link", { name: "Single sign-on" }).count()).toBe(2);
+    await shot(page, "company");
+
+    await page.getByRole("link", { name: "Companies" }).click();
+    await page.getByTestId("companies").getByRole("link", { name: "Initech" }).waitFor();
+    expect(await page.getByTestId("companies").getByRole("row").nth(1).textContent()).toContain("Globex");
+  });
+
   it("adds a webhook endpoint, sends a test event to a real receiver and shows it in the delivery log", async () => {
     const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
     const receiver = http.createServer((req, res) => {
@@ -555,6 +606,22 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await page.getByText("No API tokens yet.").waitFor();
     expect(await page.getByTestId("new-token").count()).toBe(0);
     expect((await fetch(`${baseUrl}/api/v1/console/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+
+    // A read-only token of this workspace alone, as an assistant's MCP server wants it.
+    await page.getByLabel("Token name").fill("assistant");
+    await page.getByLabel("Access").selectOption("read");
+    await page.getByLabel(/Only the .* workspace/).check();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const reader = (await page.getByTestId("new-token").textContent()) ?? "";
+    await page.getByTestId("token-row").getByText(/Read only · only /).waitFor();
+    const headers = { authorization: `Bearer ${reader}`, "content-type": "application/json" };
+    const seen = (await (await fetch(`${baseUrl}/api/v1/console/me`, { headers })).json()) as { workspaces: unknown[] };
+    expect(seen.workspaces).toHaveLength(1);
+    const write = await fetch(`${baseUrl}/api/v1/console/tokens`, { method: "POST", headers, body: JSON.stringify({ name: "more" }) });
+    expect(write.status).toBe(403);
+    expect(((await write.json()) as { code: string }).code).toBe("token_read_only");
+    await page.getByRole("button", { name: "Revoke assistant" }).click();
+    await page.getByText("No API tokens yet.").waitFor();
   });
 
   it("creates, releases, edits and deletes a version", async () => {
@@ -618,5 +685,36 @@ describe.skipIf(!chromiumAvailable())("admin dashboard in Chromium", () => {
     await expect.poll(() => page.getByTestId("column-planned").count()).toBe(0);
     await page.getByTestId("board-under-review").getByText("Offline mode (beta)").waitFor();
     expect((await columns()).map((c) => c.slug)).not.toContain("planned");
+  });
+
+  it("merges a likely duplicate from the Duplicates page, keeping the one picked, and sets another pair aside", async () => {
+    const ws = `/workspaces/${state.wsId}`;
+    const create = async (title: string) => ((await consoleApi("POST", `${ws}/feature-requests`, { appId: state.appId, title })) as unknown as { id: string }).id;
+    const shortcuts = await create("Keyboard shortcuts");
+    const everywhere = await create("Keyboard shortcuts everywhere");
+    await create("Export to PDF");
+    await create("PDF export of the roadmap");
+
+    await page.getByRole("link", { name: "Duplicates" }).click();
+    await page.getByRole("heading", { name: "Likely duplicates" }).waitFor();
+    const keys = page.getByTestId("duplicate-pair").filter({ hasText: "Keyboard shortcuts everywhere" });
+    await keys.getByText("80% alike").waitFor();
+    // Neither has votes, so the older one is offered to stay; the newer one is picked instead.
+    expect(await keys.getByRole("radio", { name: "Keep this one" }).nth(1).isChecked()).toBe(true);
+    await keys.getByRole("radio", { name: "Keep this one" }).first().check();
+    await shot(page, "duplicates");
+    await keys.getByRole("button", { name: "Merge" }).click();
+    await page.getByText("Merged “Keyboard shortcuts” into “Keyboard shortcuts everywhere”.").waitFor();
+    await expect.poll(() => keys.count()).toBe(0);
+    expect(((await consoleApi("GET", `${ws}/feature-requests/${shortcuts}`)) as unknown as { mergedIntoId: string }).mergedIntoId).toBe(everywhere);
+
+    const pdf = page.getByTestId("duplicate-pair").filter({ hasText: "PDF export of the roadmap" });
+    await pdf.getByRole("button", { name: "Not a duplicate" }).click();
+    await page.getByText("Marked as not a duplicate: the pair will not be offered again.").waitFor();
+    await expect.poll(() => pdf.count()).toBe(0);
+    await page.reload();
+    await page.getByRole("heading", { name: "Likely duplicates" }).waitFor();
+    await page.getByText(/No likely duplicates|% alike/).first().waitFor();
+    expect(await page.getByTestId("duplicate-pair").filter({ hasText: "PDF" }).count()).toBe(0);
   });
 });

@@ -142,3 +142,39 @@ describe("the Node signing snippet of docs/identifying-users.md", () => {
     expect(users).toContainEqual(expect.objectContaining({ mrr: 1200 }));
   });
 });
+
+describe("the Node company snippet of docs/identifying-users.md", () => {
+  type Company = { id: string; name?: string; mrrCents?: number | null; currency?: string; plan?: string | null; attributes?: Record<string, string | number | boolean | null> };
+  type Snippet = { reportCompany(token: string, company: Company | null): Promise<void> };
+  let snippet: Snippet;
+  let companyServer: RealServer;
+  let companyApp: Awaited<ReturnType<RealServer["createApp"]>>;
+
+  beforeAll(async () => {
+    companyServer = await startRealServer();
+    companyApp = await companyServer.createApp("node-company-guide");
+    const code = withConstants(guideSample("docs/identifying-users.md", "node-company-signing"), { TIDINGS_URL: companyServer.baseUrl, APP_KEY: companyApp.appKey });
+    const file = path.join(folder, "node-company-signing.mjs");
+    fs.writeFileSync(file, (await transform(code, { loader: "ts", format: "esm" })).code);
+    process.env.TIDINGS_SIGNING_SECRET = companyApp.signingSecret;
+    snippet = (await import(pathToFileURL(file).href)) as Snippet;
+  }, 60_000);
+  afterAll(async () => {
+    delete process.env.TIDINGS_SIGNING_SECRET;
+    await companyServer?.close();
+  });
+
+  it("signs companies the server accepts, joins and leaves them", async () => {
+    await snippet.reportCompany("node-1", { id: "acct_42", name: "Acme GmbH", mrrCents: 120050, currency: "EUR", plan: "business", attributes: { seats: 40, region: "eu", trial: false, note: "Großkunde ✓" } });
+    await snippet.reportCompany("node-2", { id: "acct_42" });
+    await snippet.reportCompany("node-3", { id: "acct_7", mrrCents: null, plan: null });
+    await snippet.reportCompany("node-3", null);
+    const { companies } = (await companyServer.consoleCall("GET", `/workspaces/${companyApp.wsId}/apps/${companyApp.appId}/companies`)) as unknown as {
+      companies: Array<{ externalId: string; name: string | null; mrr: number | null; currency: string; plan: string | null; attributes: Record<string, unknown>; userCount: number }>;
+    };
+    expect(companies).toEqual([
+      expect.objectContaining({ externalId: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR", plan: "business", attributes: { note: "Großkunde ✓", region: "eu", seats: 40, trial: false }, userCount: 2 }),
+      expect.objectContaining({ externalId: "acct_7", mrr: null, plan: null, userCount: 0 }),
+    ]);
+  });
+});

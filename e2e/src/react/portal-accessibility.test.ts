@@ -16,6 +16,8 @@ let server: RealServer;
 let browser: Browser;
 /** Portal screen name → its path. */
 let screens: Record<string, string>;
+/** The screens that show the boards and tags above the sections. */
+const ORGANISED = ["board", "request on a board"];
 
 async function json<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(`${server.baseUrl}${path}`, init);
@@ -43,6 +45,15 @@ beforeAll(async () => {
   const { entries } = await json<{ entries: { id: string }[] }>(`/api/v1/public/apps/${releases.appKey}/changelog`);
   const { columns } = await json<{ columns: { slug: string }[] }>("/api/v1/public/columns/app_demo");
   if (userId === undefined || entries[0] === undefined || columns[0] === undefined) throw new Error("demo data lacks a profile, a release or a column");
+  // The demo app has one board and no tag: an app of our own has two boards and a tag, so its
+  // screens show the boards and tags above the sections.
+  const organised = await server.createApp("a11y-boards");
+  const at = `/workspaces/${organised.wsId}/apps/${organised.appId}`;
+  const bugs = (await server.consoleCall("POST", `${at}/boards`, { name: "Bugs" })) as unknown as { id: string };
+  const tag = (await server.consoleCall("POST", `${at}/tags`, { name: "Mobile", color: "#e11d48" })) as unknown as { id: string };
+  const crash = (await server.consoleCall("POST", `/workspaces/${organised.wsId}/feature-requests`, { appId: organised.appId, title: "Crash on launch" })) as unknown as { id: string };
+  await server.consoleCall("POST", `${at}/feature-requests/move`, { boardId: bugs.id, featureRequestIds: [crash.id] });
+  await server.consoleCall("POST", `${at}/feature-requests/tags`, { featureRequestIds: [crash.id], add: [tag.id] });
   screens = {
     home: "/p/app_demo",
     roadmap: "/p/app_demo/roadmap",
@@ -53,6 +64,8 @@ beforeAll(async () => {
     release: `/p/${releases.appKey}/changelog/${entries[0].id}`,
     feedback: "/p/app_demo/feedback",
     profile: `/p/app_demo/users/${userId}`,
+    board: `/p/${organised.appKey}/b/bugs?tag=mobile`,
+    "request on a board": `/p/${organised.appKey}/requests/${crash.id}`,
     "not found": "/p/app_demo/nowhere",
   };
 }, 60_000);
@@ -87,6 +100,7 @@ describe.skipIf(!run)("the portal's accessibility in Chromium", () => {
     const found: Record<string, string[]> = {};
     for (const [name, path] of Object.entries(screens)) {
       const page = await open(context, path);
+      if (ORGANISED.includes(name)) await page.getByRole("region", { name: "Boards and tags" }).getByRole("link", { name: "Mobile" }).or(page.getByRole("button", { name: "Remove Mobile" })).waitFor();
       found[name] = await violations(page);
       await page.close();
     }

@@ -1,11 +1,12 @@
 import type { AltchaChallenge } from "./altcha.js";
 import { getConfig } from "./app-config.js";
 import type { AttachmentDescriptor, UploadRequest } from "./attachments.js";
-import { boardList } from "./board.js";
+import { listBoards } from "./boards.js";
 import type { CallOptions, IdempotentCallOptions, UserCallOptions, UserPostOptions } from "./call-options.js";
 import { getChangelog, prepareChangelogOverlay, subscribeToChangelog, unsubscribeFromChangelog, type ChangelogOverlayData } from "./changelog.js";
 import { DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, type FeedbackClientOptions, type TokenTransport } from "./client-options.js";
 import { listComments, postComment, type CommentDraft } from "./comments.js";
+import { listCustomFields } from "./custom-fields.js";
 import {
   findSimilarFeatureRequests,
   follow,
@@ -18,6 +19,7 @@ import {
 } from "./feature-requests.js";
 import { submitFeedback, type FeedbackDraft } from "./feedback.js";
 import { detectRuntimePlatform, type Platform } from "./platform.js";
+import { roadmapList } from "./roadmap-lists.js";
 import { SeenChangelogStore } from "./seen-changelogs.js";
 import { ClientSession } from "./session.js";
 import type { UserAttributes } from "./signing.js";
@@ -26,10 +28,12 @@ import { systemTimers, type Timers } from "./timers.js";
 import { UserTokenStore } from "./token-store.js";
 import type {
   AppVersion,
+  Board,
   BoardColumn,
   ChangelogPage,
   Comment,
   CommentPage,
+  CustomField,
   FeatureRequestItem,
   FeatureRequestPage,
   FeedbackResult,
@@ -132,12 +136,42 @@ export class FeedbackClient {
 
   /** `GET /public/columns/<APP_KEY>`, sorted by position (hidden columns included). */
   getColumns(options: UserCallOptions = {}): Promise<BoardColumn[]> {
-    return boardList<BoardColumn>(this.session, "columns", options);
+    return roadmapList<BoardColumn>(this.session, "columns", options);
   }
 
   /** `GET /public/versions/<APP_KEY>`, sorted by position. */
   getVersions(options: UserCallOptions = {}): Promise<AppVersion[]> {
-    return boardList<AppVersion>(this.session, "versions", options);
+    return roadmapList<AppVersion>(this.session, "versions", options);
+  }
+
+  /**
+   * `GET /public/apps/<APP_KEY>/boards`: the app's boards the user may see, by position (private
+   * ones only for a user the host vouches for with `userHash` or an SSO token, when the board's
+   * rule admits them). Pass a board's `slug` as `board` to the listing and to proposals.
+   *
+   * @example
+   * ```ts
+   * const boards = await client.listBoards(); // [{ slug: "feature-requests", isDefault: true, … }, { slug: "bugs", … }]
+   * const bugs = await client.listFeatureRequests({ board: "bugs" });
+   * ```
+   */
+  listBoards(options: UserCallOptions = {}): Promise<Board[]> {
+    return listBoards(this.session, options);
+  }
+
+  /**
+   * `GET /public/apps/<APP_KEY>/fields`: the custom fields the team asks for, by position: the
+   * app-wide ones and those of `board` (a slug; default: the board proposals go to). Each names
+   * the forms that ask for it in `appliesTo`; check values with `checkCustomFieldValues` and send
+   * them as `fields`. A board the user may not see is `400 unknown_board`.
+   *
+   * @example
+   * ```ts
+   * const fields = (await client.listCustomFields()).filter((f) => f.appliesTo.includes("feedback"));
+   * ```
+   */
+  listCustomFields(options: UserCallOptions & { board?: string | undefined } = {}): Promise<CustomField[]> {
+    return listCustomFields(this.session, options);
   }
 
   /** `GET /feature-requests`: a page, personalised by the user token sent per `tokenTransport`. */
@@ -241,8 +275,14 @@ export class FeedbackClient {
   }
 
   /**
-   * `PUT /public/apps/<APP_KEY>/user`: reports paying status, plan, MRR and currency, signed with
-   * `sdkSigningSecret` (HMAC-SHA256, `cpt-user-attrs-v1`) when one is configured.
+   * `PUT /public/apps/<APP_KEY>/user`: reports paying status, plan, MRR, currency and the user's
+   * company, signed with `sdkSigningSecret` (HMAC-SHA256, `cpt-user-attrs-v1`, or `-v2` with a
+   * company) when one is configured. Keep that secret on a backend: a company is only accepted signed.
+   *
+   * @example
+   * ```ts
+   * await client.reportUserAttributes({ isPaying: true, company: { id: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR" } });
+   * ```
    */
   reportUserAttributes(attributes: UserAttributes, options: UserCallOptions = {}): Promise<{ ok: boolean; updatedAt?: string }> {
     return reportUserAttributes(this.session, attributes, options);

@@ -26,22 +26,41 @@ function item(id: string, title: string): FeatureRequestItem {
  */
 function fakeServer() {
   const items = TITLES.map((title, i) => item(`fr_${i}`, title));
-  const calls: { q: string; versionId: string | null; sort: string | null; offset: number; limit: number; user: string | null; at: number }[] = [];
-  const server = { items, calls, limited: undefined as { retryAfter?: string } | undefined, slowQuery: undefined as string | undefined, broken: false, claimsMore: false };
+  const calls: { q: string; versionId: string | null; sort: string | null; board: string | null; tags: string[]; offset: number; limit: number; user: string | null; at: number }[] = [];
+  const server = {
+    items,
+    calls,
+    limited: undefined as { retryAfter?: string } | undefined,
+    slowQuery: undefined as string | undefined,
+    broken: false,
+    claimsMore: false,
+    /** Boards and tags by slug: the dark requests are on `dark`, the CSV ones tagged `csv`. */
+    boards: new Set(["dark"]),
+    tags: new Set(["csv"]),
+  };
   const fetch: FetchLike = async (input, init) => {
     const params = new URL(input).searchParams;
     const q = params.get("q") ?? "";
     const offset = Number(params.get("offset") ?? 0);
     const limit = Number(params.get("limit"));
     const user = new Headers(init.headers).get("X-User-Token") ?? params.get("userToken");
-    calls.push({ q, versionId: params.get("versionId"), sort: params.get("sort"), offset, limit, user, at: Date.now() });
+    const board = params.get("board");
+    const tags = params.getAll("tag");
+    calls.push({ q, versionId: params.get("versionId"), sort: params.get("sort"), board, tags, offset, limit, user, at: Date.now() });
+    if (board !== null && !server.boards.has(board)) return Response.json({ error: `Unknown board: ${board}`, code: "unknown_board" }, { status: 400 });
+    if (tags.some((t) => !server.tags.has(t))) return Response.json({ error: "Unknown tag", code: "unknown_tag" }, { status: 400 });
     if (q !== "" && server.limited !== undefined) {
       const headers: Record<string, string> = server.limited.retryAfter === undefined ? {} : { "Retry-After": server.limited.retryAfter };
       return Response.json({ error: "Too many searches", code: "rate_limited" }, { status: 429, headers });
     }
     if (server.broken) return Response.json({ error: "Internal error", code: "internal_error" }, { status: 500 });
     if (q === server.slowQuery) await new Promise((resolve) => setTimeout(resolve, 5000));
-    const matches = server.items.filter((i) => i.title.toLowerCase().includes(q.toLowerCase()));
+    const matches = server.items.filter(
+      (i) =>
+        i.title.toLowerCase().includes(q.toLowerCase()) &&
+        (board === null || i.title.toLowerCase().includes(board)) &&
+        tags.every((t) => i.title.toLowerCase().includes(t)),
+    );
     const requests = matches.slice(offset, offset + limit);
     return Response.json({ requests, total: matches.length, hasMore: server.claimsMore || offset + limit < matches.length, nextCursor: null });
   };
@@ -310,5 +329,59 @@ describe("FeatureRequestListController", () => {
     list.setQuery("dark");
     await vi.advanceTimersByTimeAsync(5000);
     expect(server.calls).toHaveLength(1);
+  });
+
+  it("lists one board and the requests carrying every tag chosen, each filter change fetched once", async () => {
+    const { list, server } = harness();
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    list.setBoard("dark");
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState()).toMatchObject({ board: "dark", total: 3 });
+    list.setBoard(undefined);
+    list.setTags(["csv", "csv"]);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Export CSV", "Import CSV"]);
+    list.setTags(["csv"]);
+    await vi.advanceTimersByTimeAsync(250);
+    list.setTags(["a", "b", "c", "d", "e", "f"]);
+    expect(list.getState().tags).toEqual(["a", "b", "c", "d", "e"]);
+    expect(server.calls.map((c) => [c.board, c.tags])).toEqual([
+      [null, []],
+      ["dark", []],
+      [null, ["csv"]],
+    ]);
+  });
+
+  it("drops a board or tag the server no longer knows and lists without it", async () => {
+    const { list, server } = harness({ board: "dark", tags: ["csv"] });
+    server.boards.delete("dark");
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(list.getState()).toMatchObject({ board: undefined, tags: ["csv"] });
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState()).toMatchObject({ status: "ready", error: undefined, total: 2 });
+    server.tags.delete("csv");
+    list.refresh();
+    await vi.advanceTimersByTimeAsync(250);
+    expect(list.getState()).toMatchObject({ status: "ready", tags: [], total: 7 });
+    expect(server.calls.map((c) => [c.board, c.tags])).toEqual([
+      ["dark", ["csv"]],
+      [null, ["csv"]],
+      [null, ["csv"]],
+      [null, []],
+    ]);
+  });
+
+  it("pages a filtered listing with the same filters", async () => {
+    const { list, server } = harness({ pageSize: 2, board: "dark" });
+    list.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await list.loadMore();
+    expect(list.getState().items.map((i) => i.title)).toEqual(["Dark mode", "Dark widgets", "Dark icons"]);
+    expect(server.calls.map((c) => [c.board, c.offset])).toEqual([
+      ["dark", 0],
+      ["dark", 2],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { FeedbackClient } from "./client.js";
-import { RateLimitedException } from "./errors.js";
+import { FeedbackException, RateLimitedException } from "./errors.js";
 import { SearchPacer, type SearchKey, type SearchRateLimiterOptions } from "./search-pacer.js";
 import type { Timers } from "./timers.js";
 import type { FeatureRequestItem, FeatureRequestSort } from "./types.js";
@@ -20,7 +20,14 @@ export interface FeatureRequestListState {
   query: string;
   versionId: string | undefined;
   sort: FeatureRequestSort | undefined;
+  /** The board's slug the list shows (undefined: every board the user may see). */
+  board: string | undefined;
+  /** Tags' slugs a request must all carry to be shown (empty: no tag filter). */
+  tags: readonly string[];
 }
+
+/** The most tags a listing filters on at once (the server's limit). */
+export const MAX_TAG_FILTERS = 5;
 
 /** What {@link FeatureRequestListController.setSettings} may change while the list lives. */
 export interface FeatureRequestListSettings {
@@ -34,6 +41,10 @@ export interface FeatureRequestListSettings {
 export interface FeatureRequestListOptions extends FeatureRequestListSettings {
   /** @default the server's order */
   sort?: FeatureRequestSort | undefined;
+  /** The board's slug to list first. @default every board */
+  board?: string | undefined;
+  /** Tags' slugs to filter on first. @default none */
+  tags?: readonly string[] | undefined;
   /** Spacing of query-bearing fetches and cooldown after a 429. @default { minSpacingMs: 2500, cooldownMs: 60000 } */
   searchRateLimiterOptions?: SearchRateLimiterOptions | undefined;
   /** Quiet time after the last keystroke, in ms. @default 250 */
@@ -56,6 +67,17 @@ function appendUnique(items: readonly FeatureRequestItem[], more: readonly Featu
 
 type PageStart = { offset: number } | { cursor: string };
 
+/** Unique, non-blank, at most {@link MAX_TAG_FILTERS}. */
+const tagList = (tags: readonly string[]): string[] => [...new Set(tags.filter((t) => t !== ""))].slice(0, MAX_TAG_FILTERS);
+
+/** The filter to drop when the server no longer knows the board or a tag the fetch named. */
+function droppedFilter(error: unknown, key: SearchKey): Partial<FeatureRequestListState> | undefined {
+  if (!(error instanceof FeedbackException) || error.status !== 400) return undefined;
+  if (error.code === "unknown_board" && key.board !== undefined) return { board: undefined };
+  if (error.code === "unknown_tag" && (key.tags ?? []).length > 0) return { tags: [] };
+  return undefined;
+}
+
 /** Where the page after `page` starts: its cursor, else the offset past it. */
 function nextStart(from: PageStart, page: { requests: unknown[]; nextCursor: string | null }): PageStart {
   if (page.nextCursor !== null) return { cursor: page.nextCursor };
@@ -63,11 +85,13 @@ function nextStart(from: PageStart, page: { requests: unknown[]; nextCursor: str
 }
 
 /**
- * The feature-request list without a UI framework: search text and version filter paced by
- * {@link SearchPacer} (250 ms debounce, 2.5 s between searches, no refetch of the same trimmed
- * query and version, 60 s cooldown after a 429 or the server's `Retry-After` with results kept),
- * plain listings unpaced, and paging that never repeats an id, one next page at a time. Nothing is
- * fetched before {@link start} or after {@link stop}.
+ * The feature-request list without a UI framework: search text and filters (version, board,
+ * tags) paced by {@link SearchPacer} (250 ms debounce, 2.5 s between searches, no refetch of the
+ * same trimmed query and filters, 60 s cooldown after a 429 or the server's `Retry-After` with
+ * results kept), plain listings unpaced, and paging that never repeats an id, one next page at a
+ * time. A board or tag the server no longer knows (`unknown_board`, `unknown_tag`: made private,
+ * deleted) is dropped from the filters and the list fetched without it. Nothing is fetched before
+ * {@link start} or after {@link stop}.
  *
  * @example
  * ```ts
@@ -96,7 +120,20 @@ export class FeatureRequestListController {
   ) {
     this.pageSize = options.pageSize ?? 20;
     this.userToken = options.userToken;
-    this.state = { status: "idle", items: [], total: 0, hasMore: false, loadingMore: false, error: undefined, rateLimited: false, query: "", versionId: undefined, sort: options.sort };
+    this.state = {
+      status: "idle",
+      items: [],
+      total: 0,
+      hasMore: false,
+      loadingMore: false,
+      error: undefined,
+      rateLimited: false,
+      query: "",
+      versionId: undefined,
+      sort: options.sort,
+      board: options.board === "" ? undefined : options.board,
+      tags: tagList(options.tags ?? []),
+    };
     this.pacer = new SearchPacer((key) => this.loadFirstPage(key), {
       ...options.searchRateLimiterOptions,
       debounceMs: options.debounceMs,
@@ -122,7 +159,7 @@ export class FeatureRequestListController {
    */
   start(): void {
     this.active = true;
-    this.pacer.update(this.state.query, this.state.versionId);
+    this.wantInputs();
     this.pacer.refresh();
   }
 
@@ -139,13 +176,28 @@ export class FeatureRequestListController {
   /** Sets the search text; searches are debounced and paced to the server's rate limit. */
   setQuery(query: string): void {
     this.set({ query });
-    if (this.active) this.pacer.update(query, this.state.versionId);
+    this.wantInputs();
   }
 
   /** Filters by a version (undefined: every version) and lists again. */
   setVersionId(versionId: string | undefined): void {
     this.set({ versionId });
-    if (this.active) this.pacer.update(this.state.query, versionId);
+    this.wantInputs();
+  }
+
+  /** Shows one board's requests (its slug; undefined: every board the user may see) and lists again. */
+  setBoard(board: string | undefined): void {
+    this.set({ board: board === "" ? undefined : board });
+    this.wantInputs();
+  }
+
+  /**
+   * Shows only requests carrying every one of these tags (slugs; empty: no tag filter) and lists
+   * again. Repeats are dropped, and only the first {@link MAX_TAG_FILTERS} are kept.
+   */
+  setTags(tags: readonly string[]): void {
+    this.set({ tags: tagList(tags) });
+    this.wantInputs();
   }
 
   /** Another order is another listing: fetched again, paced like any search. */
@@ -210,10 +262,18 @@ export class FeatureRequestListController {
     this.listeners.clear();
   }
 
+  /** Hands the current inputs to the pacer, which fetches them when they differ from the shown ones. */
+  private wantInputs(): void {
+    const { query, versionId, board, tags } = this.state;
+    if (this.active) this.pacer.update(query, versionId, { board, tags });
+  }
+
   private list(key: SearchKey, from: PageStart) {
     return this.client.listFeatureRequests({
       q: key.query,
       versionId: key.versionId,
+      board: key.board,
+      tags: key.tags,
       sort: this.state.sort,
       limit: this.pageSize,
       userToken: this.userToken,
@@ -234,8 +294,15 @@ export class FeatureRequestListController {
       this.set({ status: "ready", items: appendUnique([], page.requests), total: page.total, hasMore: page.hasMore && page.requests.length > 0, error: undefined });
     } catch (error) {
       if (generation === this.generation) {
-        // A 429 keeps what is shown; the cooldown's `rateLimited` is the notice.
-        this.set(error instanceof RateLimitedException ? { status: "ready" } : { status: "error", error });
+        const dropped = droppedFilter(error, key);
+        if (dropped !== undefined) {
+          // A board made private or a tag deleted since it was chosen: list without it.
+          this.set(dropped);
+          this.wantInputs();
+        } else {
+          // A 429 keeps what is shown; the cooldown's `rateLimited` is the notice.
+          this.set(error instanceof RateLimitedException ? { status: "ready" } : { status: "error", error });
+        }
       }
       throw error;
     }

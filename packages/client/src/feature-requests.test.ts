@@ -38,4 +38,25 @@ describe("FeedbackClient feature requests", () => {
       ["DELETE", "/api/v1/feature-requests/fr%2F1/subscription", {}, "tok-1", "jwt"],
     ]);
   });
+
+  it("filters the listing by a board and repeats tag once per tag", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ requests: [], total: 0, hasMore: false, nextCursor: null }));
+    const c = client(fetch);
+    await c.listFeatureRequests({ board: " bugs ", tags: ["ui", "sync"] });
+    await c.listFeatureRequests({ board: "", tags: [] });
+    expect(seen[0]!.url.searchParams.get("board")).toBe("bugs");
+    expect(seen[0]!.url.searchParams.getAll("tag")).toEqual(["ui", "sync"]);
+    expect(seen[1]!.url.searchParams.has("board")).toBe(false);
+    expect(seen[1]!.url.searchParams.has("tag")).toBe(false);
+  });
+
+  it("proposes to a board with custom field values, and leaves both out when the draft has none", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ featureRequestId: "fr_1", pending: false }, { status: 201 }));
+    const c = client(fetch, { verificationTokenProvider: () => "" });
+    await c.submitFeatureRequest({ title: " Dark mode ", board: "integrations", fields: { plan: "pro", seats: 12, accept: true, os: ["ios"] } });
+    await c.submitFeatureRequest({ title: "Dark mode", board: " ", fields: {} });
+    expect(seen[0]!.body).toMatchObject({ title: "Dark mode", board: "integrations", fields: { plan: "pro", seats: 12, accept: true, os: ["ios"] } });
+    expect(Object.keys(seen[1]!.body as object)).not.toContain("board");
+    expect(Object.keys(seen[1]!.body as object)).not.toContain("fields");
+  });
 });

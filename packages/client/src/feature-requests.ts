@@ -1,7 +1,8 @@
 import { compact, nonBlank } from "./blank.js";
 import type { UserCallOptions, UserPostOptions } from "./call-options.js";
+import { someFields } from "./custom-fields.js";
 import { enc, type ClientSession } from "./session.js";
-import type { FeatureRequestItem, FeatureRequestPage, FeatureRequestSort, FollowResult, ProposeResult, VoteResult } from "./types.js";
+import type { CustomFieldValues, FeatureRequestItem, FeatureRequestPage, FeatureRequestSort, FollowResult, ProposeResult, VoteResult } from "./types.js";
 import { postIntake } from "./verification.js";
 
 export interface ListFeatureRequestsParams extends UserCallOptions {
@@ -14,6 +15,10 @@ export interface ListFeatureRequestsParams extends UserCallOptions {
   q?: string | undefined;
   versionId?: string | undefined;
   sort?: FeatureRequestSort | undefined;
+  /** A board's slug: only its requests. @default every board the caller may see */
+  board?: string | undefined;
+  /** Public tags' slugs (up to 5): only requests carrying every one. @default no tag filter */
+  tags?: readonly string[] | undefined;
 }
 
 /** A feature-request proposal. */
@@ -22,6 +27,10 @@ export interface FeatureRequestDraft {
   details?: string | undefined;
   requesterName?: string | undefined;
   requesterEmail?: string | undefined;
+  /** The slug of the board it goes on. @default the app's default board */
+  board?: string | undefined;
+  /** Values of the custom fields the board's proposal form asks for, by key (see `listCustomFields`). */
+  fields?: CustomFieldValues | undefined;
   /** Wins over `verificationTokenProvider`. */
   verificationToken?: string | undefined;
 }
@@ -45,6 +54,8 @@ export async function listFeatureRequests(s: ClientSession, params: ListFeatureR
         q: q === "" ? undefined : q,
         versionId: params.versionId,
         sort: params.sort,
+        board: nonBlank(params.board)?.trim(),
+        tag: params.tags !== undefined && params.tags.length > 0 ? params.tags : undefined,
         userToken: transport === "header" ? undefined : token,
       },
       headers,
@@ -87,6 +98,8 @@ export async function submitFeatureRequest(s: ClientSession, draft: FeatureReque
     requesterName: nonBlank(draft.requesterName?.trim()),
     requesterEmail: nonBlank(draft.requesterEmail?.trim()),
     requesterToken: token,
+    board: nonBlank(draft.board)?.trim(),
+    fields: someFields(draft.fields),
   });
   return postIntake<ProposeResult>(s, "/api/v1/feature-requests", body, draft.verificationToken, await s.identity.userHeaders(token), options);
 }

@@ -11,6 +11,14 @@ describe("FeedbackClient feedback", () => {
     expect((seen[0]!.body as { metadata: Record<string, string> }).metadata.sdk).toMatch(/^tidings-client\//);
   });
 
+  it("sends the feature request the user picked, and nothing when none was picked", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ submissionId: "s1" }, { status: 201 }));
+    const c = client(fetch);
+    await c.submitFeedback({ title: "Offline", details: "please", featureRequestId: "fr_01jq0000000000000000000000" });
+    await c.submitFeedback({ title: "Offline", details: "please" });
+    expect(seen.map((s) => (s.body as { featureRequestId?: string }).featureRequestId)).toEqual(["fr_01jq0000000000000000000000", undefined]);
+  });
+
   it("uploads pending attachments before submitting feedback: images and objects to their endpoints", async () => {
     const { seen, fetch } = recorder((s) =>
       s.url.pathname.startsWith("/api/v1/uploads/")
@@ -46,5 +54,14 @@ describe("FeedbackClient feedback", () => {
       "2025-02-28T09:00:00.000Z",
       "2025-03-01T10:01:00.000Z",
     ]);
+  });
+
+  it("sends the custom field values of the draft, and no fields when it has none", async () => {
+    const { seen, fetch } = recorder(() => Response.json({ submissionId: "s1" }, { status: 201 }));
+    const c = client(fetch);
+    await c.submitFeedback({ title: "Crash", details: "on start", fields: { severity: "high", repro: 3 } });
+    await c.submitFeedback({ title: "Crash", details: "on start" });
+    expect((seen[0]!.body as { fields: unknown }).fields).toEqual({ severity: "high", repro: 3 });
+    expect(Object.keys(seen[1]!.body as object)).not.toContain("fields");
   });
 });

@@ -3,7 +3,8 @@ import { compact, nonBlank } from "./blank.js";
 import type { UserPostOptions } from "./call-options.js";
 import type { Platform } from "./platform.js";
 import type { ClientSession } from "./session.js";
-import type { FeedbackResult } from "./types.js";
+import { someFields } from "./custom-fields.js";
+import type { CustomFieldValues, FeedbackResult } from "./types.js";
 import { uploadAttachment } from "./upload.js";
 import { postIntake } from "./verification.js";
 
@@ -23,6 +24,8 @@ export interface FeedbackDraft {
   appVersion?: string | undefined;
   buildNumber?: string | undefined;
   metadata?: Record<string, string> | undefined;
+  /** Values of the custom fields the feedback form asks for, by key (see `listCustomFields`). */
+  fields?: CustomFieldValues | undefined;
   /**
    * When the user submitted (ISO 8601), sent as `metadata.submittedAt`. Keep it when retrying
    * under the same idempotency key, so the body stays the same. @default now
@@ -30,6 +33,12 @@ export interface FeedbackDraft {
   submittedAt?: string | undefined;
   /** Wins over `verificationTokenProvider`. */
   verificationToken?: string | undefined;
+  /**
+   * The feature request the user picked (an approved request of the app they can see): the
+   * feedback is linked to it, and a signed-in user counts as its voter. Anything else is refused
+   * with `feature_request_not_linkable`.
+   */
+  featureRequestId?: string | undefined;
 }
 
 /** `POST /feedback`, after uploading the draft's pending attachments, through the intake's verification. */
@@ -54,6 +63,7 @@ export async function submitFeedback(s: ClientSession, draft: FeedbackDraft, opt
     reporterEmail: nonBlank(draft.reporterEmail?.trim()),
     appVersion: draft.appVersion,
     buildNumber: draft.buildNumber,
+    featureRequestId: nonBlank(draft.featureRequestId?.trim()),
     // SDK keys override the host's.
     metadata: {
       ...draft.metadata,
@@ -62,6 +72,7 @@ export async function submitFeedback(s: ClientSession, draft: FeedbackDraft, opt
       submittedAt: nonBlank(draft.submittedAt) ?? new Date(s.client.timers.now()).toISOString(),
     },
     attachments,
+    fields: someFields(draft.fields),
   });
   return postIntake<FeedbackResult>(s, "/api/v1/feedback", body, draft.verificationToken, await s.identity.userHeaders(token), options);
 }

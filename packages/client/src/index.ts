@@ -4,6 +4,7 @@ export type { CallOptions, UserCallOptions, IdempotentCallOptions, UserPostOptio
 export { CLIENT_VERSION, type FeedbackDraft } from "./feedback.js";
 export type { ListFeatureRequestsParams, FeatureRequestDraft } from "./feature-requests.js";
 export type { CommentDraft } from "./comments.js";
+export { checkCustomFieldValues, customFieldErrors, type CustomFieldCheck, type CustomFieldInput, type CustomFieldProblem } from "./custom-fields.js";
 export type { ChangelogOverlayData } from "./changelog.js";
 export type { UserProfileCallOptions } from "./users.js";
 export * from "./errors.js";
@@ -27,7 +28,7 @@ export * from "./config-loader.js";
 export * from "./locale.js";
 export * from "./messages.js";
 export { solveAltchaChallenge, encodeAltchaToken, hasWebCrypto, type AltchaChallenge, type AltchaSolution, type SolveAltchaOptions } from "./altcha.js";
-export { FeatureRequestListController, type FeatureRequestListState, type FeatureRequestListOptions, type FeatureRequestListSettings } from "./feature-request-list.js";
+export { FeatureRequestListController, MAX_TAG_FILTERS, type FeatureRequestListState, type FeatureRequestListOptions, type FeatureRequestListSettings } from "./feature-request-list.js";
 export {
   AttachmentTooLargeError,
   FeedbackComposerController,

@@ -102,8 +102,8 @@ describe("the request path", () => {
       return new Response('{"error":"nope","code":"not_found"}', { status: 404, headers: { "X-Request-Id": "rid-abcdefgh" } });
     };
     const send = createTransport({ baseUrl: "http://api", fetch, timers: systemTimers });
-    const error = await send({ method: "POST", path: "/x", query: { a: "1 2", b: undefined, c: 3 }, json: { x: 1 }, timeoutMs: 1000 }).catch((e: unknown) => e);
-    expect(seen[0]!.url).toBe("http://api/x?a=1+2&c=3");
+    const error = await send({ method: "POST", path: "/x", query: { a: "1 2", b: undefined, c: 3, tag: ["ui", "sync"], none: [] }, json: { x: 1 }, timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(seen[0]!.url).toBe("http://api/x?a=1+2&c=3&tag=ui&tag=sync");
     expect((seen[0]!.init.headers as Record<string, string>)["Content-Type"]).toBe("application/json");
     expect(seen[0]!.init.body).toBe('{"x":1}');
     expect(error).toBeInstanceOf(UnexpectedStatusException);

@@ -16,7 +16,8 @@ export interface HttpRequest {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path below the base URL, starting with `/`. */
   path: string;
-  query?: Record<string, string | number | undefined> | undefined;
+  /** Query parameters; a list repeats its name once per item (`tag=a&tag=b`). */
+  query?: Record<string, string | number | readonly string[] | undefined> | undefined;
   headers?: Record<string, string | undefined> | undefined;
   /** A JSON body. */
   json?: unknown;
@@ -65,7 +66,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function buildUrl(baseUrl: string, path: string, query: HttpRequest["query"]): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.append(name, String(value));
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const one of typeof value === "object" ? value : [value]) params.append(name, String(one));
+  }
   const search = params.toString();
   return `${baseUrl}${path}${search === "" ? "" : `?${search}`}`;
 }

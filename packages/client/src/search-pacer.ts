@@ -18,13 +18,20 @@ export interface SearchPacerOptions extends SearchRateLimiterOptions {
   timers?: Timers | undefined;
 }
 
-/** What a fetch is for: the trimmed search text ("" = plain listing) and the version filter. */
+/** What a fetch is for: the trimmed search text ("" = plain listing) and the filters. */
 export interface SearchKey {
   query: string;
   versionId: string | undefined;
+  /** A board's slug (undefined: every board). */
+  board?: string | undefined;
+  /** Tags' slugs, every one required (absent or empty: no tag filter). */
+  tags?: readonly string[] | undefined;
 }
 
-const keyOf = (key: SearchKey) => `${key.query}\u0000${key.versionId ?? ""}`;
+/** The board and tag filters of a {@link SearchKey}. */
+export type SearchFilters = Pick<SearchKey, "board" | "tags">;
+
+const keyOf = (key: SearchKey) => [key.query, key.versionId ?? "", key.board ?? "", ...[...(key.tags ?? [])].sort()].join("\u0000");
 
 /**
  * Paces feature-request searches so a typing user stays inside the server's 30-per-minute search
@@ -77,9 +84,12 @@ export class SearchPacer {
     return () => void this.listeners.delete(listener);
   }
 
-  /** The user changed the search text or the version filter. */
-  update(query: string, versionId?: string | undefined): void {
+  /** The user changed the search text or a filter (version, board, tags). */
+  update(query: string, versionId?: string | undefined, filters: SearchFilters = {}): void {
+    const board = filters.board === "" ? undefined : filters.board;
     this.wanted = { query: query.trim(), versionId: versionId === "" ? undefined : versionId };
+    if (board !== undefined) this.wanted.board = board;
+    if (filters.tags !== undefined && filters.tags.length > 0) this.wanted.tags = [...filters.tags];
     this.clear("debounceTimer");
     this.debounceTimer = this.timers.setTimeout(() => {
       this.debounceTimer = undefined;

@@ -61,3 +61,39 @@ describe("cpt-user-attrs-v1 signing (wire-contract §5 vectors)", () => {
     expect(await hmacSha256Hex("Jefe", "what do ya want for nothing?")).toBe("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   });
 });
+
+describe("cpt-user-attrs-v2 signing (a company in the body)", () => {
+  const base = { appKey: "app_demo12345", userToken: "user-42", timestamp: 1758000000 };
+
+  it("writes the company's six lines before the timestamp, attributes as canonical JSON", () => {
+    const company = { id: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR", plan: "business", attributes: { seats: 40, region: "eu" } };
+    expect(userAttributesSigningString({ ...base, attributes: { company } }).split("\n")).toEqual([
+      "cpt-user-attrs-v2",
+      "app_demo12345",
+      "user-42",
+      "unset",
+      "unset",
+      "unset",
+      "unset",
+      "acct_42",
+      "Acme GmbH",
+      "1200.5",
+      "EUR",
+      "business",
+      '{"region":"eu","seats":40}',
+      "1758000000",
+    ]);
+  });
+
+  it("writes leaving a company as six nulls, and left-out fields as unset", () => {
+    expect(userAttributesSigningString({ ...base, attributes: { isPaying: true, company: null } }).split("\n").slice(3, 13)).toEqual(["true", "unset", "unset", "unset", ...Array(6).fill("null")]);
+    expect(userAttributesSigningString({ ...base, attributes: { company: { id: "a", plan: null } } }).split("\n").slice(7, 13)).toEqual(["a", "unset", "unset", "unset", "null", "unset"]);
+  });
+
+  it("signs a body with a company differently from the same body without one", async () => {
+    const secret = "7".repeat(64);
+    const without = await signUserAttributes({ ...base, secret, attributes: { isPaying: true } });
+    const withNone = await signUserAttributes({ ...base, secret, attributes: { isPaying: true, company: null } });
+    expect(withNone.signature).not.toBe(without.signature);
+  });
+});

@@ -18,6 +18,7 @@ export async function reportUserAttributes(s: ClientSession, attributes: UserAtt
     plan: typeof attributes.plan === "string" ? attributes.plan.trim() : attributes.plan,
     mrr: attributes.mrr,
     currency: attributes.currency?.trim(),
+    company: attributes.company,
   }) as UserAttributes;
   const secret = s.options.sdkSigningSecret;
   const signed =

@@ -10,7 +10,10 @@ import { Apps } from "./pages/Apps.js";
 import { AppSettings } from "./pages/AppSettings.js";
 import { Changelog } from "./pages/Changelog.js";
 import { DataTransfer } from "./pages/DataTransfer.js";
+import { Duplicates } from "./pages/Duplicates.js";
 import { EndUsers } from "./pages/EndUsers.js";
+import { Companies } from "./pages/Companies.js";
+import { CompanyDetail } from "./pages/CompanyDetail.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Members } from "./pages/Members.js";
 import { Organize } from "./pages/Organize.js";
@@ -69,10 +72,14 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.appId !== undefined && route.section === "subscribers") page = <Subscribers key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "webhooks") page = <Webhooks key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "companies" && route.itemId !== undefined) {
+      page = <CompanyDetail key={route.itemId} wsId={wsId} appId={route.appId} companyId={route.itemId} />;
+    } else if (route.appId !== undefined && route.section === "companies") page = <Companies key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "usage") page = <Usage wsId={wsId} />;
     else if (route.section === "data") page = <DataTransfer wsId={wsId} canConfigure={manager} />;
-    else if (route.section === "tokens") page = <Tokens />;
+    else if (route.section === "tokens") page = <Tokens workspace={entry?.workspace} />;
     else if (route.appId !== undefined && route.section === "requests") page = <Requests key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "duplicates") page = <Duplicates key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "changelog") page = <Changelog key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.section === "feedback") page = <Feedback wsId={wsId} />;
     else if (route.section === "members") page = <Members wsId={wsId} canManage={manager} isOwner={role === "owner"} />;
@@ -117,6 +124,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         <NavLink href={appSection("requests")} current={route.section === "requests"}>
           {t("nav.requests")}
         </NavLink>
+        <NavLink href={appSection("duplicates")} current={route.section === "duplicates"}>
+          {t("nav.duplicates")}
+        </NavLink>
         <NavLink href={appSection("roadmap")} current={route.section === "roadmap"}>
           {t("nav.roadmap")}
         </NavLink>
@@ -134,6 +144,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         </NavLink>
         <NavLink href={appSection("users")} current={route.section === "users"}>
           {t("nav.endUsers")}
+        </NavLink>
+        <NavLink href={appSection("companies")} current={route.section === "companies"}>
+          {t("nav.companies")}
         </NavLink>
         {manager ? (
           <NavLink href={appSection("webhooks")} current={route.section === "webhooks"}>

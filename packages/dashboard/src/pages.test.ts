@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
-import { formatMoney } from "./pages/EndUsers.js";
+import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
+import { formatMoney, formatRevenue } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
 import { requestListParams } from "./pages/Requests.js";
@@ -72,6 +73,15 @@ describe("dashboard page helpers", () => {
     expect(formatMoney(null, "USD")).toBe("—");
   });
 
+  it("shows revenue per currency side by side, never summed", () => {
+    expect(formatRevenue([{ currency: "EUR", mrr: 1200.5 }, { currency: "USD", mrr: 49 }])).toBe("€1,200.50 + $49.00");
+    expect(formatRevenue([])).toBe("—");
+  });
+
+  it("routes a company page of an app", () => {
+    expect(parseRoute("/admin/w/ws_1/a/app_1/companies/co_1")).toEqual({ wsId: "ws_1", appId: "app_1", section: "companies", itemId: "co_1" });
+  });
+
   it("converts the schedule between datetime-local values and ISO times", () => {
     expect(fromLocalInput("")).toBeNull();
     expect(fromLocalInput("not a date")).toBeNull();
@@ -109,6 +119,17 @@ describe("dashboard page helpers", () => {
       ["field.seats", "10"],
     ]);
     expect(requestListParams("app_1", { ...filters, columnId: "col_1" }, { limit: 20, offset: 0 }).get("columnId")).toBe("col_1");
+  });
+
+  it("offers to keep the more voted request of a pair, the older on a tie, and merges the other into it", () => {
+    const side = (id: string, voteCount: number) => ({ id, title: id, boardId: "brd_1", boardName: "Ideas", voteCount, commentCount: 0, moderation: "approved" as const, status: "open", columnId: null, columnName: null, createdAt: "2030-01-01T00:00:00.000Z" });
+    expect(suggestedKeep({ newer: side("fr_new", 5), older: side("fr_old", 2) })).toBe("newer");
+    expect(suggestedKeep({ newer: side("fr_new", 2), older: side("fr_old", 2) })).toBe("older");
+    expect(suggestedKeep({ newer: side("fr_new", 0), older: side("fr_old", 3) })).toBe("older");
+    const pair = { newer: side("fr_new", 1), older: side("fr_old", 9) };
+    expect(mergeBody(pair, "older")).toEqual({ duplicateId: "fr_new", intoId: "fr_old" });
+    expect(mergeBody(pair, "newer")).toEqual({ duplicateId: "fr_old", intoId: "fr_new" });
+    expect(parseRoute("/admin/w/ws_1/a/app_1/duplicates")).toEqual({ wsId: "ws_1", appId: "app_1", section: "duplicates" });
   });
 
   it("routes request detail pages by id", () => {

@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { MAX_LIST_OFFSET, MAX_SAFE_INTEGER, PageOffset, StringEnum, Timestamp } from "./common.js";
+import { RequestCompanySchema, RevenueByCurrencySchema } from "./companies.js";
 import { CustomFieldValuesBodySchema, RecordFieldSchema } from "./custom-fields.js";
 import { PublicTagSchema, TagVisibilitySchema } from "./tags.js";
 
@@ -169,13 +170,15 @@ export type ModerationState = (typeof MODERATION_STATES)[number];
 export const ModerationStateSchema = StringEnum(MODERATION_STATES);
 
 /** Sort orders of the console list; ties fall back to newest first. */
-export const ADMIN_FEATURE_REQUEST_SORTS = ["newest", "votes", "revenue", "paying_voters"] as const;
+export const ADMIN_FEATURE_REQUEST_SORTS = ["newest", "votes", "revenue", "paying_voters", "company_revenue", "company_count"] as const;
 export type AdminFeatureRequestSort = (typeof ADMIN_FEATURE_REQUEST_SORTS)[number];
 
 /**
  * A feature request as the console sees it: every public field (`hasVoted` and `isOwnRequest`
  * are always false here) plus moderation and payment facts. `revenueTotal` is the sum of the
- * paying voters' monthly revenue in currency units, whatever their currencies.
+ * paying voters' monthly revenue in currency units, whatever their currencies (kept for older
+ * dashboards); `companyRevenue` counts each voting company once and each paying voter without a
+ * company alone, per currency.
  */
 export const AdminFeatureRequestSchema = Type.Object({
   ...FeatureRequestItemSchema.properties,
@@ -188,6 +191,10 @@ export const AdminFeatureRequestSchema = Type.Object({
   revenueTotal: Type.Number(),
   payingVoters: Type.Integer(),
   submitterIsPaying: Type.Boolean(),
+  /** Companies among its voters. */
+  companyCount: Type.Integer(),
+  /** Its voters' revenue per currency: each company once, each paying voter without one alone. */
+  companyRevenue: RevenueByCurrencySchema,
   /** Every tag it carries, team-only ones included, by name. */
   tags: Type.Array(Type.Object({ id: Type.String(), ...PublicTagSchema.properties, visibility: TagVisibilitySchema })),
   /** Its custom field values, in the fields' order (archived fields last). */
@@ -211,6 +218,16 @@ export const AdminFeatureRequestListQuerySchema = Type.Object({
   sort: Type.Optional(StringEnum(ADMIN_FEATURE_REQUEST_SORTS)),
   /** `only`: requests with at least one paying voter or a paying submitter. */
   payer: Type.Optional(StringEnum(["only"] as const)),
+  /** The currency `sort=company_revenue` and `minCompanyRevenue` count in (ISO 4217). @default "USD" */
+  currency: Type.Optional(Type.String({ pattern: "^[A-Za-z]{3}$" })),
+  /** Requests whose company revenue in `currency` is at least this many currency units. */
+  minCompanyRevenue: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12 })),
+  /** Requests with at least this many voting companies. */
+  minCompanies: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  /** Requests with a voter on this plan: their company's, or their own when they have none. */
+  plan: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** Requests a user of this company (`co_…`) voted for. */
+  companyId: Type.Optional(Type.String({ maxLength: 64 })),
   includeMerged: Type.Optional(Type.Boolean()),
 });
 
@@ -244,7 +261,54 @@ export const FeatureRequestVoterSchema = Type.Object({
   /** Monthly revenue in currency units, or null when unknown. */
   mrr: Type.Union([Type.Number(), Type.Null()]),
   currency: NullableString,
+  /** The company the host reported the voter in. */
+  company: Type.Union([Type.Object({ id: Type.String(), externalId: Type.String(), name: NullableString }), Type.Null()]),
   votedAt: Timestamp,
+  /** Added by the team on the voter's behalf (`addedBy` is the console user), with its `note`. */
+  addedByTeam: Type.Boolean(),
+  addedBy: NullableString,
+  note: NullableString,
+  /** The linked feedback whose link added the vote, or null. */
+  fromSubmissionId: NullableString,
+});
+
+/** A feedback submission linked to a request, as its console record lists it. */
+export const LinkedFeedbackSchema = Type.Object({
+  submissionId: Type.String(),
+  title: Type.String(),
+  /** The description's first 280 characters (`…` when cut), or the title when it has none. */
+  quote: Type.String(),
+  reporterName: NullableString,
+  reporterEmail: NullableString,
+  /** The identified reporter, counted as a voter; null for anonymous feedback. */
+  voterPublicId: NullableString,
+  linkedAt: Timestamp,
+  createdAt: Timestamp,
+});
+
+/** `POST W/feature-requests/:id/votes`: a vote on a customer's behalf; name exactly one of the three. */
+export const VoteOnBehalfBodySchema = Type.Object({
+  /** An end user of the request's app, by public id. */
+  endUserId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** An end user of the request's app, by the email their SSO token carried (case-insensitive). */
+  email: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+  /** A company of the request's app (`co_…`): the vote is its first user's (earliest known). */
+  companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  note: Type.Optional(Type.String({ maxLength: 2_000 })),
+});
+
+export const VoteOnBehalfResultSchema = Type.Object({
+  /** The public id of the end user who now votes. */
+  voterPublicId: Type.String(),
+  /** False when they voted already (nothing changed). */
+  added: Type.Boolean(),
+  voteCount: Type.Integer(),
+  /**
+   * The customer's follow of the request: `confirmed` (the address their SSO token carried),
+   * `pending` (a confirmation mail went to the address they typed on their feedback),
+   * `declined` (they had stopped following it: left so), `none` (no address known).
+   */
+  follow: StringEnum(["confirmed", "pending", "declined", "none"]),
 });
 
 export const AdminFeatureRequestDetailSchema = Type.Object({
@@ -253,6 +317,10 @@ export const AdminFeatureRequestDetailSchema = Type.Object({
   events: Type.Array(FeatureRequestEventSchema),
   /** The 500 most recent voters, newest first (`voteCount` has the total). */
   voters: Type.Array(FeatureRequestVoterSchema),
+  /** Its voters' companies, highest MRR first (500 at most; `companyCount` has the total). */
+  companies: Type.Array(RequestCompanySchema),
+  /** The feedback linked to it, newest link first (500 at most). */
+  feedback: Type.Array(LinkedFeedbackSchema),
 });
 
 const TriageTitle = Type.String({ minLength: 1, maxLength: 200 });
@@ -269,6 +337,8 @@ export const CreateAdminFeatureRequestBodySchema = Type.Object({
   description: Type.Optional(TriageDescription),
   ...ColumnRef,
   versionId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** The board it goes on, public or private (absent: the app's default board). */
+  boardId: Type.Optional(Type.String({ maxLength: 64 })),
   /** Values of the app's custom fields for proposals, by key, checked as a proposal's are. */
   fields: Type.Optional(CustomFieldValuesBodySchema),
 });

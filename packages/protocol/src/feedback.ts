@@ -98,6 +98,8 @@ export const AttachmentRefSchema = Type.Object({
  */
 export const FeedbackBodySchema = Type.Object({
   appKey: Type.Optional(Type.String({ maxLength: 128 })),
+  /** The feature request the reporter picked (a visible request of the app): the feedback is linked to it. */
+  featureRequestId: Type.Optional(Type.String({ maxLength: 64 })),
   title: Type.String({ maxLength: 200 }),
   description: Type.Optional(Type.String({ maxLength: 20_000 })),
   details: Type.Optional(Type.String({ maxLength: 20_000 })),
@@ -154,6 +156,8 @@ export const SubmissionRecordSchema = Type.Object({
   resolvedAt: Type.Union([Timestamp, Type.Null()]),
   /** Its custom field values, in the fields' order (archived fields last). */
   fields: Type.Array(RecordFieldSchema),
+  /** The feature request it is evidence for (linked in the console, or picked by the reporter), or null. */
+  featureRequest: Type.Union([Type.Object({ featureRequestId: Type.String(), title: Type.String(), linkedAt: Timestamp }), Type.Null()]),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -208,3 +212,15 @@ export const BulkTriageBodySchema = Type.Object({
   assignedTo: Type.Optional(NullableString),
 });
 export const BulkTriageResultSchema = Type.Object({ updatedCount: Type.Integer(), updatedIds: Type.Array(Type.String()) });
+
+/** `PUT W/submissions/:id/feature-request`: link the feedback to a request of its app. */
+export const LinkFeedbackBodySchema = Type.Object({ featureRequestId: Type.String({ maxLength: 64 }) });
+
+/** `POST W/submissions/:id/feature-request`: turn the feedback into a new request (title and description default to the feedback's). */
+export const FeedbackToRequestBodySchema = Type.Object({
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 20_000 })),
+  boardId: Type.Optional(Type.String({ maxLength: 64 })),
+  columnId: Type.Optional(Type.String({ maxLength: 64 })),
+  columnSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});

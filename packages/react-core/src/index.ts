@@ -17,7 +17,9 @@ export {
   type ComposerAttachment,
   type UseFeedbackComposerOptions,
 } from "./hooks/use-feedback-composer.js";
-export { useProposeRequest, type ProposeRequestState } from "./hooks/use-propose-request.js";
+export { useProposeRequest, type ProposeRequestState, type UseProposeRequestOptions } from "./hooks/use-propose-request.js";
+export { useBoards } from "./hooks/use-boards.js";
+export { useCustomFields, customFieldProblemText, type CustomFieldsState } from "./hooks/use-custom-fields.js";
 export { useUserProfile } from "./hooks/use-user-profile.js";
 export { useFeatureRequest } from "./hooks/use-feature-request.js";
 export { useSimilarRequests, SIMILAR_MIN_CHARS, type SimilarRequestsState } from "./hooks/use-similar-requests.js";

@@ -15,6 +15,8 @@ export {
   useChangelogOverlay,
   useFeedbackComposer,
   useProposeRequest,
+  useBoards,
+  useCustomFields,
   useUserProfile,
   palettes,
   THEMES,
@@ -22,6 +24,7 @@ export {
   type StringOverrides,
   type LocalePack,
   type Palette,
+  type CustomFieldsState,
 } from "@tidings/react-core";
 export { TidingsProvider, type TidingsProviderProps } from "./TidingsProvider.js";
 export { deviceLanguages } from "./device-locales.js";
@@ -35,6 +38,7 @@ export { FeatureRequestsScreen, type FeatureRequestsScreenProps } from "./compon
 export { FeatureRequestComposeSheet, type FeatureRequestComposeSheetProps } from "./components/FeatureRequestComposeSheet.js";
 export { FeatureRequestDetail, type FeatureRequestDetailProps } from "./components/FeatureRequestDetail.js";
 export { FollowRequest } from "./components/FollowRequest.js";
+export { CustomFieldInputs } from "./components/CustomFieldInputs.js";
 export { Badge, type BadgeProps } from "./components/Badge.js";
 export { Avatar, type AvatarProps } from "./components/Avatar.js";
 export { UserProfileScreen, type UserProfileScreenProps } from "./components/UserProfileScreen.js";

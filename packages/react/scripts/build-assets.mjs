@@ -24,8 +24,9 @@ const results = await Promise.all([
   build({ ...common, entryPoints: [path.join(root, "src", "portal", "portal-entry.tsx")], outfile: path.join(dist, "portal", "portal.js"), format: "esm", jsx: "automatic", metafile: true }),
   build({ ...common, entryPoints: [path.join(root, "src", "portal", "widget.ts")], outfile: path.join(dist, "portal", "widget.js"), format: "iife", metafile: true }),
 ]);
-// The portal page has no other stylesheet, so it may style its own body.
-fs.writeFileSync(path.join(dist, "portal", "portal.css"), `body { margin: 0; }\n${fs.readFileSync(path.join(root, "src", "styles.css"), "utf8")}`);
+// The portal page has no other stylesheet, so it may style its own body; its own rules follow the components'.
+const css = (file) => fs.readFileSync(path.join(root, "src", file), "utf8");
+fs.writeFileSync(path.join(dist, "portal", "portal.css"), `body { margin: 0; }\n${css("styles.css")}${css(path.join("portal", "portal.css"))}`);
 for (const result of results) {
   for (const [file, meta] of Object.entries(result.metafile.outputs)) console.log(`${path.relative(root, file)}: ${(meta.bytes / 1024).toFixed(1)} KiB`);
 }

@@ -334,6 +334,188 @@ describe("ComposeSheet", () => {
   });
 });
 
+describe("boards, tags and custom fields", () => {
+  const board = (slug: string, name: string, position: number, extra: Record<string, unknown> = {}) => ({
+    id: `brd_${slug}`,
+    name,
+    slug,
+    description: "",
+    position,
+    visibility: "public",
+    isDefault: position === 0,
+    ...extra,
+  });
+  const boards = (...list: ReturnType<typeof board>[]) => on("GET", "/api/v1/public/apps/app_test/boards", { status: 200, body: { boards: list } });
+  const ui = { name: "UI", slug: "ui", color: "#336699" };
+  const sync = { name: "Sync", slug: "sync", color: null };
+  /** The listing, filtered by board (request 2 is on `bugs`) and tags as the server would. */
+  const listing: FakeRoute = (r) => {
+    if (r.method !== "GET" || r.url.pathname !== "/api/v1/feature-requests") return undefined;
+    const filed = (id: string, boardId: string, tags: (typeof ui | typeof sync)[]) => ({ ...item(id), boardId, tags });
+    const all = [filed("1", "brd_feature-requests", [ui, sync]), filed("2", "brd_bugs", [ui]), filed("3", "brd_feature-requests", [])];
+    const onBoard = r.url.searchParams.get("board");
+    const tags = r.url.searchParams.getAll("tag");
+    const requests = all.filter((i) => (onBoard === null || i.boardId === `brd_${onBoard}`) && tags.every((t) => i.tags.some((x) => x.slug === t)));
+    return { status: 200, body: { requests, total: requests.length } };
+  };
+  const listings = (api: { calls: { method: string; url: URL }[] }) =>
+    api.calls.filter((c) => c.method === "GET" && c.url.pathname === "/api/v1/feature-requests").map((c) => `${c.url.searchParams.get("board") ?? "*"}|${c.url.searchParams.getAll("tag").join(",")}`);
+
+  it("hides the board switcher when the user sees one board, and shows each request's tags", async () => {
+    const { client, api } = setup([config(), boards(board("feature-requests", "Feature requests", 0)), listing]);
+    render(<TidingsProvider client={client} locale="en"><FeatureRequestList /></TidingsProvider>);
+    const row = (await screen.findByRole("button", { name: "Request 1" })).closest("li")!;
+    expect(within(row).getByText("UI")).toBeTruthy();
+    expect(within(row).getByText("Sync")).toBeTruthy();
+    await waitFor(() => expect(api.calls.some((c) => c.url.pathname.endsWith("/boards"))).toBe(true));
+    expect(screen.queryByLabelText("Board")).toBeNull();
+  });
+
+  it("switches boards, filters on the tags pressed, and proposes to the board shown", async () => {
+    const { client, api } = setup([
+      config(),
+      boards(board("feature-requests", "Feature requests", 0), board("bugs", "Bugs", 1, { description: "Things that break" })),
+      listing,
+      on("POST", "/api/v1/feature-requests", { status: 201, body: { featureRequestId: "new", pending: false } }),
+    ]);
+    const picked: (string | undefined)[] = [];
+    render(<TidingsProvider client={client} locale="en"><FeatureRequestList onBoardChange={(slug) => picked.push(slug)} /></TidingsProvider>);
+    const switcher = (await screen.findByLabelText("Board")) as HTMLSelectElement;
+    expect([...switcher.options].map((o) => o.textContent)).toEqual(["All boards", "Feature requests", "Bugs"]);
+    await screen.findByRole("button", { name: "Request 3" });
+    fireEvent.change(switcher, { target: { value: "bugs" } });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Request 1" })).toBeNull());
+    expect(screen.getByText("Things that break")).toBeTruthy();
+    expect(picked).toEqual(["bugs"]);
+
+    fireEvent.change(switcher, { target: { value: "" } });
+    await screen.findByRole("button", { name: "Request 1" });
+    const filter = screen.getByRole("group", { name: "Filter by tag" });
+    expect(within(filter).getAllByRole("button").map((b) => b.textContent)).toEqual(["Sync", "UI"]);
+    fireEvent.click(within(filter).getByRole("button", { name: "Sync" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Request 2" })).toBeNull());
+    expect(within(filter).getByRole("button", { name: "Sync" }).getAttribute("aria-pressed")).toBe("true");
+    // Tags seen once stay offered while the filter narrows the list.
+    expect(within(filter).getAllByRole("button")).toHaveLength(2);
+    expect(listings(api)).toEqual(["*|", "bugs|", "*|", "*|sync"]);
+
+    fireEvent.change(switcher, { target: { value: "bugs" } });
+    fireEvent.click(screen.getByRole("button", { name: "Suggest a feature" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(((await within(dialog).findByLabelText("Board")) as HTMLSelectElement).value).toBe("bugs");
+    fireEvent.change(within(dialog).getByLabelText("Title"), { target: { value: "Crash on save" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Submit" }));
+    await screen.findByText("Thanks! Your request was submitted.");
+    expect(api.calls.find((c) => c.method === "POST")!.body).toMatchObject({ title: "Crash on save", board: "bugs" });
+  });
+
+  it("follows the board and tags a page gives, drawing no filters of its own", async () => {
+    const { client, api } = setup([config(), boards(board("feature-requests", "Feature requests", 0), board("bugs", "Bugs", 1)), listing]);
+    const view = (props: { board: string | null; tags: string[] }) => (
+      <TidingsProvider client={client} locale="en">
+        <FeatureRequestList {...props} showBoardAndTagFilters={false} />
+      </TidingsProvider>
+    );
+    const { rerender } = render(view({ board: "bugs", tags: [] }));
+    await screen.findByRole("button", { name: "Request 2" });
+    expect(screen.queryByRole("button", { name: "Request 1" })).toBeNull();
+    rerender(view({ board: null, tags: ["sync"] }));
+    await screen.findByRole("button", { name: "Request 1" });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Request 2" })).toBeNull());
+    expect(screen.queryByLabelText("Board")).toBeNull();
+    expect(screen.queryByRole("group", { name: "Filter by tag" })).toBeNull();
+    expect(listings(api)).toEqual(["bugs|", "*|sync"]);
+  });
+
+  it("asks the board's custom fields in the compose sheet, points at what needs attention, and sends the values", async () => {
+    const severity = {
+      key: "severity",
+      label: "Severity",
+      description: "How bad is it?",
+      type: "single_select",
+      required: true,
+      appliesTo: ["feature_request"],
+      options: [
+        { value: "low", label: "Low" },
+        { value: "high", label: "High" },
+      ],
+      limits: {},
+      position: 0,
+    };
+    const seats = { key: "seats", label: "Seats", description: "", type: "number", required: false, appliesTo: ["feature_request"], options: [], limits: { min: 1, max: 50, integer: true }, position: 1 };
+    const accept = { key: "accept", label: "I may be contacted", description: "", type: "checkbox", required: true, appliesTo: ["feature_request"], options: [], limits: {}, position: 2 };
+    const feedbackOnly = { ...seats, key: "mood", label: "Mood", appliesTo: ["feedback"], position: 3 };
+    let refuse = true;
+    const { client, api } = setup([
+      config(),
+      on("GET", "/api/v1/feature-requests", { status: 200, body: { requests: [], total: 0 } }),
+      on("GET", "/api/v1/public/apps/app_test/fields", { status: 200, body: { fields: [severity, seats, accept, feedbackOnly] } }),
+      (r) => {
+        if (r.method !== "POST") return undefined;
+        if (!refuse) return { status: 201, body: { featureRequestId: "new", pending: true } };
+        refuse = false;
+        return { status: 400, body: { error: "fields.severity: Not an option: high", code: "validation_failed", details: { formErrors: [], fieldErrors: { "fields.severity": ["Not an option: high"] } } } };
+      },
+    ]);
+    render(<TidingsProvider client={client} locale="en"><FeatureRequestList /></TidingsProvider>);
+    fireEvent.click(await screen.findByRole("button", { name: "Suggest a feature" }));
+    const dialog = await screen.findByRole("dialog");
+    const pick = (await within(dialog).findByLabelText("Severity *")) as HTMLSelectElement;
+    expect(within(dialog).queryByLabelText(/Mood/)).toBeNull();
+    expect(pick.getAttribute("aria-required")).toBe("true");
+    expect(within(dialog).getByText("From 1 to 50")).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText("Title"), { target: { value: "Crash on save" } });
+    fireEvent.change(within(dialog).getByLabelText("Seats"), { target: { value: "2.5" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Submit" }));
+
+    expect(await within(dialog).findByText("Please check the fields marked above.")).toBeTruthy();
+    expect(pick.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(pick.getAttribute("aria-describedby")!.split(" ").at(-1)!)!.textContent).toBe("Please fill in this field.");
+    expect(within(dialog).getByText("Please enter a whole number.")).toBeTruthy();
+    expect(within(dialog).getByText("Please tick this box.")).toBeTruthy();
+    expect(api.calls.filter((c) => c.method === "POST")).toEqual([]);
+
+    fireEvent.change(pick, { target: { value: "high" } });
+    fireEvent.change(within(dialog).getByLabelText("Seats"), { target: { value: "12" } });
+    fireEvent.click(within(dialog).getByLabelText("I may be contacted *"));
+    expect(within(dialog).queryByText("Please fill in this field.")).toBeNull();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Submit" }));
+    // The server refused a value: its field says so, the draft stays.
+    expect(await within(dialog).findByText("This value was not accepted. Please check it.")).toBeTruthy();
+    expect(pick.value).toBe("high");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Submit" }));
+    await screen.findByText("Thanks! Your request is waiting for review.");
+    const posts = api.calls.filter((c) => c.method === "POST").map((c) => (c.body as { fields: unknown }).fields);
+    expect(posts).toEqual([{ severity: "high", seats: 12, accept: true }, { severity: "high", seats: 12, accept: true }]);
+  });
+
+  it("asks the app's feedback fields in the feedback composer, in the user's language, and sends them", async () => {
+    const platforms = { key: "devices", label: "Appareils", description: "", type: "multi_select", required: true, appliesTo: ["feedback"], options: ["iPhone", "iPad", "Mac"].map((v) => ({ value: v.toLowerCase(), label: v })), limits: { maxSelected: 2 }, position: 0 };
+    const note = { key: "note", label: "Remarque", description: "", type: "text", required: false, appliesTo: ["feedback"], options: [], limits: { maxLength: 5 }, position: 1 };
+    const { client, api } = setup([
+      config(),
+      on("GET", "/api/v1/public/apps/app_test/fields", { status: 200, body: { fields: [platforms, note] } }),
+      on("POST", "/api/v1/feedback", { status: 201, body: { submissionId: "sub_1" } }),
+    ]);
+    render(<TidingsProvider client={client} locale="fr" locales={[fr]}><FeedbackComposer /></TidingsProvider>);
+    const devices = await screen.findByRole("group", { name: "Appareils (obligatoire)" });
+    expect(within(devices).getByText("Jusqu'à 2 choix")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
+    for (const name of ["iPhone", "iPad", "Mac"]) fireEvent.click(within(devices).getByLabelText(name));
+    fireEvent.change(screen.getByLabelText("Remarque"), { target: { value: "Trop long" } });
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Veuillez vérifier les champs signalés ci-dessus.");
+    expect(within(devices).getByText("Veuillez choisir au plus 2 options.")).toBeTruthy();
+    expect(screen.getByText("Veuillez utiliser au plus 5 caractères.")).toBeTruthy();
+    fireEvent.click(within(devices).getByLabelText("Mac"));
+    fireEvent.change(screen.getByLabelText("Remarque"), { target: { value: " Vite " } });
+    fireEvent.click(screen.getByRole("button", { name: "Envoyer" }));
+    await screen.findByText("Merci ! Votre avis a été envoyé.");
+    expect((api.calls.find((c) => c.method === "POST")!.body as { fields: unknown }).fields).toEqual({ devices: ["iphone", "ipad"], note: "Vite" });
+    expect((within(devices).getByLabelText("iPhone") as HTMLInputElement).checked).toBe(false);
+  });
+});
+
 describe("changelog", () => {
   const entries = [
     { id: "cl_2", title: "Faster sync", body: "**Fast** <script>window.__pwned = true</script>", html: "<p><strong>Fast</strong> </p>", versionLabel: "1.2", publishedAt: "2026-02-01T00:00:00Z" },

@@ -6,6 +6,8 @@ export { ErrorState, Loading, Unavailable } from "./components/States.js";
 export { VoteButton } from "./components/VoteButton.js";
 export { FeatureRequestList, FeatureRequestRow, type FeatureRequestListProps } from "./components/FeatureRequestList.js";
 export { ComposeSheet } from "./components/ComposeSheet.js";
+export { CustomFieldInputs } from "./components/CustomFieldInputs.js";
+export { TagChips, TagFilter } from "./components/Tags.js";
 export { FeatureRequestDetail } from "./components/FeatureRequestDetail.js";
 export { FollowRequest } from "./components/FollowRequest.js";
 export { RoadmapBoard, type RoadmapBoardProps } from "./components/RoadmapBoard.js";

@@ -19,8 +19,11 @@ import type { Context } from "./context.js";
 import { migrateToLatest, openDatabase, type Db } from "./db/database.js";
 import { seedDemo } from "./demo/seed-demo.js";
 import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
+import { voteOnBehalfConsoleRoutes } from "./votes-on-behalf/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
+import { duplicateConsoleRoutes } from "./feature-requests/duplicate-routes.js";
+import { companyConsoleRoutes } from "./companies/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http/client-errors.js";
 import { registerPublicCors } from "./http/cors.js";
@@ -59,6 +62,10 @@ import { changelogPublicRoutes } from "./changelog/public-routes.js";
 import { subscriberConsoleRoutes } from "./changelog/subscriber-console-routes.js";
 import { endUserConsoleRoutes } from "./users/console-routes.js";
 import { webhookConsoleRoutes } from "./webhooks/console-routes.js";
+import { githubConsoleRoutes } from "./integrations/github/console-routes.js";
+import { githubWebhookRoutes } from "./integrations/github/webhook-routes.js";
+import { linearConsoleRoutes } from "./integrations/linear/console-routes.js";
+import { linearWebhookRoutes } from "./integrations/linear/webhook-routes.js";
 import type { DeliveryOutcome } from "./webhooks/delivery.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
@@ -66,6 +73,7 @@ import { queueDepth } from "./jobs/queue.js";
 import { countingCache, countingMailer } from "./metrics/instrument.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
+import { mcpHttpRoutes } from "./mcp/http-routes.js";
 import { archiveBoardFields } from "./custom-fields/definitions.js";
 
 /** Parts a caller may supply instead of the defaults (tests inject a database, a clock, a cache). */
@@ -304,6 +312,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await notificationPublicRoutes(typed, ctx, jobs);
   });
 
+  // GitHub's webhook deliveries: their own scope, where a JSON body stays raw text to be verified.
+  await app.register(async (scope) => githubWebhookRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx, jobs));
+  // Linear's, likewise.
+  await app.register(async (scope) => linearWebhookRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx, jobs));
+
   // The public portal (/p/<APP_KEY>), its bundles and the script-tag widget: HTML, outside /api.
   await app.register(async (scope) => portalRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
@@ -325,16 +338,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       tagConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
+      voteOnBehalfConsoleRoutes(typed, ctx);
+      duplicateConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);
       feedbackConsoleRoutes(typed, ctx);
       changelogConsoleRoutes(typed, ctx, jobs);
       subscriberConsoleRoutes(typed, ctx);
       endUserConsoleRoutes(typed, ctx);
+      companyConsoleRoutes(typed, ctx);
       webhookConsoleRoutes(typed, ctx, jobs);
+      githubConsoleRoutes(typed, ctx, jobs);
+      linearConsoleRoutes(typed, ctx, jobs);
       portabilityConsoleRoutes(typed, ctx);
     },
     { prefix: "/api/v1/console" },
   );
+
+  // The MCP server over HTTP: authorised by a console API token of its own accord (docs/mcp.md).
+  await app.register(async (scope) => mcpHttpRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
   // People signing in to the dashboard: outside the bearer hook above (setup, login, logout).
   await app.register(

@@ -10,6 +10,7 @@ import { importCommand } from "./portability/import-command.js";
 import { backupCommand, restoreCommand } from "./portability/backup-command.js";
 import { exportCommand } from "./portability/export-command.js";
 import { storageCommand } from "./storage/storage-command.js";
+import { mcpCommand } from "./mcp/stdio-command.js";
 
 const USAGE = `Usage: tidings <command>
 
@@ -21,6 +22,7 @@ Commands:
   export    Write an app or workspace as an archive, or its requests as CSV (tidings export --help)
   backup    Snapshot the database and the uploads while the server runs (tidings backup --help)
   restore   Restore a backup folder (tidings restore --help)
+  mcp       Run the MCP server on stdio for an AI assistant (tidings mcp --help)
 
 Configuration comes from environment variables; see the README.`;
 
@@ -92,6 +94,7 @@ async function main(argv: string[]): Promise<void> {
     export: exportCommand,
     backup: backupCommand,
     restore: restoreCommand,
+    mcp: mcpCommand,
   };
   const subcommand = Object.hasOwn(subcommands, command) ? subcommands[command] : undefined;
   if (subcommand !== undefined) {

@@ -7,6 +7,7 @@ import { choices } from "../components/Select.js";
 import { ErrorBanner, Pager, useLoad } from "../components/ui.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
+import { CompanyLink } from "./CompanyLink.js";
 
 const PAGE = 25;
 const SORTS = ["last_seen", "newest", "mrr"] as const;
@@ -19,6 +20,7 @@ interface EndUser {
   plan: string | null;
   mrr: number | null;
   currency: string | null;
+  company: { id: string; externalId: string; name: string | null } | null;
   voteCount: number;
   createdAt: string;
   lastSeenAt: string;
@@ -33,6 +35,18 @@ export function formatMoney(amount: number | null, currency: string | null): str
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }
+}
+
+/**
+ * Revenue per currency, never summed across currencies: `€1,200.50 + $49.00`, or `—` for none.
+ *
+ * @example
+ * ```ts
+ * formatRevenue([{ currency: "EUR", mrr: 1200.5 }, { currency: "USD", mrr: 49 }]); // "€1,200.50 + $49.00"
+ * ```
+ */
+export function formatRevenue(revenue: ReadonlyArray<{ currency: string; mrr: number }>): string {
+  return revenue.length === 0 ? "—" : revenue.map((r) => formatMoney(r.mrr, r.currency)).join(" + ");
 }
 
 /** End users of an app with the attributes the host app reported, and their activity. */
@@ -60,12 +74,13 @@ export function EndUsers(props: { wsId: string; appId: string }) {
       <ErrorBanner error={list.error} onRetry={list.reload} />
       <ListStatus list={list} count={users.length} empty={t("endUsers.empty")} showLoading />
       {users.length === 0 ? null : (
-        <DataTable columns={[t("endUsers.user"), t("endUsers.paying"), t("endUsers.plan"), t("endUsers.mrr"), t("endUsers.votes"), t("endUsers.lastSeen"), t("endUsers.firstSeen")]}>
+        <DataTable columns={[t("endUsers.user"), t("detail.company"), t("endUsers.paying"), t("endUsers.plan"), t("endUsers.mrr"), t("endUsers.votes"), t("endUsers.lastSeen"), t("endUsers.firstSeen")]}>
           {users.map((u) => (
             <tr key={u.id}>
               <th scope="row">
                 {u.displayName ?? ""} <code>{u.publicId}</code>
               </th>
+              <td>{u.company === null ? "—" : <CompanyLink wsId={props.wsId} appId={props.appId} company={u.company} />}</td>
               <td>{paying(u.isPaying)}</td>
               <td>{u.plan ?? "—"}</td>
               <td>{formatMoney(u.mrr, u.currency)}</td>

@@ -1,4 +1,4 @@
-import { type AdminFeatureRequest, type Comment, textLength, truncateText } from "@tidings/protocol";
+import { type AdminFeatureRequest, type Comment, type RequestCompany, textLength, truncateText } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { DataTable } from "../components/DataTable.js";
@@ -9,14 +9,25 @@ import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "
 import { t } from "../i18n/t.js";
 import { navigate } from "../router.js";
 import type { FieldErrors } from "../settings-form.js";
-import { formatMoney } from "./EndUsers.js";
+import { CompanyLink } from "./CompanyLink.js";
+import { formatMoney, formatRevenue } from "./EndUsers.js";
 import { RequestOrganize } from "./RequestOrganize.js";
 
 const VOTERS_PAGE = 20;
 
 interface Detail extends AdminFeatureRequest {
   events: { id: string; type: string; actor: string | null; createdAt: string }[];
-  voters: { publicId: string; displayName: string | null; isPaying: boolean; plan: string | null; mrr: number | null; currency: string | null; votedAt: string }[];
+  voters: {
+    publicId: string;
+    displayName: string | null;
+    isPaying: boolean;
+    plan: string | null;
+    mrr: number | null;
+    currency: string | null;
+    company: { id: string; externalId: string; name: string | null } | null;
+    votedAt: string;
+  }[];
+  companies: RequestCompany[];
 }
 
 /** Checks the edit form of a request before sending. */
@@ -233,17 +244,39 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
         <button type="submit">{t("detail.send")}</button>
       </form>
 
+      <h2>{t("detail.companies")}</h2>
+      <p className="hint" data-testid="company-revenue">
+        {t("detail.revenue")}: {formatRevenue(d.companyRevenue)} · {t("requests.companies", { count: d.companyCount })}
+      </p>
+      {d.companies.length === 0 ? (
+        <Empty>{t("detail.noCompanies")}</Empty>
+      ) : (
+        <DataTable testId="request-companies" columns={[t("companies.company"), t("companies.mrr"), t("companies.plan"), t("detail.companyVoters")]}>
+          {d.companies.map((c) => (
+            <tr key={c.id}>
+              <th scope="row">
+                <CompanyLink wsId={props.wsId} appId={props.appId} company={c} />
+              </th>
+              <td>{formatMoney(c.mrr, c.currency)}</td>
+              <td>{c.plan ?? "—"}</td>
+              <td>{c.voters}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+
       <h2>{t("detail.voters")}</h2>
       {d.voters.length === 0 ? (
         <Empty>{t("detail.noVoters")}</Empty>
       ) : (
-        <DataTable testId="voters" columns={[t("endUsers.user"), t("endUsers.paying"), t("endUsers.plan"), t("endUsers.mrr"), t("detail.votedAt")]}>
+        <DataTable testId="voters" columns={[t("endUsers.user"), t("detail.company"), t("endUsers.paying"), t("endUsers.plan"), t("endUsers.mrr"), t("detail.votedAt")]}>
           {d.voters.slice(votersOffset, votersOffset + VOTERS_PAGE).map((v) => (
             <tr key={v.publicId}>
               <th scope="row">
                 {v.displayName === null ? null : <>{v.displayName} </>}
                 <code>{v.publicId}</code>
               </th>
+              <td>{v.company === null ? "—" : <CompanyLink wsId={props.wsId} appId={props.appId} company={v.company} />}</td>
               <td>{v.isPaying ? t("common.yes") : t("common.no")}</td>
               <td>{v.plan ?? "—"}</td>
               <td>{formatMoney(v.mrr, v.currency)}</td>

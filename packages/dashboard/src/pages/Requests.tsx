@@ -12,9 +12,12 @@ import { TagFilter } from "../components/TagFilter.js";
 import { ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
+import { formatRevenue } from "./EndUsers.js";
 
 const PAGE = 20;
-const SORTS = ["newest", "votes", "revenue", "paying_voters"] as const;
+const SORTS = ["newest", "votes", "revenue", "paying_voters", "company_revenue", "company_count"] as const;
+/** The currencies a company-revenue sort can count in (ISO 4217, as the browser knows them). */
+const CURRENCIES: readonly string[] = Intl.supportedValuesOf("currency");
 
 interface List {
   requests: AdminFeatureRequest[];
@@ -27,6 +30,8 @@ export interface RequestFilters {
   tab: "pending" | "all";
   q: string;
   sort: string;
+  /** The currency `company_revenue` counts in (ISO 4217). */
+  currency?: string;
   columnId: string;
   boardId: string;
   tagIds: readonly string[];
@@ -47,6 +52,7 @@ export function requestListParams(appId: string, filters: RequestFilters, page: 
   if (filters.tab === "pending") params.set("moderation", "pending");
   if (filters.q !== "") params.set("q", filters.q);
   if (filters.columnId !== "" && filters.tab === "all") params.set("columnId", filters.columnId);
+  if (filters.sort === "company_revenue" && filters.currency !== undefined) params.set("currency", filters.currency);
   if (filters.boardId !== "") params.set("boardId", filters.boardId);
   for (const tagId of filters.tagIds) params.append("tagId", tagId);
   for (const field of filters.fields) params.append(`field.${field.key}`, field.value);
@@ -64,6 +70,7 @@ export function Requests(props: { wsId: string; appId: string }) {
   const [boardId, setBoardId] = useState("");
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [fieldFilters, setFieldFilters] = useState<FieldFilterValue[]>([]);
+  const [currency, setCurrency] = useState("USD");
   const { offset, setOffset, refilter } = useOffset();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [bulkTag, setBulkTag] = useState("");
@@ -75,10 +82,10 @@ export function Requests(props: { wsId: string; appId: string }) {
   const boards = useLoad(() => api<{ boards: Board[] }>("GET", `${appBase}/boards`), [props.wsId, props.appId]);
   const tags = useLoad(() => api<{ tags: Tag[] }>("GET", `${appBase}/tags`), [props.wsId, props.appId]);
   const fields = useLoad(() => api<{ fields: CustomField[] }>("GET", `${appBase}/fields`), [props.wsId, props.appId]);
-  const filters: RequestFilters = { tab, q: search.query, sort, columnId, boardId, tagIds, fields: fieldFilters };
+  const filters: RequestFilters = { tab, q: search.query, sort, currency, columnId, boardId, tagIds, fields: fieldFilters };
   const list = useLoad(
     () => api<List>("GET", `${base}/feature-requests?${requestListParams(props.appId, filters, { limit: PAGE, offset }).toString()}`),
-    [props.wsId, props.appId, tab, search.query, sort, columnId, boardId, tagIds, fieldFilters, offset],
+    [props.wsId, props.appId, tab, search.query, sort, currency, columnId, boardId, tagIds, fieldFilters, offset],
   );
 
   const switchTab = (next: "pending" | "all") => {
@@ -155,6 +162,9 @@ export function Requests(props: { wsId: string; appId: string }) {
       <SearchForm onSearch={() => (setOffset(0), search.submit())}>
         <SearchInput value={search.text} onChange={search.setText} />
         <LabelledSelect label={t("requests.sort")} value={sort} choices={choices(SORTS, (s) => t(`requests.sort.${s}`))} onChange={refilter((value) => setSort(value as (typeof SORTS)[number]))} />
+        {sort === "company_revenue" ? (
+          <LabelledSelect label={t("requests.currency")} value={currency} choices={CURRENCIES.map((c) => ({ value: c, label: c }))} onChange={refilter(setCurrency)} />
+        ) : null}
         {tab === "all" ? (
           <LabelledSelect label={t("requests.column")} value={columnId} choices={[{ value: "", label: t("requests.anyColumn") }, ...columnChoices]} onChange={refilter(setColumnId)} />
         ) : null}
@@ -219,6 +229,7 @@ export function Requests(props: { wsId: string; appId: string }) {
                 {t("requests.votes", { count: r.voteCount })} · {r.columnName ?? "—"}
                 {boardList.length > 1 ? ` · ${boardList.find((b) => b.id === r.boardId)?.name ?? "—"}` : ""}
                 {r.requesterEmail === null ? "" : ` · ${r.requesterEmail}`}
+                {r.companyCount === 0 && r.companyRevenue.length === 0 ? "" : ` · ${t("requests.companies", { count: r.companyCount })} · ${formatRevenue(r.companyRevenue)}`}
               </small>
               {r.tags.length === 0 ? null : (
                 <span className="chips">

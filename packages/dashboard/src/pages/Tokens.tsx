@@ -2,6 +2,7 @@ import { textLength } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
+import { Select } from "../components/Select.js";
 import { describedBy, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
@@ -12,14 +13,22 @@ interface Token {
   id: string;
   name: string;
   prefix: string;
+  scope: "read" | "read-write";
+  workspaceId: string | null;
   createdAt: string;
   lastUsedAt: string | null;
 }
 
-/** The signed-in person's API tokens: create (the secret is shown once), list, revoke. */
-export function Tokens() {
+/**
+ * The signed-in person's API tokens: create (the secret is shown once), list, revoke. A token
+ * may be read-only, and bound to the workspace on screen (what the MCP server needs when its
+ * user belongs to several).
+ */
+export function Tokens(props: { workspace: { id: string; name: string } | undefined }) {
   const list = useLoad(() => api<{ tokens: Token[] }>("GET", "/tokens"), []);
   const [name, setName] = useState("");
+  const [scope, setScope] = useState<Token["scope"]>("read-write");
+  const [bound, setBound] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [created, setCreated] = useState<string | null>(null);
@@ -37,7 +46,8 @@ export function Tokens() {
     setErrors(local);
     if (Object.keys(local).length > 0) return;
     try {
-      const answer = await api<Token & { token: string }>("POST", "/tokens", { name: trimmed });
+      const workspaceId = bound ? props.workspace?.id : undefined;
+      const answer = await api<Token & { token: string }>("POST", "/tokens", { name: trimmed, scope, ...(workspaceId === undefined ? {} : { workspaceId }) });
       setCreated(answer.token);
       setName("");
       list.reload();
@@ -68,6 +78,22 @@ export function Tokens() {
         <Field id="token-name" label={t("tokens.name")} errors={errors.name}>
           <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} {...describedBy("token-name", errors.name)} />
         </Field>
+        <Field id="token-scope" label={t("tokens.scope")} errors={errors.scope}>
+          <Select
+            id="token-scope"
+            value={scope}
+            choices={[
+              { value: "read-write", label: t("tokens.scopeReadWrite") },
+              { value: "read", label: t("tokens.scopeRead") },
+            ]}
+            onChange={(value) => setScope(value === "read" ? "read" : "read-write")}
+          />
+        </Field>
+        {props.workspace === undefined ? null : (
+          <label>
+            <input type="checkbox" checked={bound} onChange={(e) => setBound(e.target.checked)} /> {t("tokens.bound", { workspace: props.workspace.name })}
+          </label>
+        )}
         <button type="submit" className="primary">
           {t("tokens.create")}
         </button>
@@ -90,7 +116,8 @@ export function Tokens() {
             <div className="row-main">
               <strong>{token.name}</strong>
               <small>
-                <code>{token.prefix}…</code> ·{" "}
+                <code>{token.prefix}…</code> · {token.scope === "read" ? t("tokens.scopeRead") : t("tokens.scopeReadWrite")} ·{" "}
+                {token.workspaceId === null ? t("tokens.everyWorkspace") : token.workspaceId === props.workspace?.id ? t("tokens.onlyWorkspace", { workspace: props.workspace.name }) : t("tokens.otherWorkspace")} ·{" "}
                 {t("tokens.lastUsed", {
                   created: new Date(token.createdAt).toLocaleDateString(),
                   used: token.lastUsedAt === null ? t("common.never") : new Date(token.lastUsedAt).toLocaleString(),

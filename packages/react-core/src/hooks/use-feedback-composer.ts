@@ -1,6 +1,7 @@
 import {
   AttachmentTooLargeError,
   FeedbackComposerController,
+  isSurfaceEnabled,
   type ComposerAttachment as ControllerAttachment,
   type FeedbackResult,
   type OutboxEntry,
@@ -9,6 +10,7 @@ import {
 } from "@tidings/client";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTidings } from "../context.js";
+import { useCustomFields, type CustomFieldsState } from "./use-custom-fields.js";
 
 /** One attachment of the draft, as the controller keeps it, with its error localized. */
 export interface ComposerAttachment extends Omit<ControllerAttachment, "error"> {
@@ -68,22 +70,28 @@ export interface FeedbackComposerState {
   removeAttachment: (id: string) => void;
   /** `queued`: the provider's outbox kept the submission to send it later (show `t("outbox.queued")`). */
   status: "idle" | "submitting" | "sent" | "queued" | "error";
-  /** Localized error of the last attempt (verification, quota, subscription…). */
+  /** Localized error of the last attempt (verification, quota, subscription, a field needing attention…). */
   error: string | undefined;
+  /** The custom fields the app asks on feedback, with the values entered and their problems: draw them in the form. */
+  fields: CustomFieldsState;
   result: FeedbackResult | null;
   /** The outbox entry of a `queued` submission. */
   queued: OutboxEntry | null;
   /** False while the title is blank, an upload runs, a submission is under way or the flag is off. */
   canSubmit: boolean;
-  /** Sends the draft; on failure the draft stays intact (rule 11). */
+  /**
+   * Checks the custom fields, then sends the draft with their values; on failure the draft stays
+   * intact (rule 11), and a field the server refused shows its problem under it.
+   */
   submit: () => Promise<FeedbackResult | null>;
-  /** Empties the draft and leaves the sent, queued or error state, for "send another". */
+  /** Empties the draft (custom fields too) and leaves the sent, queued or error state, for "send another". */
   startOver: () => void;
 }
 
 /**
  * The feedback composer of the provider's client: a `FeedbackComposerController` of `@tidings/client` (one per
- * client) fed the provider's config, user token and outbox, its errors localized.
+ * client) fed the provider's config, user token and outbox, its errors localized, with the custom
+ * fields the app asks on feedback.
  *
  * @example
  * ```ts
@@ -115,6 +123,12 @@ export function useFeedbackComposer(options: UseFeedbackComposerOptions = {}): F
 
   const [pick, setPick] = useState<{ running: boolean; error: unknown }>({ running: false, error: undefined });
   const running = useRef(false);
+  const fields = useCustomFields("feedback", { enabled: isSurfaceEnabled(config, "feedback") });
+  /** Set when the fields need attention: shown instead of the controller's error. */
+  const [fieldsNotice, setFieldsNotice] = useState<string | undefined>(undefined);
+  // Read by the stable actions below.
+  const form = useRef({ fields, checkForm: t("fields.checkForm") });
+  form.current = { fields, checkForm: t("fields.checkForm") };
 
   const state = useSyncExternalStore(
     (onChange) => controller.subscribe(onChange),
@@ -156,8 +170,23 @@ export function useFeedbackComposer(options: UseFeedbackComposerOptions = {}): F
         }
       },
       removeAttachment: (id: string) => controller.removeAttachment(id),
-      submit: () => controller.submit(),
-      startOver: () => controller.reset(),
+      submit: async () => {
+        const { fields: custom, checkForm } = form.current;
+        if (!controller.getState().canSubmit) return null;
+        const values = custom.check();
+        setFieldsNotice(values === null ? checkForm : undefined);
+        if (values === null) return null;
+        const result = await controller.submit({ fields: values });
+        const after = controller.getState();
+        if (after.status === "sent" || after.status === "queued") custom.reset();
+        else if (custom.showRefusal(after.error)) setFieldsNotice(checkForm);
+        return result;
+      },
+      startOver: () => {
+        controller.reset();
+        form.current.fields.reset();
+        setFieldsNotice(undefined);
+      },
     }),
     [controller],
   );
@@ -174,7 +203,8 @@ export function useFeedbackComposer(options: UseFeedbackComposerOptions = {}): F
     picking: pick.running,
     pickError: pick.error === undefined ? undefined : errorMessage(pick.error),
     status: state.status,
-    error: state.status === "error" ? errorMessage(state.error) : undefined,
+    error: fieldsNotice ?? (state.status === "error" ? errorMessage(state.error) : undefined),
+    fields,
     result: state.result,
     queued: state.queued,
     canSubmit: state.canSubmit,

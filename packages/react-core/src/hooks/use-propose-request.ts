@@ -1,6 +1,13 @@
 import type { FeatureRequestDraft, OutboxEntry, ProposeResult } from "@tidings/client";
 import { useCallback, useState } from "react";
 import { useTidings } from "../context.js";
+import { useCustomFields, type CustomFieldsState } from "./use-custom-fields.js";
+
+/** Options of {@link useProposeRequest}. */
+export interface UseProposeRequestOptions {
+  /** The slug of the board the request goes to; its custom fields are asked. @default the app's default board */
+  board?: string | undefined;
+}
 
 /** The propose operation of the compose sheet. */
 export interface ProposeRequestState {
@@ -14,39 +21,58 @@ export interface ProposeRequestState {
    * `t("outbox.queued")` and clear the draft. Null otherwise.
    */
   queued: OutboxEntry | null;
-  /** Proposes a request; resolves with the result, or null on failure, when queued or when blocked. */
+  /** The custom fields the board's proposal form asks for, with the values entered and their problems: draw them in the form. */
+  fields: CustomFieldsState;
+  /**
+   * Proposes a request to the board, with the custom field values entered; resolves with the
+   * result, or null on failure, when a field needs attention (see `fields.errors`), when queued
+   * or when blocked.
+   */
   submit: (draft: FeatureRequestDraft) => Promise<ProposeResult | null>;
 }
 
 /**
- * Proposes a feature request; blocked while the `featureRequests` flag is off. With an outbox in
- * the provider, a proposal that reaches no server is queued instead of failing.
+ * Proposes a feature request to a board with its custom fields; blocked while the
+ * `featureRequests` flag is off. The fields are checked before sending, and a field the server
+ * refuses shows its problem under it. With an outbox in the provider, a proposal that reaches no
+ * server is queued instead of failing.
  *
  * @example
  * ```ts
- * const { submit } = useProposeRequest();
- * const result = await submit({ title: "Dark mode" });
+ * const { submit, fields } = useProposeRequest({ board: "bugs" });
+ * fields.setValue("severity", "high");
+ * const result = await submit({ title: "Crash on save" });
  * ```
  */
-export function useProposeRequest(): ProposeRequestState {
-  const { client, userToken, isEnabled, errorMessage, outbox } = useTidings();
+export function useProposeRequest(options: UseProposeRequestOptions = {}): ProposeRequestState {
+  const { client, userToken, isEnabled, errorMessage, outbox, t } = useTidings();
   const enabled = isEnabled("featureRequests");
+  const board = options.board === "" ? undefined : options.board;
+  const fields = useCustomFields("feature_request", { board, enabled });
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [result, setResult] = useState<ProposeResult | null>(null);
   const [queued, setQueued] = useState<OutboxEntry | null>(null);
+  const { check, showRefusal, reset } = fields;
   const submit = useCallback(
     async (draft: FeatureRequestDraft) => {
       if (!enabled || submitting) return null;
+      const values = check();
+      if (values === null) {
+        setError(t("fields.checkForm"));
+        return null;
+      }
       setSubmitting(true);
       setError(undefined);
       setQueued(null);
       try {
         const options = { userToken: userToken ?? undefined };
+        const complete: FeatureRequestDraft = { ...draft, board: draft.board ?? board, fields: { ...values, ...draft.fields } };
         const outcome =
           outbox === undefined
-            ? { status: "sent" as const, result: await client.submitFeatureRequest(draft, options) }
-            : await outbox.submitFeatureRequestOrQueue(draft, options);
+            ? { status: "sent" as const, result: await client.submitFeatureRequest(complete, options) }
+            : await outbox.submitFeatureRequestOrQueue(complete, options);
+        reset();
         if (outcome.status === "queued") {
           setQueued(outcome.entry);
           return null;
@@ -54,13 +80,13 @@ export function useProposeRequest(): ProposeRequestState {
         setResult(outcome.result);
         return outcome.result;
       } catch (e) {
-        setError(errorMessage(e));
+        setError(showRefusal(e) ? t("fields.checkForm") : errorMessage(e));
         return null;
       } finally {
         setSubmitting(false);
       }
     },
-    [client, enabled, errorMessage, outbox, submitting, userToken],
+    [board, check, client, enabled, errorMessage, outbox, reset, showRefusal, submitting, t, userToken],
   );
-  return { enabled, submitting, error, result, queued, submit };
+  return { enabled, submitting, error, result, queued, fields, submit };
 }

@@ -53,7 +53,7 @@ export const demoConfig = (sdk: Record<string, unknown> = {}) => ({
   sdk,
 });
 
-export const item = (id: string, extra: Record<string, unknown> = {}) => ({
+export const item = <Extra extends Record<string, unknown> = Record<never, never>>(id: string, extra: Extra = {} as Extra) => ({
   id,
   appId: "app_1",
   title: `Request ${id}`,

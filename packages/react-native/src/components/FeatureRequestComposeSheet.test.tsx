@@ -4,7 +4,7 @@ import { fr } from "@tidings/react-core/locales/fr";
 import { ja } from "@tidings/react-core/locales/ja";
 import { demoConfig, fakeFetch, item, type FakeRoute } from "@tidings/react-core/testing";
 import { describe, expect, test } from "@jest/globals";
-import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react-native";
 import { TidingsProvider } from "../TidingsProvider.js";
 import { FeatureRequestComposeSheet } from "./FeatureRequestComposeSheet.js";
 import { FeatureRequestsScreen } from "./FeatureRequestsScreen.js";
@@ -111,7 +111,8 @@ describe("FeatureRequestComposeSheet", () => {
         <FeatureRequestComposeSheet onClose={() => (closed += 1)} />
       </TidingsProvider>,
     );
-    await waitFor(() => expect(api.calls).toHaveLength(1));
+    // The config, then the boards and the proposal form's fields.
+    await waitFor(() => expect(api.calls).toHaveLength(3));
     fireEvent.changeText(screen.getByLabelText("タイトル"), "オフラインモード");
     fireEvent.press(screen.getByRole("button", { name: "送信" }));
     expect(await screen.findByText("この端末に保存しました。接続が回復すると送信されます。")).toBeTruthy();
@@ -154,3 +155,65 @@ describe("FeatureRequestComposeSheet similar requests", () => {
     expect(posts()).toEqual([]);
   });
 });
+
+describe("FeatureRequestComposeSheet custom fields", () => {
+  test("asks the board's custom fields, points at what needs attention before sending, and shows the server's refusal on its field", async () => {
+    const boards = [
+      { id: "brd_1", name: "Feature requests", slug: "feature-requests", description: "", position: 0, visibility: "public", isDefault: true },
+      { id: "brd_2", name: "Bugs", slug: "bugs", description: "", position: 1, visibility: "public", isDefault: false },
+    ];
+    const severity = { key: "severity", label: "Severity", description: "", type: "single_select", required: true, appliesTo: ["feature_request"], options: [{ value: "low", label: "Low" }, { value: "high", label: "High" }], limits: {}, position: 0 };
+    const build = { key: "build", label: "Build", description: "Settings › About", type: "number", required: false, appliesTo: ["feature_request"], options: [], limits: { min: 1, integer: true }, position: 1 };
+    let refuse = true;
+    const { client, posts, api } = setup([
+      config(),
+      ({ method, url }) => (method === "GET" && url.pathname === "/api/v1/public/apps/app_test/boards" ? { status: 200, body: { boards } } : undefined),
+      // The bugs board asks for the build; the default board only the severity.
+      ({ method, url }) =>
+        method === "GET" && url.pathname === "/api/v1/public/apps/app_test/fields" ? { status: 200, body: { fields: url.searchParams.get("board") === "bugs" ? [severity, build] : [severity] } } : undefined,
+      ({ method, url }) => {
+        if (method !== "POST" || url.pathname !== "/api/v1/feature-requests") return undefined;
+        if (!refuse) return { status: 201, body: { featureRequestId: "fr_1", pending: false } };
+        refuse = false;
+        return { status: 400, body: { error: "fields.build: Must be at most 9000", code: "validation_failed", details: { formErrors: [], fieldErrors: { "fields.build": ["Must be at most 9000"] } } } };
+      },
+    ]);
+    let submitted = 0;
+    render(
+      <TidingsProvider client={client} locale="en">
+        <FeatureRequestComposeSheet onClose={() => undefined} onSubmitted={() => (submitted += 1)} />
+      </TidingsProvider>,
+    );
+    const boardPicker = await screen.findByLabelText("Board");
+    expect(within(boardPicker).getByRole("radio", { name: "Feature requests" }).props.accessibilityState).toMatchObject({ checked: true });
+    expect(await screen.findByLabelText("Severity (required)")).toBeTruthy();
+    expect(screen.queryByLabelText("Build")).toBeNull();
+    fireEvent.press(within(boardPicker).getByRole("radio", { name: "Bugs" }));
+    const buildInput = await screen.findByLabelText("Build");
+    expect(screen.getByText("Settings › About · 1 or more")).toBeTruthy();
+
+    fireEvent.changeText(screen.getByLabelText("Title"), "Crash on save");
+    fireEvent.changeText(buildInput, "0");
+    fireEvent.press(screen.getByRole("button", { name: "Submit" }));
+    expect(await screen.findByText("Please check the fields marked above.")).toBeTruthy();
+    expect(screen.getByText("Please fill in this field.")).toBeTruthy();
+    expect(screen.getByText("Please enter 1 or more.")).toBeTruthy();
+    expect(posts()).toEqual([]);
+
+    fireEvent.press(screen.getByRole("radio", { name: "High" }));
+    fireEvent.changeText(buildInput, "9001");
+    expect(screen.queryByText("Please fill in this field.")).toBeNull();
+    fireEvent.press(screen.getByRole("button", { name: "Submit" }));
+    expect(await screen.findByText("This value was not accepted. Please check it.")).toBeTruthy();
+    expect(screen.getByLabelText("Build").props.value).toBe("9001");
+    fireEvent.changeText(screen.getByLabelText("Build"), "42");
+    fireEvent.press(screen.getByRole("button", { name: "Submit" }));
+    await waitFor(() => expect(submitted).toBe(1));
+    expect(posts().map((c) => c.body)).toEqual([
+      expect.objectContaining({ board: "bugs", fields: { severity: "high", build: 9001 } }),
+      expect.objectContaining({ board: "bugs", fields: { severity: "high", build: 42 } }),
+    ]);
+    expect(api.calls.filter((c) => c.url.pathname.endsWith("/fields")).map((c) => c.url.searchParams.get("board"))).toEqual([null, "bugs"]);
+  });
+});
+

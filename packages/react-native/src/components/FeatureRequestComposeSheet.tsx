@@ -1,13 +1,18 @@
 import type { FeatureRequestItem, ProposeResult } from "@tidings/client";
-import { useProposeRequest, useSimilarRequests, useTidings } from "@tidings/react-core";
+import { useBoards, useProposeRequest, useSimilarRequests, useTidings } from "@tidings/react-core";
 import { useState } from "react";
-import { Modal, Pressable, ScrollView, Text, TextInput, View, type TextInputProps } from "react-native";
+import { Modal, Pressable, ScrollView, Text, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
+import { CustomFieldInputs } from "./CustomFieldInputs.js";
+import { Chip, ChipRow } from "./FilterChips.js";
 import { Screen } from "./Screen.js";
 import { Unavailable } from "./States.js";
+import { TextField } from "./TextField.js";
 
 /** Props of {@link FeatureRequestComposeSheet}. */
 export interface FeatureRequestComposeSheetProps {
+  /** The slug of the board proposed to first (the list's board); the user may pick another. @default the app's default board */
+  board?: string | undefined;
   /** Whether the sheet is shown. @default true */
   visible?: boolean | undefined;
   /** Called by Cancel, the system back gesture and after a successful proposal. */
@@ -23,35 +28,6 @@ export interface FeatureRequestComposeSheetProps {
    * without it they are listed as plain text. @default none
    */
   onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
-}
-
-function Field(props: { label: string; error?: string | undefined } & Pick<TextInputProps, "value" | "onChangeText" | "multiline" | "maxLength" | "keyboardType" | "autoComplete" | "autoCapitalize" | "textContentType">) {
-  const palette = usePalette();
-  const { label, error, ...input } = props;
-  return (
-    <View style={{ gap: 6 }}>
-      <Text style={{ color: palette.text, fontSize: 16, fontWeight: "600" }}>{label}</Text>
-      <TextInput
-        accessibilityLabel={label}
-        accessibilityHint={error}
-        placeholderTextColor={palette.muted}
-        {...input}
-        style={{
-          minHeight: props.multiline ? MIN_TOUCH * 2.5 : MIN_TOUCH,
-          paddingHorizontal: 12,
-          paddingVertical: 10,
-          borderRadius: 8,
-          borderWidth: 1,
-          borderColor: error === undefined ? palette.inputBorder : palette.dangerBorder,
-          backgroundColor: palette.inputBg,
-          color: palette.text,
-          fontSize: 16,
-          textAlignVertical: props.multiline ? "top" : "center",
-        }}
-      />
-      {error === undefined ? null : <Text style={{ color: palette.danger, fontSize: 14 }}>{error}</Text>}
-    </View>
-  );
 }
 
 function SheetButton(props: { label: string; text?: string; primary?: boolean; disabled?: boolean; busy?: boolean; onPress: () => void }) {
@@ -87,7 +63,9 @@ function SheetButton(props: { label: string; text?: string; primary?: boolean; d
  * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
  * Shows the unavailable state while the `featureRequests` flag is off. While the title is typed it
  * lists the most similar existing requests (`useSimilarRequests`, paced), so the user can vote on
- * one instead of proposing a duplicate.
+ * one instead of proposing a duplicate. The request goes to `board`, which the user may change when
+ * there are several; the board's custom fields are asked and checked before sending, and a field
+ * the server refuses shows its problem under it.
  *
  * @example
  * ```tsx
@@ -97,7 +75,10 @@ function SheetButton(props: { label: string; text?: string; primary?: boolean; d
 export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProps) {
   const { t } = useTidings();
   const palette = usePalette();
-  const propose = useProposeRequest();
+  const boards = useBoards().data ?? [];
+  const [board, setBoard] = useState(props.board);
+  const shownBoard = board ?? boards.find((b) => b.isDefault)?.slug;
+  const propose = useProposeRequest({ board });
   const [title, setTitle] = useState("");
   const [details, setDetails] = useState("");
   const [email, setEmail] = useState("");
@@ -137,7 +118,17 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
             </>
           ) : (
             <>
-              <Field label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
+              {boards.length > 1 ? (
+                <View style={{ gap: 6, marginHorizontal: -12 }}>
+                  <Text style={{ color: palette.text, fontSize: 16, fontWeight: "600", marginHorizontal: 12 }}>{t("compose.board")}</Text>
+                  <ChipRow label={t("compose.board")}>
+                    {boards.map((b) => (
+                      <Chip key={b.id} label={b.name} selected={shownBoard === b.slug} onPress={() => setBoard(b.slug)} />
+                    ))}
+                  </ChipRow>
+                </View>
+              ) : null}
+              <TextField label={t("compose.requestTitle")} value={title} onChangeText={setTitle} maxLength={200} error={invalid ? t("compose.titleRequired") : undefined} />
               {similar.items.length === 0 ? null : (
                 <View accessibilityLiveRegion="polite" style={{ gap: 6 }}>
                   <Text style={{ color: palette.muted, fontSize: 14 }}>{t("compose.similar")}</Text>
@@ -162,8 +153,9 @@ export function FeatureRequestComposeSheet(props: FeatureRequestComposeSheetProp
                   )}
                 </View>
               )}
-              <Field label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
-              <Field
+              <TextField label={t("compose.details")} value={details} onChangeText={setDetails} multiline />
+              <CustomFieldInputs fields={propose.fields} />
+              <TextField
                 label={t("compose.email")}
                 value={email}
                 onChangeText={setEmail}

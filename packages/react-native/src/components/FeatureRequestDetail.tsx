@@ -166,6 +166,7 @@ export function FeatureRequestDetail(props: FeatureRequestDetailProps) {
     !item.approved ? <Badge key="pending" label={t("requests.pending")} tone="pending" /> : null,
     item.columnName ? <Badge key="column" label={item.columnName} /> : null,
     item.versionLabel ? <Badge key="version" label={item.versionLabel} /> : null,
+    ...(item.tags ?? []).map((tag) => <Badge key={`tag:${tag.slug}`} label={tag.name} dot={tag.color} />),
   ].filter((b) => b !== null);
 
   return (

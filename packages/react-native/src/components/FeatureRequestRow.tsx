@@ -5,7 +5,7 @@ import { MIN_TOUCH, usePalette } from "../theme.js";
 import { Badge } from "./Badge.js";
 import { VoteButton } from "./VoteButton.js";
 
-/** One request: its vote button, then a tappable body with title, excerpt and badges. */
+/** One request: its vote button, then a tappable body with title, excerpt, badges and tags. */
 export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: ToggleVote; onOpen: (item: FeatureRequestItem) => void }) {
   const { t } = useTidings();
   const palette = usePalette();
@@ -13,7 +13,8 @@ export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: Togg
   const comments = item.commentCount ? t("requests.comments", { count: item.commentCount }) : undefined;
   const pending = item.approved ? undefined : t("requests.pending");
   // Read as one control; the parts a sighted user sees are all in its label.
-  const label = [item.title, pending, item.columnName, item.versionLabel, comments].filter(Boolean).join(", ");
+  const tags = item.tags ?? [];
+  const label = [item.title, pending, item.columnName, item.versionLabel, ...tags.map((tag) => tag.name), comments].filter(Boolean).join(", ");
   return (
     <View style={{ flexDirection: "row", gap: 12, padding: 12, marginHorizontal: 12, marginBottom: 10, borderRadius: 12, borderWidth: 1, borderColor: palette.cardBorder, backgroundColor: palette.card }}>
       <VoteButton item={item} votes={props.votes} />
@@ -28,6 +29,9 @@ export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: Togg
           {pending === undefined ? null : <Badge label={pending} tone="pending" />}
           {item.columnName ? <Badge label={item.columnName} /> : null}
           {item.versionLabel ? <Badge label={item.versionLabel} /> : null}
+          {tags.map((tag) => (
+            <Badge key={tag.slug} label={tag.name} dot={tag.color} />
+          ))}
           {comments === undefined ? null : <Text style={{ color: palette.muted, fontSize: 13 }}>{comments}</Text>}
         </View>
       </Pressable>

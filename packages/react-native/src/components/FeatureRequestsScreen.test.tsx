@@ -370,4 +370,48 @@ describe("FeatureRequestsScreen", () => {
     expect(api.calls.map((c) => c.url.pathname)).toEqual(["/api/v1/public/config/app_test"]);
     expect(screen.queryByLabelText("Search requests")).toBeNull();
   });
+
+  test("shows a board switcher only when the user sees two boards, lists the board picked, shows tags and filters on them", async () => {
+    const board = (slug: string, name: string, position: number) => ({ id: `brd_${slug}`, name, slug, description: "", position, visibility: "public", isDefault: position === 0 });
+    let boards = [board("feature-requests", "Feature requests", 0)];
+    const ui = { name: "UI", slug: "ui", color: "#336699" };
+    const clock = manualClock();
+    const { client, lists } = setup(
+      [
+      config(),
+      on("GET", "/api/v1/public/apps/app_test/boards", () => ({ status: 200, body: { boards } })),
+      on("GET", "/api/v1/feature-requests", ({ url }) => {
+        const all = [item("1", { tags: [ui], boardId: "brd_feature-requests" }), item("2", { boardId: "brd_bugs", tags: [] })];
+        return page(all.filter((i) => (url.searchParams.get("board") ?? "") === "" || i.boardId === `brd_${url.searchParams.get("board")}`).filter((i) => url.searchParams.getAll("tag").every((t) => i.tags.some((x) => x.slug === t))));
+      }),
+      ],
+      { timers: clock.timers },
+    );
+    const first = show(client);
+    const row = await screen.findByRole("button", { name: "Request 1, UI" });
+    expect(within(row).getByText("UI")).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole("checkbox", { name: "UI" })).toBeTruthy());
+    expect(screen.queryByLabelText("Board")).toBeNull();
+    first.unmount();
+
+    boards = [board("feature-requests", "Feature requests", 0), board("bugs", "Bugs", 1)];
+    const picked: (string | undefined)[] = [];
+    show(client, { onBoardChange: (slug) => picked.push(slug) });
+    const switcher = await screen.findByLabelText("Board");
+    expect(within(switcher).getByRole("radio", { name: "All boards" }).props.accessibilityState).toMatchObject({ checked: true });
+    fireEvent.press(within(switcher).getByRole("radio", { name: "Bugs" }));
+    await clock.advance(250);
+    await waitFor(() => expect(screen.queryByText("Request 1")).toBeNull());
+    expect(screen.getByText("Request 2")).toBeTruthy();
+    expect(picked).toEqual(["bugs"]);
+    fireEvent.press(within(switcher).getByRole("radio", { name: "All boards" }));
+    await clock.advance(250);
+    await screen.findByText("Request 1");
+    fireEvent.press(screen.getByRole("checkbox", { name: "UI" }));
+    await clock.advance(250);
+    await waitFor(() => expect(screen.queryByText("Request 2")).toBeNull());
+    expect(screen.getByRole("checkbox", { name: "UI" }).props.accessibilityState).toMatchObject({ checked: true });
+    expect(lists().slice(-3).map((p) => `${p.get("board") ?? "*"}|${p.getAll("tag").join(",")}`)).toEqual(["bugs|", "*|", "*|ui"]);
+  });
 });
+

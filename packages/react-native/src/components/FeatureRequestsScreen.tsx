@@ -1,5 +1,5 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
-import { useFeatureRequests, useTidings, useVersions, type UseFeatureRequestsOptions } from "@tidings/react-core";
+import { useBoards, useFeatureRequests, useTidings, useVersions, type UseFeatureRequestsOptions } from "@tidings/react-core";
 import { useEffect, useState } from "react";
 import { AccessibilityInfo, FlatList, Modal, Pressable, RefreshControl, Text, TextInput, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
@@ -50,13 +50,16 @@ export interface FeatureRequestsScreenProps extends UseFeatureRequestsOptions {
    * @default the built-in detail modal
    */
   onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
+  /** Called when the user picks a board (undefined: every board). @default none */
+  onBoardChange?: ((slug: string | undefined) => void) | undefined;
 }
 
 /**
  * Feature requests: search paced by the shared pacer (250 ms debounce, 2.5 s spacing, 60 s
- * cooldown after a 429 with the results kept and a notice), version filter, sort, pull to
- * refresh, load more at the end of the list, optimistic votes (own requests not votable),
- * pending-review badges, the compose sheet and the request detail. Nothing is fetched while the
+ * cooldown after a 429 with the results kept and a notice), a board switcher (when the user may
+ * see more than one board), version filter, sort, a tag filter, pull to refresh, load more at the
+ * end of the list, optimistic votes (own requests not votable), pending-review badges and tags,
+ * the compose sheet (to the board shown) and the request detail. Nothing is fetched while the
  * `featureRequests` flag is off.
  *
  * @example
@@ -69,6 +72,7 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
   const palette = usePalette();
   const list = useFeatureRequests(props);
   const versions = useVersions();
+  const boards = useBoards().data ?? [];
   const [composing, setComposing] = useState(false);
   const [thanks, setThanks] = useState<string | undefined>(undefined);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -103,8 +107,12 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
   const loadMore = () => {
     if (list.hasMore && !list.loadingMore && list.status === "ready") void list.loadMore();
   };
-  const searching = list.query.trim() !== "";
+  const searching = list.query.trim() !== "" || list.tags.length > 0;
   const versionList = versions.data ?? [];
+  const pickBoard = (slug: string | undefined) => {
+    list.setBoard(slug);
+    props.onBoardChange?.(slug);
+  };
 
   const empty =
     list.status === "error" ? (
@@ -157,6 +165,14 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
             </Pressable>
           )}
         </View>
+        {boards.length > 1 ? (
+          <ChipRow label={t("requests.board")}>
+            <Chip label={t("requests.allBoards")} selected={list.board === undefined} onPress={() => pickBoard(undefined)} />
+            {boards.map((b) => (
+              <Chip key={b.id} label={b.name} selected={list.board === b.slug} onPress={() => pickBoard(b.slug)} />
+            ))}
+          </ChipRow>
+        ) : null}
         {versionList.length > 0 ? (
           <ChipRow label={t("requests.version")}>
             <Chip label={t("requests.allVersions")} selected={list.versionId === undefined} onPress={() => list.setVersionId(undefined)} />
@@ -170,6 +186,13 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
             <Chip key={s.sort} label={t(s.label)} selected={list.sort === s.sort} onPress={() => list.setSort(s.sort)} />
           ))}
         </ChipRow>
+        {list.tagChoices.length > 0 ? (
+          <ChipRow label={t("requests.tagFilter")} multiple>
+            {list.tagChoices.map((tag) => (
+              <Chip key={tag.slug} label={tag.name} multiple selected={list.tags.includes(tag.slug)} onPress={() => list.toggleTag(tag.slug)} />
+            ))}
+          </ChipRow>
+        ) : null}
       </View>
       {list.rateLimited ? <Notice text={rateLimitNotice} /> : null}
       {thanks === undefined ? null : <Notice text={thanks} />}
@@ -219,6 +242,7 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
       ) : null}
       {composing ? (
         <FeatureRequestComposeSheet
+          board={list.board}
           onClose={() => setComposing(false)}
           onOpenRequest={(item) => {
             setComposing(false);

@@ -535,4 +535,28 @@ describe("FeedbackComposer", () => {
     expect(screen.queryByText("Auf diesem Gerät gespeichert. Es wird gesendet, sobald die Verbindung wieder da ist.")).toBeNull();
     expect(api.calls.filter((c) => c.method === "POST" && c.url.pathname === "/api/v1/feedback")).toHaveLength(2);
   });
+
+  test("asks the app's feedback fields in the user's language and sends their values", async () => {
+    const consent = { key: "consent", label: "Kontakt erlaubt", description: "", type: "checkbox", required: true, appliesTo: ["feedback"], options: [], limits: {}, position: 0 };
+    const devices = { key: "devices", label: "Geräte", description: "", type: "multi_select", required: false, appliesTo: ["feedback"], options: [{ value: "phone", label: "Telefon" }, { value: "tablet", label: "Tablet" }], limits: {}, position: 1 };
+    const proposalOnly = { ...devices, key: "plan", label: "Tarif", appliesTo: ["feature_request"], position: 2 };
+    const { configLoaded, posts } = setup({
+      routes: [config(), on("GET", "/api/v1/public/apps/app_test/fields", { status: 200, body: { fields: [consent, devices, proposalOnly] } }), accepted],
+      locale: "de",
+    });
+    await configLoaded();
+    const tick = await screen.findByRole("checkbox", { name: "Kontakt erlaubt (Pflichtfeld)" });
+    expect(screen.queryByText("Tarif")).toBeNull();
+    fireEvent.changeText(screen.getByLabelText("Titel"), "Absturz");
+    fireEvent.press(screen.getByRole("button", { name: "Senden" }));
+    expect(await screen.findByText("Bitte setze hier ein Häkchen.")).toBeTruthy();
+    expect(screen.getByText("Bitte prüfe die oben markierten Felder.")).toBeTruthy();
+    expect(posts()).toEqual([]);
+    fireEvent.press(tick);
+    fireEvent.press(screen.getByRole("checkbox", { name: "Tablet" }));
+    fireEvent.press(screen.getByRole("button", { name: "Senden" }));
+    expect(await screen.findByText("Referenz: sub_1")).toBeTruthy();
+    expect((posts()[0]!.body as { fields: unknown }).fields).toEqual({ consent: true, devices: ["tablet"] });
+  });
 });
+

@@ -4,6 +4,7 @@ import { ActivityIndicator, Pressable, ScrollView, Text, TextInput, View } from 
 import { runtimePlatform } from "../runtime-platform.js";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { AttachmentsStep } from "./AttachmentsStep.js";
+import { CustomFieldInputs } from "./CustomFieldInputs.js";
 import { Screen } from "./Screen.js";
 import { Unavailable } from "./States.js";
 
@@ -150,7 +151,7 @@ function Sent(props: { submissionId?: string | undefined; onAnother: () => void 
 }
 
 /**
- * The feedback form for a phone: title, details, an attachments step (a screenshot of the screen
+ * The feedback form for a phone: title, details, the app's custom fields for feedback, an attachments step (a screenshot of the screen
  * and files from the host's picker, rule 10, each listed with upload progress, a thumbnail for
  * images and a remove button) and localized errors that leave the draft intact (rule 11). The
  * platform is rule 4's; a chooser shows only with `showPlatformPicker`. With an outbox in the
@@ -224,6 +225,7 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
           placeholderTextColor={palette.muted}
           style={[input, { minHeight: 120 }]}
         />
+        <CustomFieldInputs fields={composer.fields} />
         {composer.platformChoices.length === 0 ? null : (
           <>
             <Text style={label}>{t("feedback.platform")}</Text>

@@ -2,12 +2,15 @@ import type { ReactNode } from "react";
 import { Pressable, ScrollView, Text, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 
-/** A choice among a few (version, sort): a radio of at least {@link MIN_TOUCH} points. */
-export function Chip(props: { label: string; selected: boolean; onPress: () => void }) {
+/**
+ * A choice among a few (board, version, sort): a radio of at least {@link MIN_TOUCH} points; with
+ * `multiple`, a checkbox among others (tags, a multi select).
+ */
+export function Chip(props: { label: string; selected: boolean; onPress: () => void; multiple?: boolean }) {
   const palette = usePalette();
   return (
     <Pressable
-      accessibilityRole="radio"
+      accessibilityRole={props.multiple ? "checkbox" : "radio"}
       accessibilityLabel={props.label}
       accessibilityState={{ checked: props.selected, selected: props.selected }}
       onPress={props.onPress}
@@ -27,10 +30,10 @@ export function Chip(props: { label: string; selected: boolean; onPress: () => v
   );
 }
 
-/** A labelled radio group of chips, scrolling sideways when they do not fit. */
-export function ChipRow(props: { label: string; children: ReactNode }) {
+/** A labelled radio group of chips (with `multiple`, a group of checkboxes), scrolling sideways when they do not fit. */
+export function ChipRow(props: { label: string; children: ReactNode; multiple?: boolean }) {
   return (
-    <View accessibilityRole="radiogroup" accessibilityLabel={props.label}>
+    <View accessibilityRole={props.multiple ? undefined : "radiogroup"} accessibilityLabel={props.label}>
       <ScrollView horizontal showsHorizontalScrollIndicator={false} contentContainerStyle={{ gap: 8, paddingHorizontal: 12 }}>
         {props.children}
       </ScrollView>

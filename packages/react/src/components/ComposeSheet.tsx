@@ -1,6 +1,7 @@
 import type { FeatureRequestItem } from "@tidings/client";
 import { useId, useState, type FormEvent } from "react";
-import { useTidings, useProposeRequest, useSimilarRequests } from "@tidings/react-core";
+import { useBoards, useTidings, useProposeRequest, useSimilarRequests } from "@tidings/react-core";
+import { CustomFieldInputs } from "./CustomFieldInputs.js";
 import { Modal } from "./Modal.js";
 import { Unavailable } from "./States.js";
 
@@ -10,6 +11,9 @@ import { Unavailable } from "./States.js";
  * proposal the provider's outbox kept for later (no connection) shows the saved-on-this-device notice.
  * While the title is typed it lists the most similar existing requests (paced lookups), each
  * opening that request through `onOpenRequest` so the visitor can vote instead of proposing a duplicate.
+ * The request goes to `board` (default: the app's default board), which the visitor may change
+ * when there are several; the board's custom fields are asked, checked before sending, and a field
+ * the server refuses shows its problem under it.
  *
  * @example
  * ```tsx
@@ -17,19 +21,23 @@ import { Unavailable } from "./States.js";
  * ```
  */
 export function ComposeSheet(props: {
+  /** The slug of the board proposed to first (the list's board). @default the app's default board */
+  board?: string | undefined;
   onClose: () => void;
   onSubmitted?: ((result: { featureRequestId: string; pending: boolean }) => void) | undefined;
   /** Opens an existing request from the similar ones; without it they are listed as plain text. */
   onOpenRequest?: ((item: FeatureRequestItem) => void) | undefined;
 }) {
   const { t } = useTidings();
-  const propose = useProposeRequest();
+  const boards = useBoards().data ?? [];
+  const [board, setBoard] = useState(props.board);
+  const propose = useProposeRequest({ board });
   const [title, setTitle] = useState("");
   const similar = useSimilarRequests(title, { enabled: propose.enabled && propose.result === null });
   const [details, setDetails] = useState("");
   const [email, setEmail] = useState("");
   const [invalid, setInvalid] = useState(false);
-  const ids = { title: useId(), details: useId(), email: useId(), error: useId(), similar: useId() };
+  const ids = { title: useId(), details: useId(), email: useId(), error: useId(), similar: useId(), board: useId() };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -66,6 +74,18 @@ export function ComposeSheet(props: {
         </div>
       ) : (
         <form className="td-stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+          {boards.length > 1 ? (
+            <>
+              <label htmlFor={ids.board}>{t("compose.board")}</label>
+              <select id={ids.board} className="td-input" value={board ?? boards.find((b) => b.isDefault)?.slug ?? ""} onChange={(e) => setBoard(e.target.value)}>
+                {boards.map((b) => (
+                  <option key={b.id} value={b.slug}>
+                    {b.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
           <label htmlFor={ids.title}>{t("compose.requestTitle")}</label>
           <input
             id={ids.title}
@@ -105,6 +125,7 @@ export function ComposeSheet(props: {
           ) : null}
           <label htmlFor={ids.details}>{t("compose.details")}</label>
           <textarea id={ids.details} className="td-input" rows={4} value={details} onChange={(e) => setDetails(e.target.value)} />
+          <CustomFieldInputs fields={propose.fields} />
           <label htmlFor={ids.email}>{t("compose.email")}</label>
           <input id={ids.email} type="email" className="td-input" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
           {propose.error ? (

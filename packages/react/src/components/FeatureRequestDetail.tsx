@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTidings, useComments, type ToggleVote } from "@tidings/react-core";
 import { FollowRequest } from "./FollowRequest.js";
 import { ErrorState, Loading } from "./States.js";
+import { TagChips } from "./Tags.js";
 import { VoteButton } from "./VoteButton.js";
 
 function CommentForm(props: { label: string; onPost: (body: string) => Promise<boolean>; posting: boolean; autoFocus?: boolean }) {
@@ -84,7 +85,7 @@ function CommentView(props: {
 }
 
 /**
- * One request with its vote, description and threaded comments (replies are flat rows with
+ * One request with its vote, tags, description and threaded comments (replies are flat rows with
  * `parentId`, shown under their parent).
  *
  * @example
@@ -128,6 +129,7 @@ export function FeatureRequestDetail(props: {
           <div className="td-badges">
             {!item.approved ? <span className="td-badge td-badge-pending">{t("requests.pending")}</span> : null}
             {item.columnName ? <span className="td-badge">{item.columnName}</span> : null}
+            <TagChips tags={item.tags} />
           </div>
         </div>
       </header>

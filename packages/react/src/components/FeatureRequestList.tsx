@@ -1,13 +1,14 @@
 import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
 import { useId, useState } from "react";
-import { useTidings, useFeatureRequest, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, type ToggleVote, useToggleVote } from "@tidings/react-core";
+import { useBoards, useTidings, useFeatureRequest, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, type ToggleVote, useToggleVote } from "@tidings/react-core";
 import { ComposeSheet } from "./ComposeSheet.js";
 import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
+import { TagChips, TagFilter } from "./Tags.js";
 import { TidingsScreen } from "./TidingsScreen.js";
 import { VoteButton } from "./VoteButton.js";
 
-/** One request in a list: vote, title, excerpt, badges. */
+/** One request in a list: vote, title, excerpt, badges and tags. */
 export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: ToggleVote; onOpen?: ((item: FeatureRequestItem) => void) | undefined }) {
   const { t } = useTidings();
   const { item } = props;
@@ -33,6 +34,7 @@ export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: Togg
             </span>
           ) : null}
           {item.versionLabel ? <span className="td-badge">{item.versionLabel}</span> : null}
+          <TagChips tags={item.tags} />
           {item.commentCount ? <span className="td-muted td-small">{t("requests.comments", { count: item.commentCount })}</span> : null}
         </div>
       </div>
@@ -55,11 +57,19 @@ export interface FeatureRequestListProps extends UseFeatureRequestsOptions {
   openRequestId?: string | null | undefined;
   /** Called when the user opens a request (or goes back to the list with null). */
   onOpenRequest?: ((item: FeatureRequestItem | null) => void) | undefined;
+  /** Called when the user picks a board in the switcher (undefined: every board), e.g. to put it in the address. */
+  onBoardChange?: ((slug: string | undefined) => void) | undefined;
+  /**
+   * Show the board switcher and the tag filter; turn them off when the page draws its own and
+   * passes the choice as `board` and `tags`. @default true
+   */
+  showBoardAndTagFilters?: boolean | undefined;
 }
 
 /**
- * Feature requests with paced search (rule 12) and its rate-limit notice, a version filter, sort,
- * load more, votes, pending-review badges, the compose sheet and the request detail.
+ * Feature requests with paced search (rule 12) and its rate-limit notice, a board switcher (when
+ * the user may see more than one board), a version filter, sort, a tag filter, load more, votes,
+ * pending-review badges and tags, the compose sheet (to the board shown) and the request detail.
  *
  * @example
  * ```tsx
@@ -70,6 +80,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   const { t, errorMessage } = useTidings();
   const list = useFeatureRequests(props);
   const versions = useVersions();
+  const boards = useBoards().data ?? [];
   const [composing, setComposing] = useState(false);
   const [ownOpenId, setOwnOpenId] = useState<string | null>(null);
   const openId = props.openRequestId === undefined ? ownOpenId : props.openRequestId;
@@ -87,6 +98,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   const searchId = useId();
   const versionId = useId();
   const sortId = useId();
+  const boardId = useId();
 
   if (!list.enabled) {
     return (
@@ -123,10 +135,31 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
       </TidingsScreen>
     );
   }
-  const searching = list.query.trim() !== "";
+  const searching = list.query.trim() !== "" || list.tags.length > 0;
+  const board = boards.find((b) => b.slug === list.board);
+  const filtersShown = props.showBoardAndTagFilters !== false;
+  const pickBoard = (slug: string | undefined) => {
+    list.setBoard(slug);
+    props.onBoardChange?.(slug);
+  };
   return (
     <TidingsScreen label={t("requests.title")}>
       <div className="td-toolbar">
+        {boards.length > 1 && filtersShown ? (
+          <>
+            <label className="td-visually-hidden" htmlFor={boardId}>
+              {t("requests.board")}
+            </label>
+            <select id={boardId} className="td-input" value={list.board ?? ""} onChange={(e) => pickBoard(e.target.value === "" ? undefined : e.target.value)}>
+              <option value="">{t("requests.allBoards")}</option>
+              {boards.map((b) => (
+                <option key={b.id} value={b.slug}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
         <label className="td-visually-hidden" htmlFor={searchId}>
           {t("requests.search")}
         </label>
@@ -167,6 +200,8 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
           </button>
         )}
       </div>
+      {board?.description ? <p className="td-muted td-small">{board.description}</p> : null}
+      {filtersShown ? <TagFilter list={list} /> : null}
       {list.rateLimited ? (
         <p className="td-notice" role="status">
           {t("requests.rateLimited")}
@@ -202,6 +237,7 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
       )}
       {composing ? (
         <ComposeSheet
+          board={list.board}
           onClose={() => setComposing(false)}
           onOpenRequest={
             props.showDetail === false

@@ -1,6 +1,7 @@
 import type { Platform, UploadRequest } from "@tidings/client";
 import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from "react";
 import { useTidings, useFeedbackComposer, type ComposerAttachment } from "@tidings/react-core";
+import { CustomFieldInputs } from "./CustomFieldInputs.js";
 import { TidingsScreen } from "./TidingsScreen.js";
 
 /** Props of {@link FeedbackComposer}. */
@@ -50,7 +51,7 @@ function pickedFiles(files: FileList | readonly File[] | null | undefined): { fi
 }
 
 /**
- * The feedback form: title, details, an attachments step (files by picker, drag and drop or
+ * The feedback form: title, details, the app's custom fields for feedback, an attachments step (files by picker, drag and drop or
  * paste, a screenshot from the host's `captureScreenshot`; each listed with a thumbnail for images,
  * upload progress and a remove button; the picker contract of rule 10) and localized errors that
  * leave the draft intact (rule 11). The platform is rule 4's; a picker shows only with
@@ -110,6 +111,7 @@ export function FeedbackComposer(props: FeedbackComposerProps) {
         <input id={ids.title} className="td-input" value={composer.title} maxLength={200} required disabled={disabled} onChange={(e) => composer.setTitle(e.target.value)} />
         <label htmlFor={ids.details}>{t("feedback.details")}</label>
         <textarea id={ids.details} className="td-input" rows={5} value={composer.details} disabled={disabled} onChange={(e) => composer.setDetails(e.target.value)} />
+        <CustomFieldInputs fields={composer.fields} disabled={disabled} />
         {composer.platformChoices.length > 1 ? (
           <>
             <label htmlFor={ids.platform}>{t("feedback.platform")}</label>

@@ -44,6 +44,12 @@ export interface TidingsPortalProps {
   onThemeChange?: ((theme: ThemeName) => void) | undefined;
   /** Shows a language picker calling this. */
   onLocaleChange?: ((locale: string) => void) | undefined;
+  /**
+   * The board and tags the requests list shows, when the page draws its own board and tag
+   * filters (the portal's links): the list's own switcher and tag filter are then hidden.
+   * @default the list's own switcher and filter
+   */
+  requestFilters?: { board?: string | undefined; tags?: readonly string[] | undefined } | undefined;
   /** Show the changelog overlay once per release. @default true */
   showOverlay?: boolean | undefined;
   /** Compact header for the embedded widget. @default false */
@@ -199,6 +205,9 @@ export function TidingsPortal(props: TidingsPortalProps) {
           {active?.id === "requests" ? (
             <div hidden={profileId !== null}>
               <FeatureRequestList
+                {...(props.requestFilters === undefined
+                  ? {}
+                  : { board: props.requestFilters.board ?? null, tags: props.requestFilters.tags ?? [], showBoardAndTagFilters: false })}
                 onOpenProfile={openProfile}
                 openRequestId={route.screen === "request" ? route.id : profileId !== null && lastRequest !== null ? lastRequest : null}
                 onOpenRequest={openRequest}

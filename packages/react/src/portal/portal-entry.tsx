@@ -1,5 +1,5 @@
 // Browser entry of the portal the server serves at /p/<APP_KEY> (bundled by scripts/build-assets.mjs).
-import { FeedbackClient, parsePortalPath, portalPath, type PortalRoute, type StorageAdapter, type ThemeName } from "@tidings/client";
+import { FeedbackClient, type PortalRoute, type PublicTag, type StorageAdapter, type ThemeName } from "@tidings/client";
 import { jwtDecode } from "jwt-decode";
 import { StrictMode, useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
@@ -7,6 +7,8 @@ import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
 import { TidingsProvider } from "@tidings/react-core";
 // The portal offers every language Tidings has.
 import { allLocales } from "@tidings/react-core/locales";
+import { PortalFilters, type PortalBoard } from "./PortalFilters.js";
+import { addressOf, NO_FILTERS, readAddress, sameFilters, type ListFilters } from "./portal-address.js";
 
 const TABS: readonly string[] = ["roadmap", "requests", "changelog", "feedback"];
 
@@ -60,37 +62,80 @@ function depth(): number {
   return typeof state === "object" && state !== null && typeof (state as { tidings?: unknown }).tidings === "number" ? (state as { tidings: number }).tidings : 0;
 }
 
-/** The screen of the current address (links of the old `#requests` form included). */
-function currentRoute(appKey: string): PortalRoute {
-  const base = `/p/${encodeURIComponent(appKey)}`;
-  const path = window.location.pathname;
-  const route = parsePortalPath(path.startsWith(base) ? path.slice(base.length) : "") ?? { screen: "home" };
-  const hash = window.location.hash.slice(1);
-  if (route.screen === "home" && TABS.includes(hash)) return { screen: hash as PortalTab };
-  return route;
+/** What the address bar shows: a screen, and the filters of the list. */
+interface View {
+  route: PortalRoute;
+  filters: ListFilters;
 }
 
-function PortalRoot(props: { client: FeedbackClient; embedded: boolean; appKey: string; appName: string }) {
+/** The screen and filters of the current address (links of the old `#requests` form included). */
+function currentView(appKey: string): View {
+  const view = readAddress(appKey, window.location.pathname, window.location.search);
+  const hash = window.location.hash.slice(1);
+  if (view.route.screen === "home" && TABS.includes(hash)) return { route: { screen: hash as PortalTab }, filters: NO_FILTERS };
+  return view;
+}
+
+/**
+ * The filters the list uses on a screen: its own on the list; a request or a profile opened from
+ * the list keeps the list's (so Back shows it as it was, without loading it again); elsewhere none.
+ */
+function listFilters(next: View, previous: ListFilters): ListFilters {
+  if (next.route.screen === "request" || next.route.screen === "profile") return previous;
+  return next.route.screen === "requests" ? next.filters : NO_FILTERS;
+}
+
+/** JSON the server put in a data attribute of the mount; empty when absent or unreadable. */
+function dataList<T>(json: string | undefined): T[] {
+  try {
+    const value: unknown = JSON.parse(json ?? "[]");
+    return Array.isArray(value) ? (value as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function PortalRoot(props: {
+  client: FeedbackClient;
+  embedded: boolean;
+  appKey: string;
+  appName: string;
+  boards: PortalBoard[];
+  tags: PublicTag[];
+}) {
   const params = new URLSearchParams(window.location.search);
   const [theme, setTheme] = useState<ThemeName | undefined>(() => (params.get("theme") as ThemeName | null) ?? undefined);
   const [locale, setLocale] = useState(() => params.get("locale") ?? "auto");
-  const [route, setRoute] = useState<PortalRoute>(() => currentRoute(props.appKey));
+  const [view, setView] = useState<View>(() => currentView(props.appKey));
+  const [filters, setFilters] = useState<ListFilters>(() => listFilters(view, NO_FILTERS));
+  // The filters the list shows, kept while a request or profile is open over it.
+  const listed = useRef(filters);
+  const route = view.route;
+
+  const show = (next: View) => {
+    const kept = listFilters(next, listed.current);
+    listed.current = kept;
+    setFilters((old) => (sameFilters(old, kept) ? old : kept));
+    setView(next);
+  };
 
   useEffect(() => {
     // The address the server answered stays; an old `#tab` link becomes the tab's address.
-    const start = currentRoute(props.appKey);
-    const url = window.location.hash !== "" && start.screen !== "home" ? portalPath(props.appKey, start) + window.location.search : window.location.href;
+    const start = currentView(props.appKey);
+    const url = window.location.hash !== "" && start.route.screen !== "home" ? addressOf(props.appKey, start.route, start.filters, window.location.search) : window.location.href;
     window.history.replaceState({ ...(typeof window.history.state === "object" ? window.history.state : {}), tidings: depth() }, "", url);
-    const onPop = () => setRoute(currentRoute(props.appKey));
+    const onPop = () => show(currentView(props.appKey));
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, [props.appKey]);
 
-  const navigate = (next: PortalRoute, title?: string) => {
-    const url = portalPath(props.appKey, next, title) + window.location.search;
+  const go = (next: View, title?: string) => {
+    const url = addressOf(props.appKey, next.route, next.filters, window.location.search, title);
     if (url !== window.location.pathname + window.location.search) window.history.pushState({ tidings: depth() + 1, title }, "", url);
-    setRoute(next);
+    show(next);
   };
+  // A section's tab shows the whole list; a request or profile keeps the list's filters.
+  const navigate = (next: PortalRoute, title?: string) => go({ route: next, filters: next.screen === "requests" ? NO_FILTERS : filters }, title);
   const firstScreen = useRef(true);
   useEffect(() => {
     // The tab's title follows the screen after the first (whose title the server wrote): a
@@ -105,14 +150,27 @@ function PortalRoot(props: { client: FeedbackClient; embedded: boolean; appKey: 
   }, [route, props.appName]);
   return (
     <TidingsProvider client={props.client} theme={theme} locale={locale} locales={allLocales} userEmail={ssoEmail(fragment.ssoToken)}>
-      <TidingsPortal
-        embedded={props.embedded}
-        route={route}
-        onNavigate={navigate}
-        onBack={() => (depth() > 0 ? window.history.back() : navigate({ screen: "requests" }))}
-        onThemeChange={setTheme}
-        onLocaleChange={setLocale}
-      />
+      <div className="td-portal-frame">
+        <PortalFilters
+          boards={props.boards}
+          tags={props.tags}
+          route={route}
+          filters={filters}
+          hrefOf={(next) => addressOf(props.appKey, { screen: "requests" }, next, window.location.search)}
+          onFilter={(next) => go({ route: { screen: "requests" }, filters: next })}
+        />
+        {/* Other filters are another list: it loads anew. */}
+        <TidingsPortal
+          key={`${filters.board ?? ""}|${filters.tags.join(",")}`}
+          embedded={props.embedded}
+          requestFilters={filters}
+          route={route}
+          onNavigate={navigate}
+          onBack={() => (depth() > 0 ? window.history.back() : go({ route: { screen: "requests" }, filters }))}
+          onThemeChange={setTheme}
+          onLocaleChange={setLocale}
+        />
+      </div>
     </TidingsProvider>
   );
 }
@@ -130,7 +188,14 @@ if (mount !== null) {
   document.documentElement.dataset.ready = "false";
   createRoot(mount).render(
     <StrictMode>
-      <PortalRoot client={client} embedded={mount.dataset.embed === "1"} appKey={appKey} appName={mount.dataset.appName ?? ""} />
+      <PortalRoot
+        client={client}
+        embedded={mount.dataset.embed === "1"}
+        appKey={appKey}
+        appName={mount.dataset.appName ?? ""}
+        boards={dataList<PortalBoard>(mount.dataset.boards)}
+        tags={dataList<PublicTag>(mount.dataset.tags)}
+      />
     </StrictMode>,
   );
 }

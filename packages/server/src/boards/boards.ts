@@ -57,6 +57,13 @@ export async function defaultBoard(db: Kysely<Database>, appId: string): Promise
   return db.selectFrom("boards").selectAll().where("appId", "=", appId).where("isDefault", "=", 1).executeTakeFirstOrThrow();
 }
 
+/** One of an app's boards; `404 board_not_found` for a board of another app or none. */
+export async function findBoardOfApp(db: Kysely<Database>, appId: string, boardId: string): Promise<BoardRow> {
+  const row = await db.selectFrom("boards").selectAll().where("id", "=", boardId).where("appId", "=", appId).executeTakeFirst();
+  if (row === undefined) throw new ApiError("board_not_found");
+  return row;
+}
+
 /** A board together with the app it belongs to, scoped to a workspace; 404 otherwise. */
 export async function findBoardInWorkspace(db: Kysely<Database>, workspaceId: string, boardId: string): Promise<BoardRow> {
   const row = await db

@@ -91,6 +91,23 @@ describe.each(testDialects())("console boards on %s", (dialect) => {
     expect((await acme.console.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/feature-requests/move`, { boardId: beta.id, featureRequestIds: [id] })).body).toEqual({ moved: 0 });
   });
 
+  it("creates a team request on the board named, the default without one, and refuses another app's board writing nothing", async () => {
+    const beta = (await boards()).find((b) => b.slug === "beta")!;
+    const create = (body: Record<string, unknown>) => acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, ...body });
+    const onBeta = await create({ title: "Beta-only idea", boardId: beta.id });
+    expect(onBeta.status, JSON.stringify(onBeta.body)).toBe(201);
+    expect(onBeta.body.boardId).toBe(beta.id);
+    const plain = await create({ title: "Everyday idea" });
+    expect(plain.body.boardId).toBe((await boards()).find((b) => b.isDefault)!.id);
+
+    const other = await createWorkspaceWithApp(t.app, t.admin.authorization, "other-create");
+    const theirs = (await other.console.get(`/workspaces/${other.wsId}/apps/${other.appId}/boards`)).body.boards[0].id as string;
+    const before = (await acme.console.get(`/workspaces/${acme.wsId}/feature-requests?appId=${acme.appId}`)).body.total;
+    const refused = await create({ title: "Lost idea", boardId: theirs });
+    expect([refused.status, refused.body.code]).toEqual([404, "board_not_found"]);
+    expect((await acme.console.get(`/workspaces/${acme.wsId}/feature-requests?appId=${acme.appId}`)).body.total).toBe(before);
+  });
+
   it("deletes a board, moving its requests to the default board, but never the default board", async () => {
     const all = await boards();
     const beta = all.find((b) => b.slug === "beta")!;

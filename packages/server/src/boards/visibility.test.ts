@@ -119,18 +119,36 @@ describe.each(testDialects())("boards and tags in the public API on %s", (dialec
     expect((await titles("&board=bugs")).titles).toContain("Login loops forever");
   });
 
-  it("never shows a private board's requests on the shared surfaces: portal pages, the sitemap", async () => {
-    const html = async (url: string) => t.app.inject({ url, headers: { accept: "text/html" } });
+  it("never shows a private board or its requests on the shared surfaces: portal pages, board addresses, the sitemap, feeds", async () => {
+    const html = async (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers: { accept: "text/html", ...headers } });
     const requestsPage = await html(`/p/${acme.appKey}/requests`);
     expect(requestsPage.statusCode).toBe(200);
     expect(requestsPage.body).toContain("Calendar sync");
     expect(requestsPage.body).not.toContain("Secret sync engine");
+    // Neither the board links nor the boards the page tells the portal app about name it.
+    expect(requestsPage.body).toContain(`/p/${acme.appKey}/b/bugs"`);
+    expect(requestsPage.body).not.toMatch(/Secret lab|\/b\/lab|&quot;lab&quot;/);
+    expect((await html(`/p/${acme.appKey}/requests?tag=sync`)).body).not.toContain("Secret sync engine");
     expect((await html(`/p/${acme.appKey}/roadmap`)).body).not.toContain("Secret sync engine");
     expect((await html(`/p/${acme.appKey}/requests/${ids["Secret sync engine"]}-secret-sync-engine`)).statusCode).toBe(404);
     expect((await html(`/p/${acme.appKey}/requests/${ids["Calendar sync"]}-calendar-sync`)).statusCode).toBe(200);
+    // A private board's own address is the unknown board's 404, even for a user the board admits:
+    // portal pages are the same for every visitor.
+    const unknownBoard = await html(`/p/${acme.appKey}/b/nope`);
+    expect(unknownBoard.statusCode).toBe(404);
+    for (const headers of [{}, signedIn("someone")]) {
+      const lab = await html(`/p/${acme.appKey}/b/lab`, headers);
+      expect([lab.statusCode, lab.body]).toEqual([404, unknownBoard.body]);
+    }
+    const labFeed = await t.app.inject({ url: `/p/${acme.appKey}/b/lab/shipped.atom` });
+    const nopeFeed = await t.app.inject({ url: `/p/${acme.appKey}/b/nope/shipped.atom` });
+    expect([labFeed.statusCode, labFeed.json()]).toEqual([404, nopeFeed.json()]);
+
     await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { portalIndexable: true });
     const sitemap = (await t.app.inject({ url: `/p/${acme.appKey}/sitemap.xml` })).body;
     expect(sitemap).toContain(ids["Calendar sync"]);
+    expect(sitemap).toContain(`/p/${acme.appKey}/b/bugs<`);
     expect(sitemap).not.toContain(ids["Secret sync engine"]);
+    expect(sitemap).not.toContain("/b/lab");
   });
 });

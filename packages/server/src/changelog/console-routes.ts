@@ -15,11 +15,10 @@ import { workspaceAccess } from "../console/auth.js";
 import { requireCapability, type Capability } from "../console/capabilities.js";
 import { WorkspaceParams } from "../console/routes.js";
 import { appTag, type Context } from "../context.js";
-import type { ChangelogStatus, Database } from "../db/schema.js";
+import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
-import { newId } from "../ids.js";
 import type { JobRunner } from "../jobs/runner.js";
-import { entryVersion, findEntryInWorkspace, setLinks, toAdminEntries, type EntryRow } from "./entries.js";
+import { entryVersion, findEntryInWorkspace, insertEntry, setLinks, toAdminEntries } from "./entries.js";
 import { publishEntry } from "./publishing.js";
 
 const tags = ["console: changelog"];
@@ -100,24 +99,15 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
       const entry = await command(request, request.params.wsId, capabilities, async (trx) => {
         await findAppInWorkspace(trx, request.params.wsId, body.appId);
         const { versionId, versionLabel } = await entryVersion(trx, body.appId, body);
-        const now = isoNow(ctx.clock);
-        const status: ChangelogStatus = schedules ? "scheduled" : "draft";
-        const row: EntryRow = {
-          id: newId("cl", ctx.clock.now()),
+        const row = await insertEntry(trx, ctx.clock, {
           appId: body.appId,
           title: body.title.trim(),
           body: body.body,
           versionLabel,
           versionId,
-          status,
           scheduledAt: schedules ? new Date(body.scheduledAt!).toISOString() : null,
-          publishedAt: null,
-          notifiedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        await trx.insertInto("changelogEntries").values(row).execute();
-        await setLinks(trx, row.id, row.appId, body.linkedRequestIds ?? []);
+          linkedRequestIds: body.linkedRequestIds ?? [],
+        });
         if (body.publishNow === true) await publishEntry(trx, ctx, row);
         return row;
       });

@@ -1,7 +1,9 @@
 import type { AdminChangelogEntry, ChangelogEntry } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
+import { isoNow, type Clock } from "../clock.js";
 import type { ChangelogEntriesTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
+import { newId } from "../ids.js";
 import { jobProgress } from "../jobs/queue.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { renderRelease } from "./markdown.js";
@@ -139,4 +141,40 @@ export async function entryVersion(
   const versionId = body.versionId === undefined ? (current?.versionId ?? null) : body.versionId;
   if (current !== undefined && body.versionLabel === undefined && named === undefined) return { versionId, versionLabel: current.versionLabel };
   return { versionId, versionLabel: (body.versionLabel?.trim() || null) ?? named?.label ?? null };
+}
+
+/**
+ * Writes a new release with its linked requests (every one a request of the app, else 404 and
+ * nothing written): a draft, or scheduled when `scheduledAt` is given. Publishing is the caller's
+ * next step, never this one's.
+ *
+ * @example
+ * ```ts
+ * const draft = await insertEntry(trx, clock, { appId, title: "What's new", body, versionLabel: null, versionId: null, scheduledAt: null, linkedRequestIds: [id] });
+ * draft.status; // "draft"
+ * ```
+ */
+export async function insertEntry(
+  trx: Kysely<Database>,
+  clock: Clock,
+  input: Pick<EntryRow, "appId" | "title" | "body" | "versionLabel" | "versionId" | "scheduledAt"> & { linkedRequestIds: readonly string[] },
+): Promise<EntryRow> {
+  const now = isoNow(clock);
+  const row: EntryRow = {
+    id: newId("cl", clock.now()),
+    appId: input.appId,
+    title: input.title,
+    body: input.body,
+    versionLabel: input.versionLabel,
+    versionId: input.versionId,
+    status: input.scheduledAt === null ? "draft" : "scheduled",
+    scheduledAt: input.scheduledAt,
+    publishedAt: null,
+    notifiedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await trx.insertInto("changelogEntries").values(row).execute();
+  await setLinks(trx, row.id, row.appId, input.linkedRequestIds);
+  return row;
 }

@@ -11,9 +11,11 @@ import {
   UpdateWorkspaceBodySchema,
   WorkspaceSchema,
 } from "@tidings/protocol";
+import type { Kysely } from "kysely";
 import Type from "typebox";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
+import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import {
@@ -22,6 +24,7 @@ import {
   findMember,
   listMembers,
   memberByEmail,
+  membershipOf,
   removeMember,
   toWorkspace,
   updateMemberRole,
@@ -29,13 +32,19 @@ import {
 } from "../workspaces/workspaces.js";
 import { principalOf, workspaceAccess } from "./auth.js";
 import { requireCapability, requireRoleAuthority } from "./capabilities.js";
-import { createApiToken, toApiToken } from "./tokens.js";
+import { createApiToken, toApiToken, type TokenGrant } from "./tokens.js";
 
 export const WorkspaceParams = Type.Object({ wsId: IdParam("ws") });
 const MemberParams = Type.Object({ wsId: IdParam("ws"), memberId: IdParam("mem") });
 const TokenParams = Type.Object({ tokenId: IdParam("tok") });
 const UserParams = Type.Object({ userId: IdParam("usr") });
 const tags = ["console"];
+
+/** The grant of a new token; a workspace it names must be one the user belongs to (else 404). */
+async function tokenGrant(db: Kysely<Database>, userId: string, grant: TokenGrant): Promise<TokenGrant> {
+  if (grant.workspaceId !== null && (await membershipOf(db, grant.workspaceId, userId)) === undefined) throw new ApiError("workspace_not_found");
+  return grant;
+}
 
 /** `/me`, workspaces, members and API tokens. */
 export function consoleRoutes(app: App, ctx: Context): void {
@@ -47,12 +56,15 @@ export function consoleRoutes(app: App, ctx: Context): void {
       const rows = await db.selectFrom("workspaces").selectAll().orderBy("createdAt").execute();
       return { user: null, isBootstrapAdmin: true, workspaces: rows.map((w) => ({ workspace: toWorkspace(w), membership: null })) };
     }
+    // A token bound to a workspace sees that one alone.
+    const bound = principal.token?.workspaceId ?? null;
     const rows = await db
       .selectFrom("memberships")
       .innerJoin("workspaces", "workspaces.id", "memberships.workspaceId")
       .selectAll("workspaces")
       .select(["memberships.id as membershipId", "memberships.role", "memberships.createdAt as memberSince", "memberships.updatedAt as memberUpdated"])
       .where("memberships.userId", "=", principal.userId)
+      .$if(bound !== null, (q) => q.where("workspaces.id", "=", bound ?? ""))
       .orderBy("workspaces.createdAt")
       .execute();
     return {
@@ -86,6 +98,9 @@ export function consoleRoutes(app: App, ctx: Context): void {
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      if (principal.kind === "user" && principal.token !== null && principal.token.workspaceId !== null) {
+        throw new ApiError("capability_required", { message: "A token bound to one workspace cannot create workspaces" });
+      }
       const result = await db
         .transaction()
         .execute((trx) => createWorkspace(trx, ctx.clock, request.body, principal.kind === "user" ? principal.userId : null));
@@ -211,7 +226,18 @@ export function consoleRoutes(app: App, ctx: Context): void {
 
   app.post(
     "/tokens",
-    { schema: { tags, summary: "Create an API token for the caller (shown once)", body: CreateTokenBodySchema, response: { 201: ApiTokenCreatedSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "Create an API token for the caller (shown once)",
+        description:
+          "`scope`: `read-write` (default) acts with the caller's role, `read` may only read (writes are 403 `token_read_only`). " +
+          "`workspaceId` binds the token to one of the caller's workspaces: every other workspace answers 404, as to a non-member. " +
+          "Called with a bound token, the new token is bound to the same workspace.",
+        body: CreateTokenBodySchema,
+        response: { 201: ApiTokenCreatedSchema },
+      },
+    },
     async (request, reply) => {
       const principal = principalOf(request);
       if (principal.kind === "admin") {
@@ -219,7 +245,12 @@ export function consoleRoutes(app: App, ctx: Context): void {
           message: "The bootstrap token has no user; use POST /api/v1/console/users/{userId}/tokens",
         });
       }
-      const { row, token } = await createApiToken(db, ctx.clock, principal.userId, request.body.name);
+      // A token bound to a workspace mints tokens of that workspace only.
+      const bound = principal.token?.workspaceId ?? null;
+      const workspaceId = request.body.workspaceId ?? bound;
+      if (bound !== null && workspaceId !== bound) throw new ApiError("workspace_not_found");
+      const grant = await tokenGrant(db, principal.userId, { scope: request.body.scope ?? "read-write", workspaceId });
+      const { row, token } = await createApiToken(db, ctx.clock, principal.userId, request.body.name, grant);
       return reply.code(201).send({ ...toApiToken(row), token });
     },
   );
@@ -241,7 +272,8 @@ export function consoleRoutes(app: App, ctx: Context): void {
       }
       const user = await db.selectFrom("consoleUsers").select("id").where("id", "=", request.params.userId).executeTakeFirst();
       if (user === undefined) throw new ApiError("user_not_found");
-      const { row, token } = await createApiToken(db, ctx.clock, user.id, request.body.name);
+      const grant = await tokenGrant(db, user.id, { scope: request.body.scope ?? "read-write", workspaceId: request.body.workspaceId ?? null });
+      const { row, token } = await createApiToken(db, ctx.clock, user.id, request.body.name, grant);
       return reply.code(201).send({ ...toApiToken(row), token });
     },
   );

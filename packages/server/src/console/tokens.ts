@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ApiTokenScope } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { ApiTokensTable, Database } from "../db/schema.js";
@@ -14,18 +15,39 @@ export function hashApiToken(token: string): string {
 }
 
 export function toApiToken(row: ApiTokenRow) {
-  return { id: row.id, name: row.name, prefix: row.prefix, userId: row.userId, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    userId: row.userId,
+    scope: row.scope,
+    workspaceId: row.workspaceId,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
+
+/** What a token may reach: `read` or `read-write`, and one workspace or (null) every one of its user's. */
+export interface TokenGrant {
+  scope: ApiTokenScope;
+  workspaceId: string | null;
 }
 
 /**
  * Mints a console API token for a user; only its hash is stored, so the answer is the one time
- * the secret is shown.
+ * the secret is shown. The caller has checked that the user belongs to `grant.workspaceId`.
+ *
+ * @example
+ * ```ts
+ * const { token } = await createApiToken(db, clock, userId, "assistant", { scope: "read", workspaceId: wsId });
+ * ```
  */
 export async function createApiToken(
   db: Kysely<Database>,
   clock: Clock,
   userId: string,
   name: string,
+  grant: TokenGrant = { scope: "read-write", workspaceId: null },
 ): Promise<{ row: ApiTokenRow; token: string }> {
   const token = `${TOKEN_PREFIX}${randomToken(40)}`;
   const row: ApiTokenRow = {
@@ -37,6 +59,8 @@ export async function createApiToken(
     createdAt: isoNow(clock),
     lastUsedAt: null,
     revokedAt: null,
+    scope: grant.scope,
+    workspaceId: grant.workspaceId,
   };
   await db.insertInto("apiTokens").values(row).execute();
   return { row, token };
@@ -51,6 +75,8 @@ export async function findUserByApiToken(db: Kysely<Database>, token: string) {
     .select([
       "apiTokens.id as tokenId",
       "apiTokens.lastUsedAt",
+      "apiTokens.scope",
+      "apiTokens.workspaceId",
       "consoleUsers.id as userId",
       "consoleUsers.email",
       "consoleUsers.displayName",

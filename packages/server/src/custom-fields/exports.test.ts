@@ -51,7 +51,7 @@ describe.each(testDialects())("custom fields in tidings export on %s", (dialect)
     expect(await exportCommand(["--app", acme.appKey, "--format", "csv", "--out", out], run.io), run.err()).toBe(0);
     const [header, ...rows] = fs.readFileSync(out, "utf8").trimEnd().split("\r\n");
     expect(header).toBe(
-      "id,title,description,status,votes,comments,author_name,author_email,version,moderation,merged_into,created_at,updated_at,board,tags,field.company,field.platforms,field.urgent,field.legacy (archived)",
+      "id,title,description,status,votes,comments,author_name,author_email,version,moderation,merged_into,created_at,updated_at,companies,company_revenue,company_names,board,tags,field.company,field.platforms,field.urgent,field.legacy (archived)",
     );
     const dark = rows.find((r) => r.startsWith(requestId))!;
     expect(dark.endsWith(`,"'=Acme, Inc.",web; ios,true,7`)).toBe(true);

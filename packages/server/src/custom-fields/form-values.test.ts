@@ -76,6 +76,17 @@ describe.each(testDialects())("custom field values on forms on %s", (dialect) =>
     expect(await requestCount()).toBe(before);
   });
 
+  it("asks a proposal to another board for that board's own fields, not the default board's", async () => {
+    const refused = await propose({ title: "Crash on save", board: "bugs", fields: { plan: "pro", use_case: "Night shifts" } });
+    expect([refused.statusCode, refused.json().details.fieldErrors]).toEqual([400, { "fields.use_case": ["Unknown field"], "fields.steps": ["Required"] }]);
+    const res = await propose({ title: "Crash on save", board: "bugs", fields: { plan: "pro", steps: "1. Open 2. Save" } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await record(res.json().featureRequestId)).fields.map((f) => [f.key, f.value])).toEqual([
+      ["plan", "pro"],
+      ["steps", "1. Open 2. Save"],
+    ]);
+  });
+
   it("checks a team request's fields like a proposal's", async () => {
     const url = `/workspaces/${acme.wsId}/feature-requests`;
     const refused = await acme.console.post(url, { appId: acme.appId, title: "From the team" });

@@ -68,7 +68,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
     expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0030-tag-and-board-listing-indexes"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
@@ -84,7 +84,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
     expect((await migrator.migrateTo("0025-trust-identified-users")).error).toBeUndefined();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0030-tag-and-board-listing-indexes"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
     expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
@@ -109,7 +109,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
     expect((await migrator.migrateTo("0027-tags")).error).toBeUndefined();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields", "0030-tag-and-board-listing-indexes"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
     const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
@@ -133,7 +133,8 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await db.insertInto("tags").values({ id: "tag_0030", appId, name: "UI", slug: "ui", color: null, visibility: "public", createdAt: now, updatedAt: now }).execute();
     expect((await migrator.migrateTo("0028-custom-fields")).error).toBeUndefined();
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${listed!.id}, 'tag_0030', ${now}), (${pending!.id}, 'tag_0030', ${now})`.execute(db);
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0030-tag-and-board-listing-indexes"]);
+    const names = Object.keys(migrations);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(names.slice(names.indexOf("0028-custom-fields") + 1));
     const copies = () =>
       db.selectFrom("featureRequestTags").select(["featureRequestId", "listed", "requestCreatedAt"]).where("tagId", "=", "tag_0030").orderBy("requestCreatedAt").orderBy("featureRequestId").execute();
     expect(await copies()).toEqual(
@@ -151,6 +152,26 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(after.get(listed!.id)).toEqual({ featureRequestId: listed!.id, listed: 1, requestCreatedAt: "2020-01-01T00:00:00.000Z" });
     expect(after.get(pending!.id)).toMatchObject({ listed: 1 });
     expect(after.get(later!.id)).toEqual({ featureRequestId: later!.id, listed: 0, requestCreatedAt: later!.createdAt });
+  });
+
+  it("leaves the API tokens made before migration 0032 read-write and bound to no workspace", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    const db = t.db.kysely;
+    const now = clock.now().toISOString();
+    await db.insertInto("consoleUsers").values({ id: "usr_0032", email: "old-token@example.com", displayName: null, passwordHash: null, createdAt: now, updatedAt: now }).execute();
+    const names = Object.keys(migrations);
+    const scopes = names.indexOf("0032-api-token-scopes");
+    expect((await migrator.migrateTo(names[scopes - 1]!)).error).toBeUndefined();
+    await (db.withoutPlugins() as Kysely<unknown>)
+      .insertInto("api_tokens" as never)
+      .values({ id: "tok_0032", user_id: "usr_0032", name: "laptop", token_hash: "h0032", prefix: "tdg_old", created_at: now, last_used_at: null, revoked_at: null } as never)
+      .execute();
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(names.slice(scopes));
+    expect(await db.selectFrom("apiTokens").select(["name", "scope", "workspaceId"]).where("id", "=", "tok_0032").executeTakeFirst()).toEqual({ name: "laptop", scope: "read-write", workspaceId: null });
   });
 
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
@@ -181,7 +202,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0030-tag-and-board-listing-indexes"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -242,7 +263,13 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0026-boards",
         "0027-tags",
         "0028-custom-fields",
+        "0029-duplicate-dismissals",
         "0030-tag-and-board-listing-indexes",
+        "0031-companies",
+        "0032-api-token-scopes",
+        "0033-github",
+        "0034-feedback-evidence",
+        "0035-linear",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

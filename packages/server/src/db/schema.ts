@@ -1,4 +1,4 @@
-import type { CustomFieldType } from "@tidings/protocol";
+import type { ApiTokenScope, CustomFieldType } from "@tidings/protocol";
 import type { Generated } from "kysely";
 
 /**
@@ -46,6 +46,10 @@ export interface ApiTokensTable {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** `read` or `read-write` (migration 0032; tokens made before it are `read-write`). */
+  scope: Generated<ApiTokenScope>;
+  /** The one workspace the token reaches, or null for every workspace of its user. */
+  workspaceId: string | null;
 }
 
 export interface AppsTable {
@@ -128,6 +132,30 @@ export interface EndUsersTable {
   /** Signed in through SSO: the address and avatar the host's latest token carried. */
   email: string | null;
   avatarUrl: string | null;
+  /** The company the host last reported the user in (`companies.id`), or null. */
+  companyId: string | null;
+  /** Epoch seconds of that report (signature timestamp or token `iat`); older reports lose. */
+  companyReportedAt: number | null;
+}
+
+/** An account end users belong to, as the host app reports it (migration 0031). */
+export interface CompaniesTable {
+  id: string;
+  appId: string;
+  /** The host's id for the company, unique in the app. */
+  externalId: string;
+  name: string | null;
+  /** Monthly revenue in hundredths of `currency`, or null when unknown. */
+  mrrCents: number | null;
+  /** ISO 4217, upper case. */
+  currency: string;
+  plan: string | null;
+  /** JSON object of the further attributes (`{}` when none). */
+  attributes: string;
+  /** Epoch seconds of the report that last wrote the row; an older report changes nothing. */
+  reportedAt: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Moderation state of a feature request. */
@@ -230,12 +258,27 @@ export interface FeatureRequestsTable {
   updatedAt: string;
 }
 
+/** A pair of requests the team marked "not a duplicate"; stored once, the smaller id first. */
+export interface DuplicateDismissalsTable {
+  firstId: string;
+  secondId: string;
+  /** `user:<id>` or `admin`, as in the event log. */
+  dismissedBy: string;
+  createdAt: string;
+}
+
 /** One vote, identified by its request and its voter (the primary key). */
 export interface FeatureRequestVotesTable {
   featureRequestId: string;
   endUserId: string;
   shipNotifyEmail: string | null;
   createdAt: string;
+  /** The console user who added the vote on the voter's behalf, or null (migration 0034). */
+  addedBy: string | null;
+  /** The team's note on a vote added on behalf. */
+  note: string | null;
+  /** The linked feedback whose link added the vote; unlinking removes it. */
+  sourceSubmissionId: string | null;
 }
 
 export interface FeatureRequestCommentsTable {
@@ -318,6 +361,9 @@ export interface SubmissionsTable {
   customFields: string;
   createdAt: string;
   updatedAt: string;
+  /** The feature request it is evidence for, and since when (migration 0034). */
+  featureRequestId: string | null;
+  linkedAt: string | null;
 }
 
 export interface UploadSessionsTable {
@@ -568,6 +614,102 @@ export interface WebhookEndpointsTable {
   updatedAt: string;
 }
 
+/** An app's GitHub repository connection (one per app). */
+export interface GithubConnectionsTable {
+  id: string;
+  appId: string;
+  owner: string;
+  repo: string;
+  token: string;
+  /** The token's last four characters, to tell tokens apart. */
+  tokenHint: string;
+  webhookSecret: string;
+  apiBaseUrl: string;
+  closedColumnId: string | null;
+  reopenedColumnId: string | null;
+  /** JSON array of `{label, columnId}`. */
+  labelColumns: string;
+  status: "active" | "broken";
+  brokenReason: string | null;
+  brokenAt: string | null;
+  pausedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An app's Linear team connection (one per app). */
+export interface LinearConnectionsTable {
+  id: string;
+  appId: string;
+  teamId: string;
+  apiKey: string;
+  /** The key's last four characters, to tell keys apart. */
+  keyHint: string;
+  webhookSecret: string;
+  apiUrl: string;
+  completedColumnId: string | null;
+  startedColumnId: string | null;
+  canceledColumnId: string | null;
+  status: "active" | "broken";
+  brokenReason: string | null;
+  brokenAt: string | null;
+  pausedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A request linked to an issue of its app's connected Linear team. */
+export interface LinearIssueLinksTable {
+  id: string;
+  connectionId: string;
+  appId: string;
+  featureRequestId: string;
+  issueId: string;
+  issueIdentifier: string;
+  issueUrl: string;
+  issueTitle: string;
+  issueState: string | null;
+  pushedVotes: number | null;
+  pushedComments: number | null;
+  pushedAt: string | null;
+  syncError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A Linear webhook delivery already received. */
+export interface LinearWebhookDeliveriesTable {
+  connectionId: string;
+  deliveryId: string;
+  receivedAt: string;
+}
+
+/** A request linked to an issue of its app's connected repository. */
+export interface GithubIssueLinksTable {
+  id: string;
+  connectionId: string;
+  appId: string;
+  featureRequestId: string;
+  issueNumber: number;
+  issueUrl: string;
+  issueTitle: string;
+  issueState: string;
+  pushedVotes: number | null;
+  pushedComments: number | null;
+  pushedAt: string | null;
+  syncError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A GitHub webhook delivery already received (its `X-GitHub-Delivery` id). */
+export interface GithubWebhookDeliveriesTable {
+  connectionId: string;
+  deliveryId: string;
+  event: string;
+  receivedAt: string;
+}
+
 /** One event for one endpoint. */
 export interface WebhookDeliveriesTable {
   id: string;
@@ -613,10 +755,12 @@ export interface Database {
   customFields: CustomFieldsTable;
   appVersions: AppVersionsTable;
   endUsers: EndUsersTable;
+  companies: CompaniesTable;
   featureRequests: FeatureRequestsTable;
   featureRequestVotes: FeatureRequestVotesTable;
   featureRequestComments: FeatureRequestCommentsTable;
   featureRequestEvents: FeatureRequestEventsTable;
+  duplicateDismissals: DuplicateDismissalsTable;
   verificationTokensUsed: VerificationTokensUsedTable;
   workspaceUsage: WorkspaceUsageTable;
   featureRequestsFts: FeatureRequestsFtsTable;
@@ -636,4 +780,10 @@ export interface Database {
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
+  githubConnections: GithubConnectionsTable;
+  linearConnections: LinearConnectionsTable;
+  linearIssueLinks: LinearIssueLinksTable;
+  linearWebhookDeliveries: LinearWebhookDeliveriesTable;
+  githubIssueLinks: GithubIssueLinksTable;
+  githubWebhookDeliveries: GithubWebhookDeliveriesTable;
 }

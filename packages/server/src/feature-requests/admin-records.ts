@@ -2,11 +2,14 @@ import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, 
 import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import { linkedFeedback } from "./feedback-links.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "../search/search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";
 import { fieldCondition, type FieldFilter } from "../custom-fields/filters.js";
 import { recordFieldsOf } from "../custom-fields/record-fields.js";
+import { COMPANY_COUNT, companyRevenueCents, requestCompanies, revenueByCurrency, votedByCompany, voterOnPlan } from "../companies/request-revenue.js";
+import type { RevenueByCurrency } from "@tidings/protocol";
 
 // Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,
 // filter and sort; identifiers are snake_case as stored.
@@ -30,12 +33,19 @@ function recordQuery(db: Kysely<Database>, workspaceId: string) {
       PAYING_VOTERS.as("payingVoters"),
       REVENUE_CENTS.as("revenueCents"),
       SUBMITTER_PAYING.as("submitterPaying"),
+      COMPANY_COUNT.as("companyCount"),
     ]);
 }
 
 type RecordRow = Awaited<ReturnType<ReturnType<typeof recordQuery>["executeTakeFirstOrThrow"]>>;
 
-function toAdminFeatureRequest(r: RecordRow, commenters: FeatureRequestItem["recentCommenters"], tags: TagRow[], fields: AdminFeatureRequest["fields"]): AdminFeatureRequest {
+function toAdminFeatureRequest(
+  r: RecordRow,
+  commenters: FeatureRequestItem["recentCommenters"],
+  tags: TagRow[],
+  fields: AdminFeatureRequest["fields"],
+  revenue: RevenueByCurrency,
+): AdminFeatureRequest {
   return {
     ...toItem(r, commenters, { hasVoted: false, isOwnRequest: false }),
     tags: tags.map((t) => ({ id: t.id, name: t.name, slug: t.slug, color: t.color, visibility: t.visibility })),
@@ -48,6 +58,8 @@ function toAdminFeatureRequest(r: RecordRow, commenters: FeatureRequestItem["rec
     revenueTotal: Number(r.revenueCents) / 100,
     payingVoters: Number(r.payingVoters),
     submitterIsPaying: Number(r.submitterPaying) > 0,
+    companyCount: Number(r.companyCount),
+    companyRevenue: revenue,
   };
 }
 
@@ -70,6 +82,13 @@ export interface AdminListQuery {
   sort: AdminFeatureRequestSort;
   payerOnly: boolean;
   includeMerged: boolean;
+  /** ISO 4217, upper case: what `company_revenue` and `minCompanyRevenueCents` count in. */
+  currency: string;
+  minCompanyRevenueCents: number | undefined;
+  minCompanies: number | undefined;
+  plan: string | undefined;
+  /** Already checked to be a company of the workspace. */
+  companyId: string | undefined;
 }
 
 /**
@@ -102,6 +121,10 @@ export async function listAdminFeatureRequests(
     filtered = filtered.where((eb) => eb.or([eb("fr.searchTitle", "like", `%${needle}%`), eb("fr.searchBody", "like", `%${needle}%`)]));
   }
   if (query.payerOnly) filtered = filtered.where((eb) => eb.or([eb(PAYING_VOTERS, ">", 0), eb(SUBMITTER_PAYING, ">", 0)]));
+  if (query.minCompanyRevenueCents !== undefined) filtered = filtered.where((eb) => eb(companyRevenueCents(query.currency), ">=", query.minCompanyRevenueCents!));
+  if (query.minCompanies !== undefined) filtered = filtered.where((eb) => eb(COMPANY_COUNT, ">=", query.minCompanies!));
+  if (query.plan !== undefined) filtered = filtered.where(voterOnPlan(query.plan));
+  if (query.companyId !== undefined) filtered = filtered.where(votedByCompany(query.companyId));
 
   const count = (q: typeof scope) => q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const [{ n: total }, { n: pendingTotal }] = await Promise.all([count(filtered), count(scope.where("fr.moderation", "=", "pending"))]);
@@ -111,11 +134,18 @@ export async function listAdminFeatureRequests(
   if (query.sort === "votes") page = page.orderBy("fr.voteCount", "desc");
   if (query.sort === "revenue") page = page.orderBy(REVENUE_CENTS, "desc").orderBy("fr.voteCount", "desc");
   if (query.sort === "paying_voters") page = page.orderBy(PAYING_VOTERS, "desc").orderBy("fr.voteCount", "desc");
+  if (query.sort === "company_revenue") page = page.orderBy(companyRevenueCents(query.currency), "desc").orderBy(COMPANY_COUNT, "desc").orderBy("fr.voteCount", "desc");
+  if (query.sort === "company_count") page = page.orderBy(COMPANY_COUNT, "desc").orderBy("fr.voteCount", "desc");
   const rows = await page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(query.limit).offset(query.offset).execute();
   const pageIds = rows.map((r) => r.id);
-  const [commenters, tags, fieldsOf] = await Promise.all([recentCommenters(db, pageIds), tagsOf(db, pageIds, false), recordFieldsOf(db, rows.map((r) => r.appId))]);
+  const [commenters, tags, fieldsOf, revenue] = await Promise.all([
+    recentCommenters(db, pageIds),
+    tagsOf(db, pageIds, false),
+    recordFieldsOf(db, rows.map((r) => r.appId)),
+    revenueByCurrency(db, pageIds),
+  ]);
   return {
-    requests: rows.map((r) => toAdminFeatureRequest(r, commenters.get(r.id) ?? [], tags.get(r.id) ?? [], fieldsOf(r))),
+    requests: rows.map((r) => toAdminFeatureRequest(r, commenters.get(r.id) ?? [], tags.get(r.id) ?? [], fieldsOf(r), revenue.get(r.id) ?? [])),
     total: Number(total),
     pendingTotal: Number(pendingTotal),
   };
@@ -125,17 +155,17 @@ export async function listAdminFeatureRequests(
 export async function getAdminFeatureRequest(db: Kysely<Database>, workspaceId: string, id: string): Promise<AdminFeatureRequest> {
   const row = await recordQuery(db, workspaceId).where("fr.id", "=", id).executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
-  const [commenters, tags, fieldsOf] = await Promise.all([recentCommenters(db, [id]), tagsOf(db, [id], false), recordFieldsOf(db, [row.appId])]);
-  return toAdminFeatureRequest(row, commenters.get(id) ?? [], tags.get(id) ?? [], fieldsOf(row));
+  const [commenters, tags, fieldsOf, revenue] = await Promise.all([recentCommenters(db, [id]), tagsOf(db, [id], false), recordFieldsOf(db, [row.appId]), revenueByCurrency(db, [id])]);
+  return toAdminFeatureRequest(row, commenters.get(id) ?? [], tags.get(id) ?? [], fieldsOf(row), revenue.get(id) ?? []);
 }
 
-/** How many voters the detail view lists. */
+/** How many voters, and how many of their companies, the detail view lists. */
 export const DETAIL_VOTER_LIMIT = 500;
 
 /** A request with its history (newest first) and its most recent voters. */
 export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspaceId: string, id: string) {
   const record = await getAdminFeatureRequest(db, workspaceId, id);
-  const [events, voters] = await Promise.all([
+  const [events, voters, companies, feedback] = await Promise.all([
     db
       .selectFrom("featureRequestEvents")
       .select(["id", "type", "data", "actor", "createdAt"])
@@ -146,12 +176,16 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
     db
       .selectFrom("featureRequestVotes as vt")
       .innerJoin("endUsers as eu", "eu.id", "vt.endUserId")
-      .select(["eu.publicId", "eu.displayName", "eu.avatarUrl", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt"])
+      .leftJoin("companies as co", "co.id", "eu.companyId")
+      .select(["eu.publicId", "eu.displayName", "eu.avatarUrl", "eu.isPaying", "eu.plan", "eu.mrrCents", "eu.currency", "vt.createdAt", "vt.addedBy", "vt.note", "vt.sourceSubmissionId"])
+      .select(["co.id as companyId", "co.externalId as companyExternalId", "co.name as companyName"])
       .where("vt.featureRequestId", "=", id)
       .orderBy("vt.createdAt", "desc")
       .orderBy("eu.publicId", "desc")
       .limit(DETAIL_VOTER_LIMIT)
       .execute(),
+    requestCompanies(db, id, DETAIL_VOTER_LIMIT),
+    linkedFeedback(db, id, DETAIL_VOTER_LIMIT),
   ]);
   return {
     ...record,
@@ -164,7 +198,14 @@ export async function getAdminFeatureRequestDetail(db: Kysely<Database>, workspa
       plan: v.plan,
       mrr: v.mrrCents === null ? null : v.mrrCents / 100,
       currency: v.currency,
+      company: v.companyId === null ? null : { id: v.companyId, externalId: v.companyExternalId ?? "", name: v.companyName },
       votedAt: v.createdAt,
+      addedByTeam: v.addedBy !== null,
+      addedBy: v.addedBy,
+      note: v.note,
+      fromSubmissionId: v.sourceSubmissionId,
     })),
+    companies,
+    feedback,
   };
 }

@@ -19,7 +19,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { findAppInWorkspace } from "../apps/apps.js";
-import { principalOf, workspaceAccess, type Principal } from "../console/auth.js";
+import { actorOf, principalOf, workspaceAccess, type Principal } from "../console/auth.js";
 import { requireCapability, type Capability } from "../console/capabilities.js";
 import { WorkspaceParams } from "../console/routes.js";
 import { appTag, type Context } from "../context.js";
@@ -27,6 +27,8 @@ import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { getAdminFeatureRequest, getAdminFeatureRequestDetail, listAdminFeatureRequests } from "./admin-records.js";
 import { fieldFilters as customFieldFilters } from "../custom-fields/filters.js";
+import { findCompanyInWorkspace } from "../companies/companies.js";
+import { reportedCurrency } from "../companies/company-report.js";
 import { queueRequestNotices } from "./notices.js";
 import { addComment, listComments } from "./comments.js";
 import {
@@ -46,11 +48,6 @@ const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
 const CommentParams = Type.Object({ wsId: IdParam("ws"), commentId: IdParam("cmt") });
 const Success = Type.Object({ success: Type.Boolean() });
 const tags = ["console: feature requests"];
-
-/** The event log's name for the caller. */
-function actorOf(principal: Principal): string {
-  return principal.kind === "admin" ? "admin" : `user:${principal.userId}`;
-}
 
 /** How a team reply is signed: the user's display name, their email's local part, or "Team". */
 function teamAuthorName(principal: Principal): string {
@@ -93,6 +90,7 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         summary: "List the workspace's feature requests for triage",
         description:
           "Pending and declined requests included; merged duplicates only with `includeMerged=true`. `q` is a case- and accent-insensitive substring of title or description. `payer=only` keeps requests with a paying voter or a paying submitter. " +
+          "Company revenue counts each voting company once and each paying voter without a company alone, per currency, never converted: `sort=company_revenue` and `minCompanyRevenue` count in `currency` (default USD); `sort=company_count` and `minCompanies` count voting companies; `plan` keeps requests with a voter on that plan (their company's, else their own); `companyId` keeps requests a user of that company voted for. " +
           "`field.<key>=<value>` (with `appId`) keeps requests whose custom field equals the value (holds the option, for a multi select); repeat a parameter to ask for several values, every one must match.",
         params: WorkspaceParams,
         querystring: AdminFeatureRequestListQuerySchema,
@@ -120,6 +118,11 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         sort: query.sort ?? "newest",
         payerOnly: query.payer === "only",
         includeMerged: query.includeMerged === true,
+        currency: query.currency === undefined ? "USD" : reportedCurrency(query.currency),
+        minCompanyRevenueCents: query.minCompanyRevenue === undefined ? undefined : Math.round(query.minCompanyRevenue * 100),
+        minCompanies: query.minCompanies,
+        plan: query.plan,
+        companyId: query.companyId === undefined ? undefined : (await findCompanyInWorkspace(db, wsId, query.companyId)).id,
       });
     },
   );

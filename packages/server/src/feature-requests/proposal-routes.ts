@@ -58,7 +58,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
       // A board the caller may not see is refused like one that does not exist.
       const boardIds = body.board === undefined ? undefined : boardsToRead(await boardAudience(db, appRow.id, identity, ctx.cache), body.board);
       // Custom fields are part of the body: checked before intake counts anything.
-      const fields = await acceptFields(db, appRow.id, "feature_request", undefined, body.fields);
+      const fields = await acceptFields(db, appRow.id, "feature_request", boardIds?.[0], body.fields);
       const approved =
         appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
       const pass = await checkIntake(ctx, appRow, {

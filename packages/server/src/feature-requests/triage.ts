@@ -7,9 +7,11 @@ import { ApiError } from "../http/errors.js";
 import type { ColumnRow } from "../roadmap/columns.js";
 import { acceptFields, editRequestFields } from "../custom-fields/form-values.js";
 import { parseStoredValues } from "../custom-fields/values.js";
+import { findBoardOfApp } from "../boards/boards.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { moveCommentCount } from "./comments.js";
 import { recordEvent, type FeatureRequestEventType } from "./events.js";
+import { moveFollowers } from "./followers.js";
 import { reindex, unindex } from "../search/search-index.js";
 import { createFeatureRequest, lockRequests, recountComments, recountVotes, type FeatureRequestRow } from "./feature-requests.js";
 
@@ -99,12 +101,14 @@ export async function createTeamRequest(
     columnId?: string | undefined;
     columnSlug?: string | undefined;
     versionId?: string | undefined;
+    boardId?: string | undefined;
     fields?: Readonly<Record<string, unknown>> | undefined;
   },
 ): Promise<FeatureRequestRow> {
   const title = cleanTitle(input.title);
-  // The team answers the proposal form's fields as a proposer would.
-  const fields = await acceptFields(t.trx, appId, "feature_request", undefined, input.fields);
+  const board = input.boardId === undefined ? undefined : await findBoardOfApp(t.trx, appId, input.boardId);
+  // The team answers the proposal form's fields as a proposer would, those of its board included.
+  const fields = await acceptFields(t.trx, appId, "feature_request", board?.id, input.fields);
   const column = await resolveColumn(t.trx, appId, input);
   const versionId = input.versionId === undefined ? null : await resolveVersion(t.trx, appId, input.versionId);
   const row = await createFeatureRequest(t.trx, t.clock, t.dialect, {
@@ -119,6 +123,7 @@ export async function createTeamRequest(
     versionId,
     actor: t.actor,
     customFields: fields.values,
+    ...(board === undefined ? {} : { boardId: board.id }),
     ...(column === undefined ? {} : { columnId: column.id }),
   });
   if (column !== undefined) await shipOnce(t, row, column);
@@ -249,7 +254,8 @@ export async function updateRequest(t: Triage, id: string, patch: TriagePatch): 
 
 /**
  * Merges duplicate `id` into `intoId` (same app, not the same, neither already merged): votes
- * move over counted once per end user, imported votes and comments move, duplicates previously
+ * move over counted once per end user, imported votes, comments and followers move (see
+ * `moveFollowers`), duplicates previously
  * merged into `id` now point at `intoId`, both counts are recomputed, both requests log
  * `merged`, and the duplicate leaves the search index.
  */
@@ -267,8 +273,11 @@ export async function mergeRequests(t: Triage, id: string, intoId: string): Prom
   await t.trx.deleteFrom("featureRequestVotes").where("featureRequestId", "=", duplicate.id).where("endUserId", "in", votesOnTarget).execute();
   await t.trx.updateTable("featureRequestVotes").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
   await t.trx.updateTable("featureRequestComments").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
+  // Feedback linked to the duplicate is evidence for the target (its votes moved above, still credited to the links).
+  await t.trx.updateTable("submissions").set({ featureRequestId: target.id }).where("featureRequestId", "=", duplicate.id).execute();
   await t.trx.updateTable("featureRequests").set({ mergedIntoId: target.id }).where("mergedIntoId", "=", duplicate.id).execute();
   const now = isoNow(t.clock);
+  await moveFollowers(t.trx, duplicate.id, target.id, now);
   await t.trx
     .updateTable("featureRequests")
     .set({ mergedIntoId: target.id, importedVotes: 0, updatedAt: now })

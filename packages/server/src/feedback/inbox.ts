@@ -22,7 +22,7 @@ export interface InboxFilter {
   fieldFilters?: readonly FieldFilter[] | undefined;
 }
 
-type Row = SubmissionsTable & { appKey: string; appName: string; workspaceSlug: string; attachmentCount: number | string };
+type Row = SubmissionsTable & { appKey: string; appName: string; workspaceSlug: string; attachmentCount: number | string; linkedTitle: string | null };
 
 function base(db: Kysely<Database>, workspaceId: string) {
   return db
@@ -76,6 +76,8 @@ function toRecord(row: Row, fields: SubmissionRecord["fields"]): SubmissionRecor
     firstTriagedAt: row.firstTriagedAt,
     resolvedAt: row.resolvedAt,
     fields,
+    featureRequest:
+      row.featureRequestId === null || row.linkedTitle === null ? null : { featureRequestId: row.featureRequestId, title: row.linkedTitle, linkedAt: row.linkedAt ?? row.createdAt },
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -85,6 +87,7 @@ function selectRecord(db: Kysely<Database>, workspaceId: string) {
   return base(db, workspaceId)
     .selectAll("submissions")
     .select(["apps.appKey as appKey", "apps.name as appName", "workspaces.slug as workspaceSlug"])
+    .select((eb) => eb.selectFrom("featureRequests as linked").select("linked.title").whereRef("linked.id", "=", "submissions.featureRequestId").as("linkedTitle"))
     .select((eb) =>
       eb
         .selectFrom("uploads")

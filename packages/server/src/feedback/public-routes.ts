@@ -5,8 +5,11 @@ import { requirePublicApp } from "../apps/public-app.js";
 import { isoNow } from "../clock.js";
 import { acceptFields } from "../custom-fields/form-values.js";
 import { recordFields } from "../custom-fields/record-fields.js";
-import type { Context } from "../context.js";
+import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { audienceSees, boardAudience } from "../boards/access.js";
+import { linkableRequest, writeLink } from "../feature-requests/feedback-links.js";
+import { lockRequest } from "../feature-requests/votes.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import { newId } from "../ids.js";
@@ -16,6 +19,7 @@ import { uploaderHash } from "../uploads/uploads.js";
 import { ensureEndUser, identifyCaller, requireIdentifiedWrite, type EndUserIdentity } from "../users/identity.js";
 import { attachmentRefs, attachUploads, resolveAttachments } from "./attachments.js";
 import { sanitizeMetadata } from "./metadata.js";
+import { eventCompany } from "../companies/event-company.js";
 import { queueWebhookEvent } from "../webhooks/events.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 
@@ -56,7 +60,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
         tags: ["public: feedback"],
         summary: "Submit feedback", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
-          "Order of checks: app known and public → `allowAnonymousFeedback` (401) → body, custom `fields` included (400) → platform (403) → attachments (400) → " +
+          "Order of checks: app known and public → `allowAnonymousFeedback` (401) → body, custom `fields` included (400) → platform (403) → `featureRequestId` (400 `feature_request_not_linkable` unless an approved, unmerged request of the app on a board the caller sees) → attachments (400) → " +
           "human verification (403) → subscription (402) → monthly quota (402) → write. `details` ≡ `description`, " +
           "`verificationToken` ≡ `turnstileToken`; attach up to 8 uploads by `uploadIds[]` or `attachments[]`.",
         body: FeedbackBodySchema,
@@ -92,6 +96,8 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
       if (allowed.length > 0 && !allowed.includes(platform)) {
         throw new ApiError("platform_not_allowed", { message: `Platform ${platform} is not allowed for this app` });
       }
+      const picked = body.featureRequestId === undefined ? null : await linkableRequest(db, { appId: appRow.id }, appRow.id, body.featureRequestId);
+      if (picked !== null && !audienceSees(await boardAudience(db, appRow.id, identity, ctx.cache), picked.boardId)) throw new ApiError("feature_request_not_linkable");
       const callerHash = uploaderHash(identity.token);
       const uploads = await resolveAttachments(db, appRow.id, attachmentRefs(body), callerHash);
       const metadata = sanitizeMetadata(body.metadata);
@@ -107,6 +113,8 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
       const reporterName = body.reporterName?.trim() || null;
       const reporterEmail = body.reporterEmail?.trim() || null;
       await db.transaction().execute(async (trx) => {
+        // The picked request's vote is taken in the voting path's lock order: the request, then the voter.
+        if (picked !== null && ctx.db.dialect === "postgres") await lockRequest(trx, picked.id);
         const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
         await trx
           .insertInto("submissions")
@@ -136,6 +144,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
           })
           .execute();
         await attachUploads(trx, id, uploads.map((u) => u.id), now);
+        if (picked !== null) await writeLink(trx, ctx.clock, ctx.db.dialect, { id, appId: appRow.id, endUserId: endUser?.id ?? null }, picked.id);
         await queueWebhookEvent(trx, ctx.clock, appRow.id, "feedback.submitted", async () => ({
           feedback: {
             id,
@@ -149,10 +158,12 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
             fields: recordFields(fields.definitions, fields.values),
             createdAt: now,
           },
+          company: await eventCompany(trx, endUser?.id ?? null),
         }));
         await pass.commit(trx);
         await recordIdempotentWrite(trx, request);
       });
+      if (picked !== null) await ctx.cache.invalidateTag(appTag(appRow.id));
       return reply.code(201).send({ submissionId: id, forwardedToGithub: false });
     },
   );

@@ -30,6 +30,7 @@ export const ARCHIVE_TABLES = [
   "customFields",
   "boardColumns",
   "appVersions",
+  "companies",
   "endUsers",
   "featureRequests",
   "featureRequestTags",
@@ -54,6 +55,7 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   customFields: ["id"],
   boardColumns: ["id"],
   appVersions: ["id"],
+  companies: ["id"],
   endUsers: ["id"],
   featureRequests: ["id"],
   featureRequestTags: ["featureRequestId", "tagId"],
@@ -106,7 +108,11 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   ],
   boardColumns: [{ column: "appId", table: "apps", kind: "row" }],
   appVersions: [{ column: "appId", table: "apps", kind: "row" }],
-  endUsers: [{ column: "appId", table: "apps", kind: "row" }],
+  companies: [{ column: "appId", table: "apps", kind: "row" }],
+  endUsers: [
+    { column: "appId", table: "apps", kind: "row" },
+    { column: "companyId", table: "companies", kind: "row", nullable: true },
+  ],
   featureRequests: [
     { column: "appId", table: "apps", kind: "row" },
     // Loose: archives written before boards carry none; the import then puts such requests, and
@@ -124,6 +130,8 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   featureRequestVotes: [
     { column: "featureRequestId", table: "featureRequests", kind: "row" },
     { column: "endUserId", table: "endUsers", kind: "row" },
+    // The linked feedback whose link added the vote (submissions come later in the archive).
+    { column: "sourceSubmissionId", table: "submissions", kind: "loose", nullable: true },
   ],
   featureRequestComments: [
     { column: "featureRequestId", table: "featureRequests", kind: "row" },
@@ -150,6 +158,8 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
     { column: "appId", table: "apps", kind: "row" },
     { column: "workspaceId", table: "workspaces", kind: "row" },
     { column: "endUserId", table: "endUsers", kind: "row", nullable: true },
+    // The request the feedback is evidence for (it may have been deleted since).
+    { column: "featureRequestId", table: "featureRequests", kind: "loose", nullable: true },
   ],
   uploads: [
     { column: "appId", table: "apps", kind: "row" },
@@ -165,6 +175,7 @@ export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
   customFields: "appId",
   boardColumns: "appId",
   appVersions: "appId",
+  companies: "appId",
   endUsers: "appId",
   featureRequests: "appId",
   featureRequestComments: "featureRequestId",

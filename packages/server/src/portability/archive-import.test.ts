@@ -9,6 +9,7 @@ import { createUploadTestApp, multipartBody, png, type UploadTestApp } from "@ti
 import { ARCHIVE_TABLES, OMITTED_COLUMNS, TABLE_KEYS, loose } from "./archive-format.js";
 import { ArchiveError, importArchive } from "./archive-import.js";
 import { exportArchive } from "./export.js";
+import { signAttributes } from "../users/attribute-signature.js";
 
 const ALICE = "5f0b1c3e-7a51-4f0e-9d2a-1b2c3d4e5f60";
 
@@ -80,6 +81,12 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       payload: { appKey: DEMO_APP_KEY, title: "Crash on save", description: "It **crashes**.", platform: "ios", reporterEmail: "a@example.com", uploadIds: [upload.json().uploadId], fields: { severity: "high" } },
     });
     expect(feedback.statusCode).toBe(201);
+    // Alice's company, signed by the host: companies and memberships travel too.
+    const timestamp = Math.floor(source.clock.now().getTime() / 1000);
+    const company = { id: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR", plan: "business", attributes: { seats: 40, region: "eu" } };
+    const signature = signAttributes(app.signingSecret, { appKey: DEMO_APP_KEY, userToken: ALICE, company, timestamp });
+    const reported = await source.app.inject({ method: "PUT", url: `/api/v1/public/apps/${DEMO_APP_KEY}/user`, headers: { "x-user-token": ALICE }, payload: { company, timestamp, signature } });
+    expect(reported.statusCode).toBe(200);
     // A published release linking two requests, and subscribers in each consent state.
     const requests = await db.selectFrom("featureRequests").select("id").where("appId", "=", app.id).orderBy("id").limit(2).execute();
     const release = await consoleClient(source.app, source.admin.authorization).post(`/workspaces/${app.workspaceId}/changelog`, {
@@ -115,7 +122,7 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     expect(lines[0]).toMatchObject({ type: "tidings-archive", version: 1, scope: { kind: "app", appKey: DEMO_APP_KEY } });
     const end = lines.at(-1) as { type: string; counts: Record<string, number> };
     expect(end.type).toBe("end");
-    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, customFields: 4, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2 });
+    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, customFields: 4, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2, companies: 1 });
     for (const table of ARCHIVE_TABLES) expect(end.counts[table], table).toBeGreaterThan(0);
     const files = lines.filter((l) => l.type === "file");
     expect(files.length).toBeGreaterThan(1);

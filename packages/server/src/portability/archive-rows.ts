@@ -54,6 +54,7 @@ const JSON_COLUMNS: Record<string, "array" | "object"> = {
   "apps.allowedEmbedOrigins": "array",
   "apps.allowedPlatforms": "array",
   "apps.sdk": "object",
+  "companies.attributes": "object",
   "customFields.appliesTo": "array",
   "customFields.options": "array",
   "customFields.limits": "object",

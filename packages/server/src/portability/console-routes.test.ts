@@ -37,7 +37,7 @@ describe.each(testDialects())("console export and import on %s", (dialect) => {
 
     const csv = await download(`/workspaces/${demo.workspaceId}/apps/${demo.id}/export?format=csv`);
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
-    expect(csv.body.split("\r\n")[0]).toBe("id,title,description,status,votes,comments,author_name,author_email,version,moderation,merged_into,created_at,updated_at,board,tags");
+    expect(csv.body.split("\r\n")[0]).toBe("id,title,description,status,votes,comments,author_name,author_email,version,moderation,merged_into,created_at,updated_at,companies,company_revenue,company_names,board,tags");
 
     const ws = await download(`/workspaces/${demo.workspaceId}/export`);
     expect(ws.statusCode).toBe(200);

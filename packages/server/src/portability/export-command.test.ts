@@ -85,13 +85,13 @@ describe.each(testDialects())("tidings export on %s", (dialect) => {
     const csv = path.join(dir, "requests.csv");
     expect(await exportCommand(["--app", "app_demo", "--format", "csv", "--out", csv], capturedIo(env).io)).toBe(0);
     const [header, ...rows] = parseCsv(fs.readFileSync(csv, "utf8"));
-    expect(header).toEqual(["id", "title", "description", "status", "votes", "comments", "author_name", "author_email", "version", "moderation", "merged_into", "created_at", "updated_at", "board", "tags"]);
+    expect(header).toEqual(["id", "title", "description", "status", "votes", "comments", "author_name", "author_email", "version", "moderation", "merged_into", "created_at", "updated_at", "companies", "company_revenue", "company_names", "board", "tags"]);
     expect(rows).toHaveLength(12);
     const dark = rows.find((r) => r[1] === "Dark mode")!;
     expect(dark[3]).toBe("Shipped");
     expect(dark[4]).toBe("42");
     expect(dark[5]).toBe("2");
-    expect(dark[13]).toBe("Feature requests");
+    expect(dark[16]).toBe("Feature requests");
     // Oldest first.
     expect(rows.map((r) => r[11])).toEqual(rows.map((r) => r[11]).sort());
   });

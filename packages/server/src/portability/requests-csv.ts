@@ -1,5 +1,6 @@
 import type { CustomFieldValue } from "@tidings/protocol";
 import type { Kysely } from "kysely";
+import { companyNamesByRequest, revenueByCurrency, revenueText } from "../companies/request-revenue.js";
 import { listFields, toCustomField } from "../custom-fields/definitions.js";
 import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
@@ -21,6 +22,9 @@ export const REQUESTS_CSV_COLUMNS = [
   "merged_into",
   "created_at",
   "updated_at",
+  "companies",
+  "company_revenue",
+  "company_names",
   "board",
   "tags",
 ] as const;
@@ -47,8 +51,9 @@ function fieldCell(value: CustomFieldValue | undefined): string | number | null 
 /**
  * The feature requests of an app as CSV (a header row, then one row per request, oldest first,
  * CRLF line ends): title, Markdown description, column name as status, vote and comment counts,
- * author, version, dates, board name and tag names (every tag, team-only ones too, joined by
- * `, `), then one `field.<key>` column per custom field of the app (active ones by position, then
+ * author, version and dates, the voters' companies (how many, their revenue per currency, their
+ * names), the board's name and the tags' names (every tag, team-only ones too, joined by `, `),
+ * then one `field.<key>` column per custom field of the app (active ones by position, then
  * archived ones, headed `field.<key> (archived)`). `tidings import --format csv` reads it back.
  * Reads page by page.
  *
@@ -104,12 +109,15 @@ export async function* exportRequestsCsv(
       .orderBy("fr.id")
       .limit(pageSize)
       .execute();
-    const tags = await tagsOf(db, page.map((r) => r.id), false);
+    const ids = page.map((r) => r.id);
+    const [revenue, companies, tags] = await Promise.all([revenueByCurrency(db, ids), companyNamesByRequest(db, ids), tagsOf(db, ids, false)]);
     for (const r of page) {
       const values = parseStoredValues(r.customFields);
+      const names = companies.get(r.id) ?? [];
       const tagNames = (tags.get(r.id) ?? []).map((t) => t.name).join(", ");
       const cells = [
         ...[r.id, r.title, r.description, r.status, r.voteCount, r.commentCount, r.requesterName, r.requesterEmail, r.version, r.moderation, r.mergedIntoId, r.createdAt, r.updatedAt],
+        ...[names.length, revenueText(revenue.get(r.id) ?? []), names.join("; ")],
         ...[r.board, tagNames === "" ? null : tagNames],
         ...fields.map((f) => fieldCell(values[f.id])),
       ];

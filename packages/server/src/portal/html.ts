@@ -23,14 +23,28 @@ export interface PageMeta {
 }
 
 /**
+ * What the bundle needs to offer the app's filters without asking for it: the boards visitors may
+ * switch between (only when there are several) and the public tags. Sent as JSON in data
+ * attributes, escaped like any attribute; the page has no inline script to carry it.
+ */
+export interface PortalData {
+  boards: readonly { id: string; slug: string; name: string }[];
+  tags: readonly { slug: string; name: string; color: string | null }[];
+}
+
+/**
  * The portal page: the head a crawler or a chat unfurl reads (title, description, canonical,
  * OpenGraph and Twitter card, robots, feeds) and the screen's server-rendered content inside the
  * mount the bundle then renders into. Every value is escaped here; `body` is HTML already escaped
  * by its renderer.
  */
-export function portalPage(input: { appKey: string; embed: boolean; assetBase: string; meta: PageMeta; body: string }): string {
+export function portalPage(input: { appKey: string; embed: boolean; assetBase: string; meta: PageMeta; body: string; data?: PortalData }): string {
   const m = input.meta;
   const e = escapeHtml;
+  const data = input.data;
+  const dataAttributes =
+    (data === undefined || data.boards.length === 0 ? "" : ` data-boards="${e(JSON.stringify(data.boards))}"`) +
+    (data === undefined || data.tags.length === 0 ? "" : ` data-tags="${e(JSON.stringify(data.tags))}"`);
   const tags = [
     `<meta name="robots" content="${m.indexable && !input.embed ? "index, follow" : "noindex"}">`,
     `<title>${e(m.title)}</title>`,
@@ -57,7 +71,7 @@ ${tags.join("\n")}
 <script type="module" src="${input.assetBase}/portal.js"></script>
 </head>
 <body>
-<div id="tidings-portal" data-app-key="${e(input.appKey)}" data-app-name="${e(m.siteName)}" data-embed="${input.embed ? "1" : "0"}">
+<div id="tidings-portal" data-app-key="${e(input.appKey)}" data-app-name="${e(m.siteName)}" data-embed="${input.embed ? "1" : "0"}"${dataAttributes}>
 <div class="td-portal td-ssr">
 <header class="td-portal-header"><h1>${e(m.siteName)}</h1></header>
 <main class="td-portal-main">

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { userHash } from "../users/identity.js";
 
 type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
@@ -226,6 +227,144 @@ describe.each(testDialects())("the portal's server-rendered pages, feeds and sit
         ]),
       );
       expect(locs.join(" ")).not.toContain("hidden-one");
+    });
+  });
+
+  describe("boards and tags", () => {
+    /** An app with a second public board (Bugs), a private one (Lab) and three tags, one team-only. */
+    async function organised() {
+      const ws = await freshApp({ portalIndexable: true });
+      const boards = `/workspaces/${ws.wsId}/apps/${ws.appId}/boards`;
+      expect((await ws.console.post(boards, { name: `Bugs & "crashes"`, slug: "bugs", description: "Things that break." })).status).toBe(201);
+      expect((await ws.console.post(boards, { name: "Secret lab", slug: "lab", visibility: "private" })).status).toBe(201);
+      const tag = async (name: string, extra: Record<string, unknown> = {}) => (await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/tags`, { name, ...extra })).body.id as string;
+      const tags = { mobile: await tag("Mobile", { color: "#e11d48" }), sync: await tag("Sync"), vip: await tag("VIP", { visibility: "team" }) };
+      const onBoard = async (title: string, board?: string) => {
+        const headers = board === "lab" ? { "x-user-token": "insider", "x-user-hash": userHash(ws.signingSecret, "insider") } : { "x-user-token": "proposer" };
+        const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers, payload: { appKey: ws.appKey, title, ...(board === undefined ? {} : { board }) } });
+        expect(res.statusCode, title).toBe(201);
+        return res.json().featureRequestId as string;
+      };
+      const ids = { dark: await onBoard("Dark mode"), crash: await onBoard("Crash on launch", "bugs"), secret: await onBoard("Secret engine", "lab") };
+      const bulk = `/workspaces/${ws.wsId}/apps/${ws.appId}/feature-requests/tags`;
+      expect((await ws.console.post(bulk, { featureRequestIds: [ids.dark, ids.crash], add: [tags.mobile, tags.vip] })).status).toBe(200);
+      expect((await ws.console.post(bulk, { featureRequestIds: [ids.crash, ids.secret], add: [tags.sync] })).status).toBe(200);
+      return { ws, ids };
+    }
+
+    it("gives each public board its own list at /b/<slug>: its name, description, requests, the board links and its feeds", async () => {
+      const { ws, ids } = await organised();
+      const res = await get(`/p/${ws.appKey}/b/bugs`);
+      expect(res.statusCode).toBe(200);
+      const html = res.body;
+      expect(html).toContain("<title>Bugs &amp; &quot;crashes&quot; · Acme Notes</title>");
+      expect(html).toContain("<h2>Bugs &amp; &quot;crashes&quot;</h2>\n<p>Things that break.</p>");
+      expect(meta(html, "description")).toBe("Things that break.");
+      expect(html).toContain(`<link rel="canonical" href="${ORIGIN}/p/${ws.appKey}/b/bugs">`);
+      expect(html).toContain(`href="/p/${ws.appKey}/requests/${ids.crash}-crash-on-launch">Crash on launch</a>`);
+      expect(html).not.toContain("Dark mode");
+      expect(html).toContain(
+        `<nav class="td-boards" aria-label="Boards"><a href="/p/${ws.appKey}/requests">All boards</a> <a href="/p/${ws.appKey}/b/feature-requests">Feature requests</a> <a href="/p/${ws.appKey}/b/bugs" aria-current="page">Bugs &amp; &quot;crashes&quot;</a></nav>`,
+      );
+      expect(html).toContain(`<link rel="alternate" type="application/atom+xml" title="Acme Notes · Bugs &amp; &quot;crashes&quot;: shipped (Atom)" href="${ORIGIN}/p/${ws.appKey}/b/bugs/shipped.atom">`);
+      // The bundle is told the boards to switch between and the public tags, as escaped JSON.
+      expect(html).toContain(`data-boards="[{&quot;id&quot;:&quot;brd_`);
+      expect(html).toContain(`&quot;slug&quot;:&quot;bugs&quot;,&quot;name&quot;:&quot;Bugs &amp; \\&quot;crashes\\&quot;&quot;}]"`);
+      expect(html).toContain(`data-tags="[{&quot;slug&quot;:&quot;mobile&quot;,&quot;name&quot;:&quot;Mobile&quot;,&quot;color&quot;:&quot;#e11d48&quot;},{&quot;slug&quot;:&quot;sync&quot;,&quot;name&quot;:&quot;Sync&quot;,&quot;color&quot;:null}]"`);
+      expect(html).not.toMatch(/Secret|\/b\/lab|;lab&|VIP/);
+
+      const all = (await get(`/p/${ws.appKey}/requests`)).body;
+      expect(all).toContain("Dark mode</a>");
+      expect(all).toContain("Crash on launch</a>");
+      expect(all).toContain(`<a href="/p/${ws.appKey}/requests" aria-current="page">All boards</a>`);
+      expect(all).not.toMatch(/Secret|\/b\/lab|;lab&|VIP/);
+    });
+
+    it("answers an unknown board and a private one with the same 404 as an unknown address, pages and feeds alike", async () => {
+      const { ws } = await organised();
+      const unknown = await get(`/p/${ws.appKey}/nope`);
+      for (const path of ["/b/nope", "/b/lab", "/b/lab/", "/b/bugs/extra", "/b/Bugs"]) {
+        const res = await get(`/p/${ws.appKey}${path}`);
+        expect([res.statusCode, res.body], path).toEqual([404, unknown.body]);
+      }
+      const feedOf = async (board: string) => {
+        const res = await get(`/p/${ws.appKey}/b/${board}/shipped.rss`);
+        return [res.statusCode, res.json()];
+      };
+      expect(await feedOf("lab")).toEqual(await feedOf("nope"));
+      expect((await feedOf("nope"))[0]).toBe(404);
+    });
+
+    it("keeps a single-board app at its requests list: the board's address redirects there and no board is named", async () => {
+      const ws = await freshApp({ portalIndexable: true });
+      const id = await propose(ws, "Widgets");
+      const res = await get(`/p/${ws.appKey}/b/feature-requests?embed=1`);
+      expect([res.statusCode, res.headers.location]).toEqual([301, `/p/${ws.appKey}/requests?embed=1`]);
+      expect((await get(`/p/${ws.appKey}/requests`)).body).not.toContain("td-boards");
+      const html = (await get(`/p/${ws.appKey}/requests/${id}-widgets`)).body;
+      expect(html).not.toContain("td-board");
+      expect(html).not.toContain("data-boards");
+      const locs = (xml.parse((await get(`/p/${ws.appKey}/sitemap.xml`)).body).urlset.url as { loc: string }[]).map((u) => u.loc);
+      expect(locs.filter((l) => l.includes("/b/"))).toEqual([]);
+    });
+
+    it("shows public tags with their colour on cards and on a request's page, with its board, each linking to its list", async () => {
+      const { ws, ids } = await organised();
+      const mobile = `<a class="td-tag" href="/p/${ws.appKey}/requests?tag=mobile"><svg class="td-tag-dot" width="8" height="8" viewBox="0 0 8 8" aria-hidden="true"><circle cx="4" cy="4" r="4" fill="#e11d48"/></svg>Mobile</a>`;
+      const sync = `<a class="td-tag" href="/p/${ws.appKey}/requests?tag=sync">Sync</a>`;
+      const list = (await get(`/p/${ws.appKey}/requests`)).body;
+      expect(list).toContain(`Crash on launch</a> <span class="td-badge">Under review</span> <span class="td-tags">${mobile} ${sync}</span></li>`);
+      expect(list).toContain(`Dark mode</a> <span class="td-badge">Under review</span> <span class="td-tags">${mobile}</span></li>`);
+      // On a board's list, a tag narrows that board.
+      expect((await get(`/p/${ws.appKey}/b/bugs`)).body).toContain(`<a class="td-tag" href="/p/${ws.appKey}/b/bugs?tag=sync">Sync</a>`);
+
+      const page = (await get(`/p/${ws.appKey}/requests/${ids.crash}-crash-on-launch`)).body;
+      expect(page).toContain(`<span class="td-votes">0 votes</span> · <a class="td-board" href="/p/${ws.appKey}/b/bugs">Bugs &amp; &quot;crashes&quot;</a></p>`);
+      expect(page).toContain(`<p class="td-meta"><span class="td-tags">${mobile} ${sync}</span></p>`);
+      expect(page).not.toContain("VIP");
+    });
+
+    it("filters the list by every tag in the address, on a board too, and 404s an unknown or team-only tag", async () => {
+      const { ws } = await organised();
+      const mobile = await get(`/p/${ws.appKey}/requests?tag=mobile`);
+      expect(mobile.body).toContain("<title>Feature requests tagged Mobile · Acme Notes</title>");
+      expect(mobile.body).toContain(`<link rel="canonical" href="${ORIGIN}/p/${ws.appKey}/requests">`);
+      expect(mobile.body).toContain("Dark mode</a>");
+      expect(mobile.body).toContain("Crash on launch</a>");
+      const both = (await get(`/p/${ws.appKey}/requests?tag=mobile&tag=sync`)).body;
+      expect(both).toContain(`<p class="td-filter">Tagged <span class="td-tag">`);
+      expect(both).toContain(`Sync</span> · <a href="/p/${ws.appKey}/requests">Show all</a></p>`);
+      expect(both).toContain("Crash on launch</a>");
+      expect(both).not.toContain("Dark mode</a>");
+      const boardAndTag = (await get(`/p/${ws.appKey}/b/feature-requests?tag=sync`)).body;
+      expect(boardAndTag).toContain("No requests with these tags.");
+      // A tag on another screen filters nothing and is no error.
+      expect((await get(`/p/${ws.appKey}/roadmap?tag=nope`)).statusCode).toBe(200);
+
+      const unknown = await get(`/p/${ws.appKey}/nope`);
+      for (const query of ["?tag=vip", "?tag=nope", "?tag=mobile&tag=nope"]) {
+        const res = await get(`/p/${ws.appKey}/requests${query}`);
+        expect([res.statusCode, res.body], query).toEqual([404, unknown.body]);
+      }
+      const tooMany = await get(`/p/${ws.appKey}/requests?tag=a&tag=b&tag=c&tag=d&tag=e&tag=f`);
+      expect([tooMany.statusCode, tooMany.json().code]).toEqual([400, "validation_failed"]);
+    });
+
+    it("lists each public board's address in the sitemap and serves a board's shipped feed, never a private board's", async () => {
+      const { ws, ids } = await organised();
+      for (const id of [ids.dark, ids.crash, ids.secret]) await ws.console.put(`/workspaces/${ws.wsId}/feature-requests/${id}`, { columnSlug: "shipped" });
+      const locs = (xml.parse((await get(`/p/${ws.appKey}/sitemap.xml`)).body).urlset.url as { loc: string }[]).map((u) => u.loc);
+      expect(locs.filter((l) => l.includes("/b/"))).toEqual([`${ORIGIN}/p/${ws.appKey}/b/feature-requests`, `${ORIGIN}/p/${ws.appKey}/b/bugs`]);
+      expect(locs.join(" ")).not.toContain(ids.secret);
+
+      const rss = xml.parse((await get(`/p/${ws.appKey}/b/bugs/shipped.rss`)).body).rss.channel;
+      expect(rss).toMatchObject({ title: `Acme Notes · Bugs & "crashes": shipped requests`, link: `${ORIGIN}/p/${ws.appKey}/b/bugs` });
+      expect((rss.item as { title: string } | { title: string }[])).toMatchObject({ title: "Crash on launch" });
+      const atom = xml.parse((await get(`/p/${ws.appKey}/b/feature-requests/shipped.atom`)).body).feed;
+      expect(atom.entry.id).toBe(`${ORIGIN}/p/${ws.appKey}/requests/${ids.dark}-dark-mode`);
+      const appFeed = (await get(`/p/${ws.appKey}/shipped.rss`)).body;
+      expect(appFeed).toContain("Crash on launch");
+      expect(appFeed).not.toContain("Secret engine");
     });
   });
 

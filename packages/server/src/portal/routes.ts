@@ -1,6 +1,7 @@
 import escapeHtml from "escape-html";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { portalPath } from "@tidings/client";
+import { MAX_TAG_FILTERS } from "@tidings/protocol";
 import Type from "typebox";
 import { lookupPublicApp } from "../apps/public-app.js";
 import type { Context } from "../context.js";
@@ -8,8 +9,9 @@ import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
-import { buildFeed, FEEDS, type FeedName } from "./feeds.js";
+import { BOARD_FEEDS, buildFeed, feedPath, FEEDS, type FeedName } from "./feeds.js";
 import { notFoundPage, portalPage, type FeedLink } from "./html.js";
+import { loadOrganisation } from "./organisation.js";
 import { loadScreen, portalSections } from "./screens.js";
 import { buildSitemap } from "./sitemap.js";
 
@@ -50,6 +52,16 @@ function pageCsp(embed: boolean, embedOrigins: string[]): string {
   ].join("; ");
 }
 
+/** A page's parameters: `embed=1` for the widget's frame, `tag` (repeatable) to filter the requests list. */
+const PageQuerySchema = Type.Object(
+  {
+    embed: Type.Optional(Type.String({ maxLength: 8 })),
+    tag: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_TAG_FILTERS })])),
+  },
+  { additionalProperties: true },
+);
+type PageQuery = { embed?: string | undefined; tag?: string | string[] | undefined };
+
 const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
@@ -74,7 +86,8 @@ export function portalRoutes(app: App, ctx: Context): void {
     return found === undefined || found.app.allowPublic !== 1 ? undefined : found.app;
   };
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, appKey: string, rest: string, embed: boolean) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, appKey: string, rest: string, query: PageQuery) => {
+    const embed = query.embed === "1";
     void reply.header("Cache-Control", "no-cache").header("Referrer-Policy", "strict-origin-when-cross-origin");
     const notFound = (message?: string) =>
       reply.code(404).header("Content-Security-Policy", NOT_FOUND_CSP).type("text/html; charset=utf-8").send(notFoundPage(message));
@@ -88,14 +101,17 @@ export function portalRoutes(app: App, ctx: Context): void {
         .send(notFoundPage("The portal is not built: run `npm run build`."));
     }
     await enforceRateLimit(ctx, request, "list");
-    const screen = await loadScreen(ctx, appRow, rest);
+    const org = await loadOrganisation(ctx, appRow.id);
+    const tags = query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag];
+    const screen = await loadScreen(ctx, appRow, org, rest, tags);
     if (screen.kind === "missing") return notFound();
     if (screen.kind === "redirect") {
       const query = request.url.indexOf("?");
       return reply.code(301).redirect(screen.path + (query === -1 ? "" : request.url.slice(query)));
     }
     const origin = originOf(request);
-    const feedHref = (name: FeedName) => `${origin}/p/${encodeURIComponent(appRow.appKey)}/${name}`;
+    const feedHref = (name: FeedName) => origin + feedPath(appRow.appKey, name);
+    const board = screen.board;
     const feeds: FeedLink[] = [
       ...(appRow.allowAnonymousChangelog === 1
         ? [
@@ -108,6 +124,14 @@ export function portalRoutes(app: App, ctx: Context): void {
             { type: "application/rss+xml" as const, title: `${appRow.name}: shipped (RSS)`, href: feedHref("shipped.rss") },
             { type: "application/atom+xml" as const, title: `${appRow.name}: shipped (Atom)`, href: feedHref("shipped.atom") },
           ]
+        : []),
+      // A board's own list also links to its own feeds.
+      ...(appRow.allowAnonymousRoadmap === 1 && board !== undefined
+        ? BOARD_FEEDS.map((name) => ({
+            type: FEEDS[name].format === "rss" ? ("application/rss+xml" as const) : ("application/atom+xml" as const),
+            title: `${appRow.name} · ${board.name}: shipped (${FEEDS[name].format === "rss" ? "RSS" : "Atom"})`,
+            href: origin + feedPath(appRow.appKey, name, board),
+          }))
         : []),
     ];
     const nav = portalSections(appRow)
@@ -134,37 +158,51 @@ export function portalRoutes(app: App, ctx: Context): void {
             feeds,
           },
           body: `<nav class="td-tabs">${nav}</nav>\n${screen.body}`,
+          data: {
+            boards: org.boards.length > 1 ? org.boards.map((b) => ({ id: b.id, slug: b.slug, name: b.name })) : [],
+            tags: org.tags.map((t) => ({ slug: t.slug, name: t.name, color: t.color })),
+          },
         }),
       );
   };
 
-  const pageSchema = {
-    hide: true,
-    querystring: Type.Object({ embed: Type.Optional(Type.String({ maxLength: 8 })) }, { additionalProperties: true }),
-  };
+  const pageSchema = { hide: true, querystring: PageQuerySchema };
   app.get("/p/:appKey", { schema: { ...pageSchema, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, (request, reply) =>
-    page(request, reply, request.params.appKey, "", request.query.embed === "1"),
+    page(request, reply, request.params.appKey, "", request.query),
   );
   app.get(
     "/p/:appKey/*",
     { schema: { ...pageSchema, params: Type.Object({ appKey: Type.String({ maxLength: 200 }), "*": Type.String({ maxLength: 400 }) }) } },
-    (request, reply) => page(request, reply, request.params.appKey, `/${request.params["*"]}`, request.query.embed === "1"),
+    (request, reply) => page(request, reply, request.params.appKey, `/${request.params["*"]}`, request.query),
   );
 
+  const feed = async (request: FastifyRequest, reply: FastifyReply, appKey: string, name: FeedName, boardSlug?: string) => {
+    await enforceRateLimit(ctx, request, "list");
+    const appRow = await portalApp(appKey);
+    if (appRow === undefined) throw new ApiError("app_not_found");
+    const open = FEEDS[name].of === "changelog" ? appRow.allowAnonymousChangelog === 1 : appRow.allowAnonymousRoadmap === 1;
+    if (!open) throw new ApiError("authentication_required", { message: "This feed is not public" });
+    // A board's feed: public boards only; an unknown and a private one are the same 404.
+    const board = boardSlug === undefined ? undefined : (await loadOrganisation(ctx, appRow.id)).boards.find((b) => b.slug === boardSlug);
+    if (boardSlug !== undefined && board === undefined) throw new ApiError("not_found");
+    const xml = await buildFeed(ctx, appRow, name, originOf(request), board);
+    return reply
+      .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
+      .header("X-Robots-Tag", "noindex")
+      .type(FEEDS[name].format === "rss" ? "application/rss+xml; charset=utf-8" : "application/atom+xml; charset=utf-8")
+      .send(xml);
+  };
   for (const name of Object.keys(FEEDS) as FeedName[]) {
-    app.get(`/p/:appKey/${name}`, { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
-      await enforceRateLimit(ctx, request, "list");
-      const appRow = await portalApp(request.params.appKey);
-      if (appRow === undefined) throw new ApiError("app_not_found");
-      const open = FEEDS[name].of === "changelog" ? appRow.allowAnonymousChangelog === 1 : appRow.allowAnonymousRoadmap === 1;
-      if (!open) throw new ApiError("authentication_required", { message: "This feed is not public" });
-      const xml = await buildFeed(ctx, appRow, name, originOf(request));
-      return reply
-        .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
-        .header("X-Robots-Tag", "noindex")
-        .type(FEEDS[name].format === "rss" ? "application/rss+xml; charset=utf-8" : "application/atom+xml; charset=utf-8")
-        .send(xml);
-    });
+    app.get(`/p/:appKey/${name}`, { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, (request, reply) =>
+      feed(request, reply, request.params.appKey, name),
+    );
+  }
+  for (const name of BOARD_FEEDS) {
+    app.get(
+      `/p/:appKey/b/:board/${name}`,
+      { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }), board: Type.String({ maxLength: 64 }) }) } },
+      (request, reply) => feed(request, reply, request.params.appKey, name, request.params.board),
+    );
   }
 
   app.get("/p/:appKey/sitemap.xml", { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
@@ -175,7 +213,7 @@ export function portalRoutes(app: App, ctx: Context): void {
     return reply
       .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
       .type("application/xml; charset=utf-8")
-      .send(await buildSitemap(ctx, appRow, originOf(request)));
+      .send(await buildSitemap(ctx, appRow, await loadOrganisation(ctx, appRow.id), originOf(request)));
   });
 
   const serveAsset = (name: PortalAssetName, maxAge: number) => async (request: FastifyRequest, reply: FastifyReply) => {

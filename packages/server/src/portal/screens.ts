@@ -1,7 +1,8 @@
-import { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "@tidings/client";
-import type { FeatureRequestItem } from "@tidings/protocol";
+import { portalPath, portalSlug, type PortalRoute } from "@tidings/client";
+import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
 import escapeHtml from "escape-html";
 import { sdkOf, type AppRow } from "../apps/apps.js";
+import type { BoardRow } from "../boards/boards.js";
 import { linkedRequests, toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
 import { listComments } from "../feature-requests/comments.js";
@@ -9,11 +10,21 @@ import { findPublicItem } from "../feature-requests/item.js";
 import { listFeatureRequests } from "../feature-requests/listing.js";
 import { listColumns } from "../roadmap/columns.js";
 import { loadProfile } from "../users/profile.js";
-import { publicBoardIds } from "../boards/access.js";
+import { listAddress, NO_FILTERS, parsePortalAddress } from "./addresses.js";
+import { hasSeveralBoards, resolveFilters, type PortalOrganisation, type ResolvedFilters } from "./organisation.js";
 
 /** What the server knows of a portal address before any script runs. */
 export type PortalScreen =
-  | { kind: "page"; title: string; description: string; path: string; ogType: "website" | "article"; body: string }
+  | {
+      kind: "page";
+      title: string;
+      description: string;
+      path: string;
+      ogType: "website" | "article";
+      body: string;
+      /** The board whose own list this is (its feeds join the app's in the head). */
+      board?: BoardRow | undefined;
+    }
   | { kind: "redirect"; path: string }
   | { kind: "missing" };
 
@@ -55,14 +66,39 @@ function paragraphs(text: string): string {
     .join("\n");
 }
 
-function requestRow(appKey: string, item: FeatureRequestItem): string {
-  const href = portalPath(appKey, { screen: "request", id: item.id }, item.title);
-  const status = item.columnName === null ? "" : ` <span class="td-badge">${escapeHtml(item.columnName)}</span>`;
-  return `<li class="td-card td-request"><span class="td-votes">${escapeHtml(count(item.voteCount, "vote", "votes"))}</span> <a href="${escapeHtml(href)}">${escapeHtml(item.title)}</a>${status}</li>`;
+/**
+ * A tag's chip: its name, after a dot of its colour when it has one. The dot is an SVG `fill`, not
+ * a `style` attribute, which the page's Content-Security-Policy (`style-src 'self'`) would drop.
+ */
+function tagChip(tag: PublicTag, href: string | undefined): string {
+  const dot = tag.color === null ? "" : `<svg class="td-tag-dot" width="8" height="8" viewBox="0 0 8 8" aria-hidden="true"><circle cx="4" cy="4" r="4" fill="${escapeHtml(tag.color)}"/></svg>`;
+  return href === undefined ? `<span class="td-tag">${dot}${escapeHtml(tag.name)}</span>` : `<a class="td-tag" href="${escapeHtml(href)}">${dot}${escapeHtml(tag.name)}</a>`;
 }
 
-function requestList(appKey: string, items: FeatureRequestItem[], empty: string): string {
-  return items.length === 0 ? `<p>${escapeHtml(empty)}</p>` : `<ul class="td-list">\n${items.map((i) => requestRow(appKey, i)).join("\n")}\n</ul>`;
+/** A request's public tags, each linking to the list filtered by it (`tagHref`). */
+function tagChips(tags: readonly PublicTag[], tagHref: (slug: string) => string): string {
+  return tags.length === 0 ? "" : ` <span class="td-tags">${tags.map((t) => tagChip(t, tagHref(t.slug))).join(" ")}</span>`;
+}
+
+function requestRow(appKey: string, item: FeatureRequestItem, tagHref: (slug: string) => string): string {
+  const href = portalPath(appKey, { screen: "request", id: item.id }, item.title);
+  const status = item.columnName === null ? "" : ` <span class="td-badge">${escapeHtml(item.columnName)}</span>`;
+  return `<li class="td-card td-request"><span class="td-votes">${escapeHtml(count(item.voteCount, "vote", "votes"))}</span> <a href="${escapeHtml(href)}">${escapeHtml(item.title)}</a>${status}${tagChips(item.tags, tagHref)}</li>`;
+}
+
+function requestList(appKey: string, items: FeatureRequestItem[], empty: string, tagHref: (slug: string) => string): string {
+  return items.length === 0 ? `<p>${escapeHtml(empty)}</p>` : `<ul class="td-list">\n${items.map((i) => requestRow(appKey, i, tagHref)).join("\n")}\n</ul>`;
+}
+
+/** Links to every public board's list and to all of them, when there are several. */
+function boardNav(appKey: string, org: PortalOrganisation, current: BoardRow | undefined): string {
+  if (!hasSeveralBoards(org)) return "";
+  const link = (href: string, name: string, here: boolean) => `<a href="${escapeHtml(href)}"${here ? ' aria-current="page"' : ""}>${escapeHtml(name)}</a>`;
+  const links = [
+    link(listAddress(appKey, NO_FILTERS), "All boards", current === undefined),
+    ...org.boards.map((b) => link(listAddress(appKey, { board: b.slug, tags: [] }), b.name, b.id === current?.id)),
+  ];
+  return `<nav class="td-boards" aria-label="Boards">${links.join(" ")}</nav>`;
 }
 
 /** The page of a path that names no screen, or that the app does not show to anonymous visitors. */
@@ -71,32 +107,40 @@ function signInPage(app: AppRow, path: string, what: string): PortalScreen {
 }
 
 /**
- * Loads and renders the screen of a portal address (`rest` is the path after `/p/<APP_KEY>`) as an
- * anonymous visitor sees it: the same requests, comments and releases the public API answers
- * without a user token, under the app's anonymous-access settings. Wrong or missing slugs
- * redirect to the canonical address.
+ * Loads and renders the screen of a portal address (`rest` is the path after `/p/<APP_KEY>`,
+ * `tags` its `tag` parameters) as an anonymous visitor sees it: the same requests, comments and
+ * releases the public API answers without a user token, under the app's anonymous-access
+ * settings, on its public boards only. Wrong or missing slugs redirect to the canonical address;
+ * an unknown or private board, or an unknown or team-only tag, is missing.
  *
  * @example
  * ```ts
- * await loadScreen(ctx, app, "/requests/fr_…"); // { kind: "redirect", path: "/p/app_demo/requests/fr_…-dark-mode" }
+ * await loadScreen(ctx, app, org, "/requests/fr_…"); // { kind: "redirect", path: "/p/app_demo/requests/fr_…-dark-mode" }
  * ```
  */
-export async function loadScreen(ctx: Context, app: AppRow, rest: string): Promise<PortalScreen> {
-  const route = parsePortalPath(rest);
-  if (route === null) return { kind: "missing" };
+export async function loadScreen(ctx: Context, app: AppRow, org: PortalOrganisation, rest: string, tags: readonly string[] = []): Promise<PortalScreen> {
+  const address = parsePortalAddress(rest);
+  if (address === null) return { kind: "missing" };
+  const { route, board } = address;
+  // Tags filter the requests list; elsewhere they are left alone, like any other parameter.
+  const filters = resolveFilters(org, { board, tags: route.screen === "requests" ? tags : [] });
+  if (filters === undefined) return { kind: "missing" };
+  // With one board, its list is the requests list: one address for it, the one links already use.
+  if (filters.board !== undefined && !hasSeveralBoards(org)) return { kind: "redirect", path: portalPath(app.appKey, route) };
   const sections = portalSections(app);
   if (route.screen === "home") {
     // The first section the app shows, as the portal app opens it, at the home address.
     const first = sections[0];
     if (first === undefined) return { kind: "page", title: app.name, description: app.name, path: portalPath(app.appKey, route), ogType: "website", body: "" };
-    const screen = await render(ctx, app, { screen: first });
+    const screen = await render(ctx, app, org, { screen: first }, { board: undefined, tags: [] });
     return screen.kind === "page" ? { ...screen, path: portalPath(app.appKey, route) } : screen;
   }
   const section = SECTION_OF[route.screen];
   if (section !== undefined && !sections.includes(section) && !(route.screen === "request" && sections.includes("roadmap"))) {
-    return { kind: "page", title: app.name, description: app.name, path: portalPath(app.appKey, route), ogType: "website", body: "<p>This page is not available.</p>" };
+    const path = route.screen === "requests" ? listAddress(app.appKey, { board, tags: [] }) : portalPath(app.appKey, route);
+    return { kind: "page", title: app.name, description: app.name, path, ogType: "website", body: "<p>This page is not available.</p>" };
   }
-  return render(ctx, app, route);
+  return render(ctx, app, org, route, filters);
 }
 
 type Section = "roadmap" | "requests" | "changelog" | "feedback";
@@ -116,14 +160,27 @@ export function portalSections(app: AppRow): Section[] {
   return (["roadmap", "requests", "changelog", "feedback"] as const).filter((section) => shown[section]);
 }
 
-async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<PortalScreen> {
+async function render(ctx: Context, app: AppRow, org: PortalOrganisation, route: PortalRoute, filters: ResolvedFilters): Promise<PortalScreen> {
   const db = ctx.db.kysely;
   const key = app.appKey;
   const roadmapOpen = app.allowAnonymousRoadmap === 1;
   // Portal pages are the same for every visitor: private boards never appear on them.
-  const boardIds = await publicBoardIds(db, app.id, ctx.cache);
+  const boardIds = org.boardIds;
   const list = (sort: "top" | "newest") =>
-    listFeatureRequests(db, ctx.db.dialect, ctx.clock, { appId: app.id, viewerEndUserId: null, limit: LIST_LIMIT, offset: 0, cursor: undefined, versionId: undefined, boardIds, q: undefined, sort });
+    listFeatureRequests(db, ctx.db.dialect, ctx.clock, {
+      appId: app.id,
+      viewerEndUserId: null,
+      limit: LIST_LIMIT,
+      offset: 0,
+      cursor: undefined,
+      versionId: undefined,
+      boardIds: filters.board === undefined ? boardIds : [filters.board.id],
+      tagIds: filters.tags.map((t) => t.id),
+      q: undefined,
+      sort,
+    });
+  /** A tag's link: the requests list filtered by it (on the board shown, if any). */
+  const tagHref = (slug: string) => listAddress(key, { board: filters.board?.slug, tags: [slug] });
 
   switch (route.screen) {
     case "home":
@@ -137,7 +194,7 @@ async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<Po
       const sections = shown.map((c) => {
         const inColumn = items.filter((i) => i.columnId === c.id);
         const href = portalPath(key, { screen: "roadmap", column: c.slug });
-        return `<section class="td-column">\n<h2><a href="${escapeHtml(href)}">${escapeHtml(c.name)}</a></h2>\n${requestList(key, inColumn, "Nothing here yet.")}\n</section>`;
+        return `<section class="td-column">\n<h2><a href="${escapeHtml(href)}">${escapeHtml(c.name)}</a></h2>\n${requestList(key, inColumn, "Nothing here yet.", tagHref)}\n</section>`;
       });
       const single = shown.length === 1 && route.screen === "roadmap" && route.column !== undefined ? shown[0] : undefined;
       return {
@@ -150,22 +207,43 @@ async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<Po
       };
     }
     case "requests": {
-      const path = portalPath(key, route);
+      const { board, tags } = filters;
+      const path = listAddress(key, { board: board?.slug, tags: [] });
       if (!roadmapOpen) return signInPage(app, path, "requests");
       const page = await list("top");
+      const heading = board?.name ?? "Feature requests";
+      const tagged = tags.length === 0 ? "" : ` tagged ${tags.map((t) => t.name).join(", ")}`;
+      const filterLine =
+        tags.length === 0
+          ? ""
+          : `<p class="td-filter">Tagged ${tags.map((t) => tagChip(t, undefined)).join(" ")} · <a href="${escapeHtml(path)}">Show all</a></p>`;
+      const body = [
+        `<h2>${escapeHtml(heading)}</h2>`,
+        board === undefined || board.description === "" ? "" : paragraphs(board.description),
+        boardNav(key, org, board),
+        filterLine,
+        requestList(key, page.requests, tags.length === 0 ? "No requests yet." : "No requests with these tags.", tagHref),
+      ];
+      const counted = count(page.total, "request", "requests");
       return {
         kind: "page",
-        title: `Feature requests · ${app.name}`,
-        description: `Vote on ${app.name}'s feature requests or suggest your own (${count(page.total, "request", "requests")}).`,
+        title: `${heading}${tagged} · ${app.name}`,
+        description:
+          board === undefined
+            ? `Vote on ${app.name}'s feature requests or suggest your own (${counted}).`
+            : summary(board.description) || `${board.name} on ${app.name}: vote on requests or suggest your own (${counted}).`,
         path,
         ogType: "website",
-        body: `<h2>Feature requests</h2>\n${requestList(key, page.requests, "No requests yet.")}`,
+        body: body.filter((part) => part !== "").join("\n"),
+        board,
       };
     }
     case "request": {
       if (!roadmapOpen) return signInPage(app, portalPath(key, { screen: "request", id: route.id }), "request");
       const item = await findPublicItem(db, route.id);
       if (item === undefined || item.appId !== app.id || (boardIds !== undefined && !boardIds.includes(item.boardId))) return { kind: "missing" };
+      // The board is named when visitors see several; its name links to its list.
+      const board = hasSeveralBoards(org) ? org.boards.find((b) => b.id === item.boardId) : undefined;
       const path = portalPath(key, { screen: "request", id: item.id }, item.title);
       if (route.slug !== portalSlug(item.title)) return { kind: "redirect", path };
       const comments = await listComments(db, item.id, { limit: COMMENT_LIMIT, cursor: undefined });
@@ -178,7 +256,8 @@ async function render(ctx: Context, app: AppRow, route: PortalRoute): Promise<Po
       const body = [
         `<article class="td-detail">`,
         `<h2>${escapeHtml(item.title)}</h2>`,
-        `<p class="td-meta"><span class="td-badge">${escapeHtml(status)}</span> <span class="td-votes">${escapeHtml(count(item.voteCount, "vote", "votes"))}</span>${item.releasedVersion === null ? "" : ` · Shipped in ${escapeHtml(item.releasedVersion)}`}</p>`,
+        `<p class="td-meta"><span class="td-badge">${escapeHtml(status)}</span> <span class="td-votes">${escapeHtml(count(item.voteCount, "vote", "votes"))}</span>${item.releasedVersion === null ? "" : ` · Shipped in ${escapeHtml(item.releasedVersion)}`}${board === undefined ? "" : ` · <a class="td-board" href="${escapeHtml(listAddress(key, { board: board.slug, tags: [] }))}">${escapeHtml(board.name)}</a>`}</p>`,
+        item.tags.length === 0 ? "" : `<p class="td-meta">${tagChips(item.tags, (slug) => listAddress(key, { board: undefined, tags: [slug] })).trimStart()}</p>`,
         paragraphs(item.description),
         `<section class="td-comments">\n<h3>${escapeHtml(count(comments.total, "comment", "comments"))}</h3>`,
         commentItems.length === 0 ? "" : `<ol>\n${commentItems.join("\n")}\n</ol>`,

@@ -3,29 +3,35 @@ import escapeHtml from "escape-html";
 import type { AppRow } from "../apps/apps.js";
 import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
-import { portalSections } from "./screens.js";
 import { onPublicBoard } from "../db/public-board.js";
+import { listAddress } from "./addresses.js";
+import { hasSeveralBoards, type PortalOrganisation } from "./organisation.js";
+import { portalSections } from "./screens.js";
 
 /** Requests and releases listed, most recently updated first (the protocol allows 50 000 URLs). */
 export const SITEMAP_LIMIT = 10_000;
 
 /**
  * The sitemap (sitemaps.org 0.9) of an indexable app's portal: its sections, roadmap columns, public
- * requests and published releases, each under its canonical address. Sections the app does not
- * show (its `sdk.features`) or does not show to anonymous visitors are left out, as are their
- * requests or releases.
+ * boards' lists (when there are several), public requests and published releases, each under its
+ * canonical address. Sections the app does not show (its `sdk.features`) or does not show to
+ * anonymous visitors are left out, as are their requests or releases; private boards never appear.
  *
  * @example
  * ```ts
- * const xml = await buildSitemap(ctx, app, "https://feedback.example.com");
+ * const xml = await buildSitemap(ctx, app, await loadOrganisation(ctx, app.id), "https://feedback.example.com");
  * ```
  */
-export async function buildSitemap(ctx: Context, app: AppRow, origin: string): Promise<string> {
+export async function buildSitemap(ctx: Context, app: AppRow, org: PortalOrganisation, origin: string): Promise<string> {
   const db = ctx.db.kysely;
   const key = app.appKey;
   const sections = portalSections(app);
   const urls: { loc: string; lastmod?: string }[] = [{ loc: portalPath(key, { screen: "home" }) }];
-  if (app.allowAnonymousRoadmap === 1 && sections.includes("requests")) urls.push({ loc: portalPath(key, { screen: "requests" }) });
+  if (app.allowAnonymousRoadmap === 1 && sections.includes("requests")) {
+    urls.push({ loc: portalPath(key, { screen: "requests" }) });
+    // `org` holds the public boards only.
+    if (hasSeveralBoards(org)) for (const board of org.boards) urls.push({ loc: listAddress(key, { board: board.slug, tags: [] }) });
+  }
   if (app.allowAnonymousRoadmap === 1 && sections.includes("roadmap")) {
     urls.push({ loc: portalPath(key, { screen: "roadmap" }) });
     for (const column of await listColumns(db, app.id)) {

@@ -45,6 +45,8 @@ export const DEFAULT_RATE_LIMITS = {
   feedback: { limit: 10, windowSeconds: 60, perIp: 1000 },
   /** Console sign-in, first-run setup and invitation acceptance (per IP; accounts also lock, see console/login-lockout.ts). */
   login: { limit: 10, windowSeconds: 60 },
+  /** `POST /mcp`, the MCP server over HTTP (per IP: each tool call of an assistant is one request). */
+  mcp: { limit: 300, windowSeconds: 60 },
 } as const satisfies Record<string, BucketRule>;
 
 /** A named group of routes that share one budget. */

@@ -1,7 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { CompanyAttributes } from "@tidings/protocol";
+import { canonicalAttributes } from "../companies/company-report.js";
 
 /** The first canonical line; it names the scheme so a signature cannot be replayed elsewhere. */
 export const ATTRIBUTE_SIGNATURE_VERSION = "cpt-user-attrs-v1";
+/** The first line when the body carries `company`: a v1 signature never covers a company. */
+export const COMPANY_SIGNATURE_VERSION = "cpt-user-attrs-v2";
 
 /** How far a signature's timestamp may be from the server's clock, either way. */
 export const SIGNATURE_MAX_SKEW_SECONDS = 300;
@@ -14,6 +18,8 @@ export interface SignedAttributes {
   plan?: string | null | undefined;
   mrr?: number | null | undefined;
   currency?: string | undefined;
+  /** Present (an object or null) only in a body signed with {@link COMPANY_SIGNATURE_VERSION}. */
+  company?: CompanyAttributes | null | undefined;
   timestamp: number;
 }
 
@@ -43,23 +49,47 @@ function line(value: string | number | boolean | null | undefined, format: (v: n
 }
 
 /**
- * The 8 canonical lines joined by `\n` (no trailing newline) that the HMAC covers.
+ * The 6 company lines of a v2 string: id, name, mrr, currency, plan, attributes; all six `null`
+ * when the user leaves their company. A company's currency line is never `null` (a currency is
+ * three letters), so no company reads like leaving one.
+ */
+function companyLines(company: CompanyAttributes | null): string[] {
+  if (company === null) return Array.from({ length: 6 }, () => "null");
+  return [
+    company.id,
+    line(company.name),
+    line(company.mrr, canonicalNumber as (v: never) => string),
+    line(company.currency),
+    line(company.plan),
+    company.attributes === undefined ? "unset" : canonicalAttributes(company.attributes),
+  ];
+}
+
+/**
+ * The lines joined by `\n` (no trailing newline) that the HMAC covers: 8 of
+ * `cpt-user-attrs-v1`, or, when `company` is present, 14 of `cpt-user-attrs-v2` (the company's
+ * 6 lines come before the timestamp). The company's values must have been checked first
+ * (`parseCompanyReport`): a non-finite MRR has no canonical form.
  *
  * @example
  * ```ts
  * canonicalAttributeString({ appKey: "app_x", userToken: "u", isPaying: true, timestamp: 1700000000 });
  * // "cpt-user-attrs-v1\napp_x\nu\ntrue\nunset\nunset\nunset\n1700000000"
+ * canonicalAttributeString({ appKey: "app_x", userToken: "u", company: { id: "acct_42", mrr: 1200 }, timestamp: 1700000000 });
+ * // "cpt-user-attrs-v2\napp_x\nu\nunset\nunset\nunset\nunset\nacct_42\nunset\n1200\nunset\nunset\nunset\n1700000000"
  * ```
  */
 export function canonicalAttributeString(input: SignedAttributes): string {
+  const company = input.company === undefined ? [] : companyLines(input.company);
   return [
-    ATTRIBUTE_SIGNATURE_VERSION,
+    input.company === undefined ? ATTRIBUTE_SIGNATURE_VERSION : COMPANY_SIGNATURE_VERSION,
     input.appKey,
     input.userToken,
     line(input.isPaying),
     line(input.plan),
     line(input.mrr, canonicalNumber as (v: never) => string),
     line(input.currency),
+    ...company,
     String(input.timestamp),
   ].join("\n");
 }

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import type { CompanyReport } from "../companies/company-report.js";
+import { reportCompany } from "../companies/membership.js";
 import type { Database } from "../db/schema.js";
 import { ensureEndUser } from "./identity.js";
 
@@ -10,6 +12,8 @@ export interface AttributeWrite {
   plan?: string | null | undefined;
   mrr?: number | null | undefined;
   currency?: string | undefined;
+  /** The user's company (null: they leave theirs), as of `reportedAt` (epoch seconds). */
+  company?: { report: CompanyReport | null; reportedAt: number } | undefined;
 }
 
 /** SHA-256 hex of an end-user token, as `end_users.token_hash` and subscriptions store it. */
@@ -20,7 +24,8 @@ export function hashUserToken(token: string): string {
 /**
  * Stores reported attributes on the end user of `token`, minting it if new, in the caller's
  * transaction. MRR is kept in cents; the currency is upper-cased and defaults to USD only the
- * first time attributes are written, so a later write without it keeps the stored one.
+ * first time attributes are written, so a later write without it keeps the stored one. A
+ * company report goes through `reportCompany` after the user's own attributes.
  */
 export async function writeAttributes(
   trx: Kysely<Database>,
@@ -45,5 +50,6 @@ export async function writeAttributes(
     })
     .where("id", "=", user.id)
     .execute();
+  if (write.company !== undefined) await reportCompany(trx, clock, appId, user.id, write.company.report, write.company.reportedAt);
   return { updatedAt };
 }

@@ -16,6 +16,8 @@ const EndUserSchema = Type.Object({
   plan: Type.Union([Type.String(), Type.Null()]),
   mrr: Type.Union([Type.Number(), Type.Null()]),
   currency: Type.Union([Type.String(), Type.Null()]),
+  /** The company the host last reported the user in. */
+  company: Type.Union([Type.Object({ id: Type.String(), externalId: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
   voteCount: Type.Integer(),
   createdAt: Type.String(),
   lastSeenAt: Type.String(),
@@ -54,7 +56,9 @@ export function endUserConsoleRoutes(app: App, ctx: Context): void {
       if (payer === "only") base = base.where("u.isPaying", "=", 1);
       const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
       let query = base
+        .leftJoin("companies as c", "c.id", "u.companyId")
         .select(["u.id", "u.publicId", "u.displayName", "u.isPaying", "u.plan", "u.mrrCents", "u.currency", "u.createdAt", "u.lastSeenAt", "u.attributesUpdatedAt"])
+        .select(["c.id as companyId", "c.externalId as companyExternalId", "c.name as companyName"])
         .select((eb) =>
           eb.selectFrom("featureRequestVotes as v").whereRef("v.endUserId", "=", "u.id").select((e) => e.fn.countAll<number>().as("c")).as("voteCount"),
         );
@@ -62,8 +66,9 @@ export function endUserConsoleRoutes(app: App, ctx: Context): void {
       query = sort === "newest" ? query.orderBy("u.createdAt", "desc") : query.orderBy("u.lastSeenAt", "desc");
       const rows = await query.orderBy("u.id", "desc").limit(limit).offset(offset).execute();
       return {
-        users: rows.map(({ mrrCents, isPaying, voteCount, ...u }) => ({
+        users: rows.map(({ mrrCents, isPaying, voteCount, companyId, companyExternalId, companyName, ...u }) => ({
           ...u,
+          company: companyId === null ? null : { id: companyId, externalId: companyExternalId ?? "", name: companyName },
           isPaying: isPaying === null ? null : Boolean(isPaying),
           mrr: mrrCents === null ? null : mrrCents / 100,
           voteCount: Number(voteCount ?? 0),

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { reportCompany } from "../companies/membership.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -142,7 +143,8 @@ export function newPublicUserId(): string {
  * arrive at once mint it once: on PostgreSQL the later insert waits for the first writer's
  * transaction, so callers must take their locks in one order — a feature request's row before
  * the end user (votes, comments), the end user before the workspace's quota row (proposals,
- * feedback) — or two such requests deadlock.
+ * feedback) — or two such requests deadlock. An SSO profile's `company` claim is written right
+ * after the user's own fields (the user's row, then the company's).
  */
 export async function ensureEndUser(
   db: Kysely<Database>,
@@ -161,6 +163,7 @@ export async function ensureEndUser(
       .set({ displayName: profile.name, email: profile.email, avatarUrl: profile.avatarUrl })
       .where("id", "=", user.id)
       .execute();
+    if (profile.company !== undefined) await reportCompany(db, clock, appId, user.id, profile.company.report, profile.company.reportedAt);
   }
   return user;
 }

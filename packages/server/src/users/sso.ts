@@ -1,4 +1,5 @@
 import { errors, jwtVerify, type JWTPayload } from "jose";
+import { parseCompanyReport, type CompanyReport } from "../companies/company-report.js";
 import { ApiError } from "../http/errors.js";
 
 /** The longest an SSO token may live (`exp − iat`); an hour is what docs/sso.md recommends. */
@@ -19,6 +20,11 @@ export interface SsoProfile {
   email: string | null;
   name: string | null;
   avatarUrl: string | null;
+  /**
+   * The `company` claim: the user's company (null: none), as of the token's `iat`. Undefined when
+   * the token has no such claim, which leaves the user's company as it is.
+   */
+  company?: { report: CompanyReport | null; reportedAt: number } | undefined;
 }
 
 /** The app fields verification needs. */
@@ -102,12 +108,18 @@ export async function verifySsoToken(raw: string, app: SsoApp, now: Date): Promi
   if (exp - iat > SSO_MAX_LIFETIME_SECONDS || iat > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) throw new ApiError("sso_token_lifetime_too_long");
   const email = optionalString(payload, "email", 254);
   if (email !== null && !EMAIL.test(email)) throw invalid("The SSO token's `email` claim is not an address");
-  return {
+  const profile: SsoProfile = {
     subject: sub,
     email: email?.toLowerCase() ?? null,
     name: optionalString(payload, "name", NAME_MAX),
     avatarUrl: httpsUrl(optionalString(payload, "picture", URL_MAX)),
   };
+  if (payload.company !== undefined) {
+    // Wrong shapes are a malformed token; wrong values (MRR, currency, size) the same 400s as the signed call's.
+    const report = payload.company === null ? null : parseCompanyReport(payload.company, (field, message) => invalid(`The SSO token's \`${field}\` claim ${message}`));
+    profile.company = { report, reportedAt: iat };
+  }
+  return profile;
 }
 
 /**

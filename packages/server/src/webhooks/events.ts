@@ -188,7 +188,9 @@ export async function queueRequestWebhook(
   event: { featureRequestId: string; appId: string; type: string; actor: string | null; data: Record<string, unknown> },
 ): Promise<void> {
   const request = () => requestSnapshot(trx, event.featureRequestId);
-  const actor = event.actor?.startsWith("user:") === true || event.actor === "admin" ? "team" : event.actor === null ? null : "end_user";
+  // A change made through an integration (`integration:github`) is the team's, made where it works.
+  const team = event.actor?.startsWith("user:") === true || event.actor?.startsWith("integration:") === true || event.actor === "admin";
+  const actor = team ? "team" : event.actor === null ? null : "end_user";
   switch (event.type) {
     case "created":
     case "approved":

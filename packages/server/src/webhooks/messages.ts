@@ -75,9 +75,22 @@ interface Feedback {
   platform: string;
   reporterName: string | null;
 }
+interface Company {
+  externalId: string;
+  name: string | null;
+  mrr: number | null;
+  currency: string;
+}
 interface Subscriber {
   email: string;
   kind: string;
+}
+
+/** The customer behind a vote or feedback: their company and its MRR (events before companies have none). */
+function companyFields(company: Company | null | undefined): Array<{ name: string; value: string }> {
+  if (company === null || company === undefined) return [];
+  const mrr = company.mrr === null ? "" : ` (${company.currency} ${company.mrr}/month)`;
+  return [{ name: "Company", value: `${company.name ?? company.externalId}${mrr}` }];
 }
 
 /**
@@ -125,7 +138,7 @@ export function describeEvent(event: WebhookEvent, links: EventLinks): EventMess
         title: `${event.type === "vote.added" ? "Vote added to" : "Vote removed from"} ${request!.title}`,
         url: requestsUrl,
         body: "",
-        fields: requestFields(request!),
+        fields: [...companyFields(data.company as Company | null | undefined), ...requestFields(request!)],
         footer,
       };
     case "feedback.submitted": {
@@ -137,6 +150,7 @@ export function describeEvent(event: WebhookEvent, links: EventLinks): EventMess
         fields: [
           { name: "From", value: feedback.reporterName ?? "Anonymous" },
           { name: "Platform", value: feedback.platform },
+          ...companyFields(data.company as Company | null | undefined),
         ],
         footer,
       };

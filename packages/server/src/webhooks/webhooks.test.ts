@@ -6,6 +6,7 @@ import { startSmtpTestServer, type SmtpTestServer } from "@tidings/testing/smtp-
 import type { FakeClock } from "@tidings/testing/fake-clock";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { testDialects } from "@tidings/testing/test-database";
+import { signAttributes } from "../users/attribute-signature.js";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "@tidings/testing/webhook-receiver";
 import { parseWebhookAllow } from "./address-guard.js";
 
@@ -181,6 +182,42 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
       expect((await deliveries(standard.id)).length).toBe(4);
     } finally {
       await slack.close();
+    }
+  });
+
+  it("carries the voter's and the reporter's company on vote and feedback events", async () => {
+    const endpoint = await addEndpoint({ url: `${receiver.url}/companies`, events: ["vote.added", "vote.removed", "feedback.submitted"] });
+    const discord = await startWebhookReceiver(() => ({ status: 204 }));
+    try {
+      await addEndpoint({ url: `${discord.url}/discord`, events: ["vote.added", "feedback.submitted"], format: "discord" });
+      const timestamp = Math.floor(t.clock.now().getTime() / 1000);
+      const company = { id: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR", plan: "business" };
+      const signature = signAttributes(acme.signingSecret, { appKey: acme.appKey, userToken: "customer-1", company, timestamp });
+      const reported = await t.app.inject({ method: "PUT", url: `/api/v1/public/apps/${acme.appKey}/user`, headers: { "x-user-token": "customer-1" }, payload: { company, timestamp, signature } });
+      expect(reported.statusCode).toBe(200);
+      const request = (await acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title: "SAML" })).body.id as string;
+      const vote = (token: string) => t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${request}/vote`, headers: { "x-user-token": token } });
+      expect((await vote("customer-1")).json()).toMatchObject({ voted: true });
+      expect((await vote("no-company")).json()).toMatchObject({ voted: true });
+      const send = (headers: Record<string, string>) => t.app.inject({ method: "POST", url: "/api/v1/feedback", headers, payload: { appKey: acme.appKey, title: "Slow export", platform: "web" } });
+      expect((await send({ "x-user-token": "customer-1" })).statusCode).toBe(201);
+      expect((await send({})).statusCode).toBe(201);
+      await tick();
+
+      const events = receiver.received.filter((r) => r.path === "/companies").map((r) => JSON.parse(r.body) as { type: string; data: { company: unknown } });
+      const acmeShape = { id: expect.stringMatching(/^co_/), externalId: "acct_42", name: "Acme GmbH", mrr: 1200.5, currency: "EUR", plan: "business" };
+      // Deliveries run concurrently: their order is not the events' order.
+      for (const type of ["vote.added", "feedback.submitted"]) {
+        const companies = events.filter((e) => e.type === type).map((e) => e.data.company);
+        expect(companies).toHaveLength(2);
+        expect(companies).toEqual(expect.arrayContaining([acmeShape, null]));
+      }
+      const fields = discord.received.map((r) => (JSON.parse(r.body) as { embeds: { fields: { name: string; value: string }[] }[] }).embeds[0]!.fields);
+      expect(fields.filter((f) => f.some((x) => x.name === "Company" && x.value === "Acme GmbH (EUR 1200.5/month)"))).toHaveLength(2);
+      expect(fields.filter((f) => f.some((x) => x.name === "Company"))).toHaveLength(2);
+    } finally {
+      await discord.close();
+      await acme.console.delete(`${hooks()}/${endpoint.id}`);
     }
   });
 

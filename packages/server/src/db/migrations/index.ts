@@ -26,7 +26,13 @@ import * as m0025 from "./0025-trust-identified-users.js";
 import * as m0026 from "./0026-boards.js";
 import * as m0027 from "./0027-tags.js";
 import * as m0028 from "./0028-custom-fields.js";
+import * as m0029 from "./0029-duplicate-dismissals.js";
 import * as m0030 from "./0030-tag-and-board-listing-indexes.js";
+import * as m0031 from "./0031-companies.js";
+import * as m0032 from "./0032-api-token-scopes.js";
+import * as m0033 from "./0033-github.js";
+import * as m0034 from "./0034-feedback-evidence.js";
+import * as m0035 from "./0035-linear.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -57,5 +63,11 @@ export const migrations: Record<string, Migration> = {
   "0026-boards": m0026,
   "0027-tags": m0027,
   "0028-custom-fields": m0028,
+  "0029-duplicate-dismissals": m0029,
   "0030-tag-and-board-listing-indexes": m0030,
+  "0031-companies": m0031,
+  "0032-api-token-scopes": m0032,
+  "0033-github": m0033,
+  "0034-feedback-evidence": m0034,
+  "0035-linear": m0035,
 };

@@ -1,0 +1,114 @@
+import { Webhooks } from "@octokit/webhooks";
+import { IdParam } from "@tidings/protocol";
+import Type from "typebox";
+import { isoNow } from "../../clock.js";
+import type { Context } from "../../context.js";
+import { ApiError } from "../../http/errors.js";
+import { CONSOLE_BODY_LIMIT, type App } from "../../http/types.js";
+import { enqueueJobs } from "../../jobs/queue.js";
+import type { JobRunner } from "../../jobs/runner.js";
+import { GITHUB_WEBHOOK_JOB, type GithubWebhookJobPayload } from "./sync.js";
+
+const Params = Type.Object({ connectionId: IdParam("ghc") });
+const Headers = Type.Object({
+  "x-hub-signature-256": Type.Optional(Type.String({ description: "`sha256=` and the hex HMAC-SHA256 of the raw body keyed with the connection's webhook secret" })),
+  "x-github-event": Type.Optional(Type.String({ description: "The event's name (`issues`, `ping`, …)" })),
+  "x-github-delivery": Type.Optional(Type.String({ description: "The delivery's id: a delivery already received is acknowledged and ignored" })),
+});
+const Received = Type.Object({
+  /** Already received: acknowledged, nothing done again. */
+  duplicate: Type.Boolean(),
+  /** Whether the delivery will move a request (an `issues` event Tidings acts on). */
+  queued: Type.Boolean(),
+});
+
+const ACTIONS = new Set(["closed", "reopened", "labeled"]);
+
+/** The parts of an `issues` delivery a job needs, or undefined for anything Tidings does not act on. */
+function jobPayload(connection: { id: string; owner: string; repo: string }, event: string, deliveryId: string, payload: unknown): GithubWebhookJobPayload | undefined {
+  if (event !== "issues" || typeof payload !== "object" || payload === null) return undefined;
+  const { action, issue, repository, label } = payload as { action?: unknown; issue?: Record<string, unknown>; repository?: { full_name?: unknown }; label?: { name?: unknown } };
+  if (typeof action !== "string" || !ACTIONS.has(action) || typeof issue !== "object" || issue === null) return undefined;
+  // Another repository's issue with the same number is not ours (a webhook set on an organisation).
+  if (typeof repository?.full_name !== "string" || repository.full_name.toLowerCase() !== `${connection.owner}/${connection.repo}`.toLowerCase()) return undefined;
+  if (typeof issue.number !== "number" || !Number.isSafeInteger(issue.number) || issue.pull_request !== undefined) return undefined;
+  return {
+    connectionId: connection.id,
+    deliveryId,
+    action: action as GithubWebhookJobPayload["action"],
+    issueNumber: issue.number,
+    stateReason: typeof issue.state_reason === "string" ? issue.state_reason : null,
+    issueState: typeof issue.state === "string" ? issue.state : action === "closed" ? "closed" : "open",
+    label: typeof label?.name === "string" ? label.name : null,
+  };
+}
+
+/**
+ * `POST /api/v1/integrations/github/:connectionId/webhook`: GitHub's webhook deliveries. The
+ * signature is checked over the raw body (in constant time, by `@octokit/webhooks`) before
+ * anything is read or written; a delivery id already received is acknowledged and ignored; the
+ * work (moving a request) is queued, so GitHub gets its 202 at once. Registered in a scope of
+ * its own, where JSON bodies stay raw text for the signature.
+ *
+ * @example
+ * ```ts
+ * await app.register(async (scope) => githubWebhookRoutes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx, jobs));
+ * ```
+ */
+export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): void {
+  const db = ctx.db.kysely;
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: CONSOLE_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  app.post(
+    "/api/v1/integrations/github/:connectionId/webhook",
+    {
+      bodyLimit: CONSOLE_BODY_LIMIT,
+      schema: {
+        tags: ["integrations: GitHub"],
+        summary: "Receive a GitHub webhook delivery (the `issues` events) for a GitHub connection",
+        description:
+          "Give GitHub the connection's `webhookUrl` and webhook secret, content type `application/json`. 401 `invalid_webhook_signature` for a missing or wrong `X-Hub-Signature-256` (nothing is written); 404 `github_not_connected` for an unknown connection. An issue closed as completed, reopened, or labelled with a mapped label moves its linked request.",
+        params: Params,
+        headers: Headers,
+        documentedBody: { "application/json": { type: "object", description: "GitHub's webhook payload, signed as sent" } },
+        response: { 202: Received },
+      },
+    },
+    async (request, reply) => {
+      const connection = await db.selectFrom("githubConnections").select(["id", "owner", "repo", "webhookSecret"]).where("id", "=", request.params.connectionId).executeTakeFirst();
+      if (connection === undefined) throw new ApiError("github_not_connected");
+      const raw = typeof request.body === "string" ? request.body : "";
+      const signature = request.headers["x-hub-signature-256"];
+      const verified =
+        typeof signature === "string" && raw !== "" && (await new Webhooks({ secret: connection.webhookSecret }).verify(raw, signature).catch(() => false));
+      if (!verified) throw new ApiError("invalid_webhook_signature");
+      const event = request.headers["x-github-event"];
+      const deliveryId = request.headers["x-github-delivery"];
+      if (typeof event !== "string" || event === "" || typeof deliveryId !== "string" || deliveryId === "" || deliveryId.length > 100) {
+        throw new ApiError("validation_failed", { message: "X-GitHub-Event and X-GitHub-Delivery are required", details: { formErrors: ["X-GitHub-Event and X-GitHub-Delivery are required"], fieldErrors: {} } });
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(raw);
+      } catch {
+        throw new ApiError("invalid_json");
+      }
+      const job = jobPayload(connection, event, deliveryId, payload);
+      const fresh = await db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto("githubWebhookDeliveries")
+          .values({ connectionId: connection.id, deliveryId, event: event.slice(0, 100), receivedAt: isoNow(ctx.clock) })
+          .onConflict((oc) => oc.columns(["connectionId", "deliveryId"]).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+        if (job !== undefined) {
+          await enqueueJobs(trx, ctx.clock, [{ kind: GITHUB_WEBHOOK_JOB, refId: connection.id, dedupeKey: `${GITHUB_WEBHOOK_JOB}:${connection.id}:${deliveryId}`, payload: job }]);
+        }
+        return true;
+      });
+      if (fresh && job !== undefined) jobs.kick();
+      return reply.code(202).send({ duplicate: !fresh, queued: fresh && job !== undefined });
+    },
+  );
+}

@@ -1,0 +1,111 @@
+import { AuthenticationLinearError, ForbiddenLinearError, LinearClient, LinearError, LinearErrorType, RatelimitedLinearError } from "@linear/sdk";
+import { LINEAR_API_URL } from "@tidings/protocol";
+import { checkWebhookUrl } from "../../webhooks/address-guard.js";
+import type { Context } from "../../context.js";
+
+/** How long Linear has to answer one call. */
+export const LINEAR_TIMEOUT_MS = 10_000;
+/** The wait after a rate limit that names no time. */
+export const LINEAR_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** What a connection needs to call Linear. */
+export interface LinearTarget {
+  teamId: string;
+  apiKey: string;
+  apiUrl: string;
+}
+
+/** An issue as Tidings reads it. */
+export interface LinearIssue {
+  id: string;
+  identifier: string;
+  title: string;
+  description: string;
+  url: string;
+  teamId: string | undefined;
+}
+
+/** Why a call failed, as the caller acts on it. */
+export type LinearFailure =
+  | { kind: "rate_limited"; retryAfterMs: number }
+  | { kind: "unauthorized" }
+  | { kind: "forbidden" }
+  | { kind: "not_found" }
+  | { kind: "error"; message: string };
+
+/**
+ * What a failed call means: HTTP 429 or a `RATELIMITED` GraphQL error is a rate limit (with
+ * Linear's `retry-after` or reset time), an authentication error is a refused key, a forbidden
+ * one a key without access; an "entity not found" answer is a missing issue.
+ */
+export function classifyLinear(error: unknown, nowMs: number): LinearFailure {
+  if (error instanceof NotOfTeamError) return { kind: "not_found" };
+  if (!(error instanceof LinearError)) return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+  const codes = ((error.raw as { response?: { errors?: Array<{ extensions?: { code?: unknown } }> } } | undefined)?.response?.errors ?? []).map((e) => e.extensions?.code);
+  if (error instanceof RatelimitedLinearError || codes.includes("RATELIMITED")) {
+    const limited = error instanceof RatelimitedLinearError ? error : undefined;
+    const reset = limited?.requestsResetAt ?? limited?.complexityResetAt;
+    const retryAfterMs = limited?.retryAfter !== undefined ? limited.retryAfter * 1000 : reset !== undefined ? Math.max(1000, reset - nowMs) : LINEAR_RATE_LIMIT_WAIT_MS;
+    return { kind: "rate_limited", retryAfterMs };
+  }
+  if (error instanceof AuthenticationLinearError) return { kind: "unauthorized" };
+  if (error instanceof ForbiddenLinearError) return { kind: "forbidden" };
+  if (/not found/i.test(error.message)) return { kind: "not_found" };
+  return { kind: "error", message: error.message };
+}
+
+/** An issue that exists but belongs to another team than the connection's. */
+export class NotOfTeamError extends Error {
+  constructor(identifier: string) {
+    super(`${identifier} is not an issue of the connected team`);
+    this.name = "NotOfTeamError";
+  }
+}
+
+/** The calls Tidings makes to Linear for one connection. */
+export interface LinearApi {
+  getIssue(idOrIdentifier: string): Promise<LinearIssue>;
+  createIssue(input: { title: string; description: string }): Promise<LinearIssue>;
+  setDescription(issueId: string, description: string): Promise<void>;
+}
+
+/**
+ * A client for one connection, through `@linear/sdk`. The endpoint is checked against the
+ * address guard before each call (a non-default endpoint must be an allowed address), and each
+ * call has {@link LINEAR_TIMEOUT_MS} to answer.
+ *
+ * @example
+ * ```ts
+ * const issue = await linearClient(ctx, connection).getIssue("ENG-123");
+ * ```
+ */
+export function linearClient(ctx: Pick<Context, "config">, target: LinearTarget): LinearApi {
+  // A client per call: its fetch options, and so its timeout signal, are fixed when it is made.
+  const sdk = () => new LinearClient({ apiKey: target.apiKey, apiUrl: target.apiUrl, signal: AbortSignal.timeout(LINEAR_TIMEOUT_MS) });
+  const guard = async () => {
+    if (target.apiUrl !== LINEAR_API_URL) await checkWebhookUrl(target.apiUrl, ctx.config.webhookAllow);
+  };
+  const read = async (idOrIdentifier: string): Promise<LinearIssue> => {
+    const issue = await sdk().issue(idOrIdentifier);
+    const teamId = issue.teamId;
+    if (teamId !== undefined && teamId !== target.teamId) throw new NotOfTeamError(issue.identifier);
+    return { id: issue.id, identifier: issue.identifier, title: issue.title, description: issue.description ?? "", url: issue.url, teamId };
+  };
+  return {
+    async getIssue(idOrIdentifier) {
+      await guard();
+      return read(idOrIdentifier);
+    },
+    async createIssue(input) {
+      await guard();
+      const payload = await sdk().createIssue({ teamId: target.teamId, title: input.title, description: input.description });
+      const id = payload.issueId;
+      if (!payload.success || id === undefined) throw new LinearError(undefined, [], LinearErrorType.Unknown);
+      return read(id);
+    },
+    async setDescription(issueId, description) {
+      await guard();
+      await sdk().updateIssue(issueId, { description });
+    },
+  };
+}
