@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-import { call, connectHttp, connectStdio, PUBLIC_URL, seedOtherWorkspace, seedWorkspace, type Connection } from "./test-kit.js";
+import { call, connectHttp, connectStdio, PUBLIC_URL, seedOtherWorkspace, seedWorkspace, type Connection } from "@tidings/testing/mcp-kit";
 
 const READ_TOOLS = ["list_apps", "search_requests", "get_request", "search_feedback", "get_feedback", "summarize_changes"];
 const WRITE_TOOLS = ["merge_requests", "draft_changelog"];

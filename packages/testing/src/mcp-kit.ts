@@ -2,10 +2,10 @@ import type { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
-import { CLI } from "@tidings/testing/server-process";
-import { databaseUrl } from "@tidings/testing/test-database";
-import type { TestApp } from "@tidings/testing/test-app";
+import { consoleClient, createWorkspaceWithApp } from "./console-client.js";
+import { CLI } from "./server-process.js";
+import { databaseUrl } from "./test-database.js";
+import type { TestApp } from "./test-app.js";
 import { expect } from "vitest";
 
 /** The public base every MCP test server links under. */
