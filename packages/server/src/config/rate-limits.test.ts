@@ -16,6 +16,7 @@ describe("rate-limit settings", () => {
       upload: { limit: 30, windowSeconds: 60, perIp: 1000 },
       feedback: { limit: 10, windowSeconds: 60, perIp: 1000 },
       login: { limit: 10, windowSeconds: 60 },
+      mcp: { limit: 300, windowSeconds: 60 },
     });
   });
 
