@@ -72,6 +72,28 @@ describe.each(testDialects())("public feature request comments on %s", (dialect)
       expect(item.recentCommenters.map((c: { authorName: string }) => c.authorName)).toEqual(["Pat", "Olive"]);
     });
 
+    it("names a request's recent commenters from its 20 latest comments, each request its own", async () => {
+      const app = await freshApp();
+      const busy = (await propose(app.appKey, "Busy thread")).json().featureRequestId;
+      const quiet = (await propose(app.appKey, "Quiet thread")).json().featureRequestId;
+      const say = async (id: string, authorName: string) => {
+        t.clock.advance(1000);
+        expect((await post(id, { body: `From ${authorName}`, authorName }, authorName.toLowerCase())).statusCode).toBe(201);
+      };
+      for (const name of ["Ann", "Bea", "Cal"]) await say(busy, name);
+      await say(quiet, "Amy");
+      for (let i = 0; i < 20; i++) await say(busy, "Zed");
+      await say(quiet, "Ben");
+      const commenters = async () => {
+        const { requests } = (await list(`appKey=${app.appKey}`)).body as { requests: Array<{ id: string; commentCount: number; recentCommenters: Array<{ authorName: string }>; hasMoreCommenters: boolean }> };
+        return Object.fromEntries(requests.map((r) => [r.id, { count: r.commentCount, names: r.recentCommenters.map((c) => c.authorName), more: r.hasMoreCommenters }]));
+      };
+      // Ann, Bea and Cal are 21 comments back: the thread's count still holds all 23.
+      expect(await commenters()).toEqual({ [busy]: { count: 23, names: ["Zed"], more: false }, [quiet]: { count: 2, names: ["Ben", "Amy"], more: false } });
+      await say(busy, "Yan");
+      expect((await commenters())[busy]).toEqual({ count: 24, names: ["Yan", "Zed"], more: false });
+    });
+
     it("refuses a reply to a comment of another request with 400 invalid_parent and stores nothing", async () => {
       const elsewhere = await post(otherId, { body: "Elsewhere" });
       const res = await post(requestId, { body: "Wrong thread", parentId: elsewhere.json().id });

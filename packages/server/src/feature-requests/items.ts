@@ -92,23 +92,53 @@ export function toItem(r: ItemRow, commenters: Commenter[], personal: { hasVoted
 }
 
 /**
+ * How many of a request's latest comments its recent commenters are read from. Reading all of a
+ * request's comments made every page showing it slower with each comment it got; the commenters
+ * of a lively thread are now those of its last 20 comments (the same people commenting more than
+ * that in a row is the only case where fewer than 4 are named).
+ */
+export const RECENT_COMMENTS_READ = 20;
+
+interface LatestComment {
+  featureRequestId: string;
+  authorName: string | null;
+  isTeam: number;
+  publicId: string | null;
+}
+
+/**
+ * Each request's {@link RECENT_COMMENTS_READ} latest visible comments, newest first, each read
+ * in order from the thread index (`feature_request_id, created_at, id`): PostgreSQL through one
+ * lateral subquery per id of an array parameter (one prepared statement for any page), SQLite
+ * through one limited subquery per id (at most 200, a page's most, well under SQLite's 500 terms
+ * of a compound select).
+ */
+async function latestComments(db: Kysely<Database>, ids: string[]): Promise<LatestComment[]> {
+  const latest = (id: RawBuilder<unknown>) => sql`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
+    from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
+    where cm.feature_request_id = ${id} and cm.is_hidden = 0
+    order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}`;
+  const query =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<LatestComment>`select c.feature_request_id, c.author_name, c.is_team, c.public_id
+          from unnest(${sql.val(ids)}::text[]) as ids(id) cross join lateral (${latest(sql.ref("ids.id"))}) c
+          order by c.feature_request_id, c.created_at desc, c.id desc`
+      : sql<LatestComment>`select feature_request_id, author_name, is_team, public_id from (${sql.join(
+          ids.map((id) => sql`select * from (${latest(sql.val(id))})`),
+          sql` union all `,
+        )}) order by feature_request_id, created_at desc, id desc`;
+  return executeNamed(db, { compile: () => query.compile(db) });
+}
+
+/**
  * The latest distinct commenters (up to 4, to know whether there are more than 3) per request,
- * hidden comments excluded: the same answer as the public listing's.
+ * among its {@link RECENT_COMMENTS_READ} latest comments, hidden comments excluded: the same
+ * answer as the public listing's.
  */
 export async function recentCommenters(db: Kysely<Database>, ids: string[]): Promise<Map<string, Commenter[]>> {
   const out = new Map<string, Commenter[]>();
   if (ids.length === 0) return out;
-  const rows = await executeNamed(
-    db,
-    db
-      .selectFrom("featureRequestComments as cm")
-      .leftJoin("endUsers as eu", "eu.id", "cm.endUserId")
-      .select(["cm.featureRequestId", "cm.authorName", "cm.isTeam", "eu.publicId"])
-      .where(idIn(db, "cm.featureRequestId", ids))
-      .where("cm.isHidden", "=", 0)
-      .orderBy("cm.createdAt", "desc")
-      .orderBy("cm.id", "desc"),
-  );
+  const rows = await latestComments(db, ids);
   const seen = new Map<string, Set<string>>();
   for (const row of rows) {
     const list = out.get(row.featureRequestId) ?? [];
