@@ -120,13 +120,21 @@ function smallTagTop(db: Kysely<Database>, query: ListQuery, tagId: string, afte
 }
 
 /**
- * The first `limit` listed requests in `order` after `after`: the approved ones and the viewer's
- * own pending ones, each read in order from its partial index (migration 0011; with a tag
- * filter, the tag's rows, see {@link taggedNewest} and {@link SMALL_TAG_PER_ROW}) and merged. Each side reads at most `limit`
- * index entries and rows, however many requests the viewer has waiting for review: only the slice
- * of them that falls in the page is read.
+ * The first `limit` listed requests in `order` after `after`: the approved ones, read in order
+ * from their partial index (migration 0011; with a tag filter, the tag's rows, see
+ * {@link taggedNewest} and {@link SMALL_TAG_PER_ROW}), and the viewer's own pending ones of `own`
+ * (the window of their newest, see own-pending.ts, read by primary key), merged. The approved side
+ * reads at most `limit` index entries and rows, the viewer's side at most the window's, however
+ * many requests the viewer has waiting for review.
  */
-export async function listedInOrder(db: Kysely<Database>, query: ListQuery, order: "newest" | "top", after: After | undefined, limit: number): Promise<OrderKey[]> {
+export async function listedInOrder(
+  db: Kysely<Database>,
+  query: ListQuery,
+  order: "newest" | "top",
+  after: After | undefined,
+  limit: number,
+  own: readonly string[] = [],
+): Promise<OrderKey[]> {
   const slice = (filter: ReturnType<typeof approvedBy>) => {
     // Votes only where they order: `newest` is then read from its index alone.
     let q = db
@@ -146,9 +154,10 @@ export async function listedInOrder(db: Kysely<Database>, query: ListQuery, orde
         : (await tagHasFewer(db, tagId, SMALL_TAG_PER_ROW * limit))
           ? await smallTagTop(db, query, tagId, after, limit)
           : await slice(approvedBy(query));
-  const viewer = query.viewerEndUserId;
-  if (viewer === null) return approved;
-  const own = await slice(ownPendingBy(query, viewer));
-  if (own.length === 0) return approved;
-  return [...approved, ...own].sort((a, b) => compareKeys(order, a, b)).slice(0, limit);
+  if (query.viewerEndUserId === null || own.length === 0) return approved;
+  const listed = new Set(approved.map((r) => r.id));
+  // A request approved since the window was read is among the approved already.
+  const mine = (await slice(ownPendingBy(query, own))).filter((r) => !listed.has(r.id));
+  if (mine.length === 0) return approved;
+  return [...approved, ...mine].sort((a, b) => compareKeys(order, a, b)).slice(0, limit);
 }

@@ -10,9 +10,14 @@ const COUNT_CACHE_MS = 30_000;
 /**
  * The listing's total without a search: approved requests (counted from an index and shared
  * between viewers through the cache, the expensive part on large boards) plus the viewer's own
- * pending ones.
+ * pending ones of `own` (their newest, see own-pending.ts) that the filters keep.
  */
-export async function countListed(db: Kysely<Database>, query: ListQuery, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<number> {
+export async function countListed(
+  db: Kysely<Database>,
+  query: ListQuery,
+  cache: { shared: SharedCache; tags: string[] } | undefined,
+  own: readonly string[] = [],
+): Promise<number> {
   const countApproved = async () => {
     const [tagId, ...others] = [...new Set(query.tagIds ?? [])];
     if (tagId !== undefined) {
@@ -42,13 +47,12 @@ export async function countListed(db: Kysely<Database>, query: ListQuery, cache:
     approved = hit ?? (await countApproved());
     if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });
   }
-  if (query.viewerEndUserId === null) return approved;
-  // Counted from the partial index of the viewer's pending requests alone, no row read (a version
-  // filter, which that index does not hold, reads their rows).
-  const own = await db
+  if (query.viewerEndUserId === null || own.length === 0) return approved;
+  // At most the window's rows, each by its primary key.
+  const mine = await db
     .selectFrom("featureRequests as fr")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(ownPendingBy(query, query.viewerEndUserId))
+    .where(ownPendingBy(query, own))
     .executeTakeFirstOrThrow();
-  return approved + Number(own.n);
+  return approved + Number(mine.n);
 }

@@ -41,24 +41,29 @@ export function approvedBy(query: Scope) {
     ]);
 }
 
-/** The viewer's own requests still waiting for review (not merged), likewise literal for the partial indexes. */
-export function ownPendingBy(query: ListQuery, viewer: string) {
+/**
+ * The viewer's own requests still waiting for review that a listing shows: those of `own` (the
+ * window of their newest pending ones, see own-pending.ts) that the filters keep, each read by its
+ * primary key, so a page never reads more of them than the window holds. Neither the app nor the
+ * states are named again: the window was read with them a moment before, and naming them let the
+ * planners prefer walking the app's requests (SQLite) or every pending request of the app (the
+ * partial indexes of migration 0011, PostgreSQL) to looking up these few ids. A request approved
+ * in that moment is listed once (see `listedInOrder`); one merged or declined in it is still shown
+ * on that one page, as a cached page would show it.
+ */
+export function ownPendingBy(query: Scope, own: readonly string[]) {
   return (eb: Listed) =>
     eb.and([
-      eb("fr.appId", "=", query.appId),
-      eb("fr.requesterEndUserId", "=", viewer),
-      eb("fr.moderation", "=", sql.lit("pending")),
-      eb("fr.mergedIntoId", "is", null),
+      eb("fr.id", "in", own.length > 0 ? [...own] : [""]),
       ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
       ...(query.boardIds === undefined ? [] : [eb("fr.boardId", "in", query.boardIds.length > 0 ? [...query.boardIds] : [""])]),
       ...taggedBy(query, eb),
     ]);
 }
 
-/** The listing's filter: the app's approved requests plus the viewer's own pending ones, merged duplicates excluded. */
-export function listedBy(query: ListQuery) {
-  const viewer = query.viewerEndUserId;
-  return (eb: Listed) => (viewer === null ? approvedBy(query)(eb) : eb.or([approvedBy(query)(eb), ownPendingBy(query, viewer)(eb)]));
+/** The listing's filter: the app's approved requests plus the viewer's own pending ones of `own`, merged duplicates excluded. */
+export function listedBy(query: ListQuery, own: readonly string[]) {
+  return (eb: Listed) => (query.viewerEndUserId === null || own.length === 0 ? approvedBy(query)(eb) : eb.or([approvedBy(query)(eb), ownPendingBy(query, own)(eb)]));
 }
 
 /** Names a listing's board and tag filters in cache keys. */

@@ -12,6 +12,7 @@ import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
 import { listedBy } from "./listed.js";
 import { countListed } from "./listed-count.js";
+import { newestOwnPending } from "./own-pending.js";
 import { searchWithOwn } from "./own-search.js";
 import { rankOnPostgres } from "./postgres-search.js";
 import { searchTerms } from "../search/search-text.js";
@@ -22,8 +23,8 @@ export type { ListPage, ListQuery } from "./list-query.js";
 
 
 /**
- * One page of an app's feature requests: approved ones plus the viewer's own pending ones,
- * merged duplicates excluded. Searches rank by relevance (then votes, then age); `newest` and
+ * One page of an app's feature requests: approved ones plus the viewer's newest own pending ones
+ * (see own-pending.ts), merged duplicates excluded. Searches rank by relevance (then votes, then age); `newest` and
  * `top` page by keyset cursors, `trending` and searches by offset cursors.
  */
 export async function listFeatureRequests(
@@ -38,7 +39,9 @@ export async function listFeatureRequests(
   if (searching && terms.length === 0) return { requests: [], total: 0, hasMore: false, nextCursor: null };
 
   const viewer = query.viewerEndUserId;
-  const base = db.selectFrom("featureRequests as fr").where(listedBy(query));
+  // The viewer's newest pending requests, the only ones of theirs this page may show or count.
+  const own = viewer === null ? [] : await newestOwnPending(db, query.appId, viewer);
+  const base = db.selectFrom("featureRequests as fr").where(listedBy(query, own));
   // `newest` and `top` page by keyset cursors (a position in their order), the others by offsets.
   const keyset = !searching && query.sort !== "trending";
   const { after, offset } = pageStart(query, keyset);
@@ -61,13 +64,13 @@ export async function listFeatureRequests(
     : searching && viewer === null && dialect === "postgres"
       ? await rankOnPostgres(db, query, terms, since, rankPage)
     : searching && viewer !== null
-      ? await searchWithOwn(db, query, viewer, terms, offset, (anonymous) => listFeatureRequests(db, dialect, clock, anonymous, cache))
+      ? await searchWithOwn(db, query, own, terms, offset, (anonymous) => listFeatureRequests(db, dialect, clock, anonymous, cache))
       : rankTrending
-      ? { ids: await trendingIds(db, query, since, rankPage, cache), total: await countListed(db, query, cache) }
+      ? { ids: await trendingIds(db, query, since, rankPage, cache, own), total: await countListed(db, query, cache, own) }
       : orderedFirst
         ? {
-            ids: (await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1)).slice(offset).map((r) => r.id),
-            total: await countListed(db, query, cache),
+            ids: (await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1, own)).slice(offset).map((r) => r.id),
+            total: await countListed(db, query, cache, own),
           }
         : null;
   // A ranked page is read by primary key alone: with the listing's filters and order SQLite
@@ -84,7 +87,7 @@ export async function listFeatureRequests(
       ? ranked.total
       : searching
         ? (await withSearch.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total
-        : await countListed(db, query, cache);
+        : await countListed(db, query, cache, own);
 
   // Other `trending` lists are ranked above; only SQLite's searches with a version filter order
   // by recent votes here.

@@ -58,7 +58,7 @@ async function trendingRanking(db: Kysely<Database>, query: ListQuery, since: st
 
 /**
  * The ids of a `trending` page: the app's public requests voted on recently first (see
- * {@link trendingRanking}), then `top` order, the viewer's own pending requests included there.
+ * {@link trendingRanking}), then `top` order, the viewer's own pending requests of `own` included there.
  * Ordering every request by a count of its recent votes took 200-300 ms on 100k requests.
  */
 export async function trendingIds(
@@ -67,6 +67,7 @@ export async function trendingIds(
   since: string,
   page: { offset: number; limit: number },
   cache: { shared: SharedCache; tags: string[] } | undefined,
+  own: readonly string[] = [],
 ): Promise<string[]> {
   const hot = await trendingRanking(db, query, since, cache);
   const fromHot = hot.slice(page.offset, page.offset + page.limit);
@@ -76,7 +77,7 @@ export async function trendingIds(
   const restOffset = Math.max(0, page.offset - hot.length);
   const restLimit = page.limit - fromHot.length;
   const hotIds = new Set(hot);
-  const top = await listedInOrder(db, query, "top", undefined, restOffset + restLimit + hot.length);
+  const top = await listedInOrder(db, query, "top", undefined, restOffset + restLimit + hot.length, own);
   const rest = top.filter((r) => !hotIds.has(r.id)).slice(restOffset, restOffset + restLimit);
   return [...fromHot, ...rest.map((r) => r.id)];
 }
