@@ -51,7 +51,7 @@ export function afterKey(after: After, columns: OrderColumns = REQUEST_ORDER) {
 }
 
 /** Negative when `a` comes first in the order (both orders are descending). */
-function compareKeys(order: "newest" | "top", a: OrderKey, b: OrderKey): number {
+export function compareKeys(order: "newest" | "top", a: OrderKey, b: OrderKey): number {
   if (order === "top" && a.voteCount !== b.voteCount) return b.voteCount - a.voteCount;
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
   return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;

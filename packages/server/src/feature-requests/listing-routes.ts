@@ -18,6 +18,7 @@ import { identifyReader, tokenHash } from "../users/identity.js";
 import { findItemViewer, listedItem } from "./item.js";
 import { itemFor, readItem, shareItem } from "./item-cache.js";
 import { listFeatureRequests, type ListPage } from "./listing.js";
+import { ownPage } from "./own-page.js";
 import { pageViewer, personalisePage } from "./page-viewer.js";
 import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
 import { similarRequests } from "./similar.js";
@@ -93,9 +94,13 @@ export function listingRoutes(app: App, ctx: Context): void {
       void reply.header("Vary", "X-User-Token, X-SSO-Token").header("Cache-Control", "private, no-store");
       const viewer = await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, cached.page);
       if (viewer === undefined) return reply.type("application/json; charset=utf-8").send(cached.body.json as never);
-      // A viewer with pending requests of their own sees them too: that page is not shared.
+      // A viewer with pending requests of their own sees them too: merged into the shared page
+      // where it can be (`newest` and `top`), else their page is built in full.
       if (viewer.ownPending) {
-        return listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: viewer.id }, countCache);
+        const personal = { ...listQuery, viewerEndUserId: viewer.id };
+        const merged = await ownPage(db, personal, cached.page, viewer);
+        if (merged !== undefined) return reply.type("application/json; charset=utf-8").send(JSON.stringify(merged) as never);
+        return listFeatureRequests(db, ctx.db.dialect, ctx.clock, personal, countCache);
       }
       // Built from the shared page's items, which already have the schema's shape: serialised
       // like the shared page (JSON.stringify), measured cheaper here than the schema serialiser.
@@ -136,15 +141,7 @@ export function listingRoutes(app: App, ctx: Context): void {
       const page: ListPage = { requests, total: requests.length, hasMore: false, nextCursor: null };
       const viewer = identity.token === null ? undefined : await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, page);
       if (viewer === undefined) return { requests };
-      if (!viewer.ownPending || requests.length === 0) return { requests: personalisePage(page, viewer).requests };
-      // A viewer with pending requests gets no votes from pageViewer (their listing is built anew): read them here.
-      const votes = await db
-        .selectFrom("featureRequestVotes")
-        .select("featureRequestId")
-        .where("endUserId", "=", viewer.id)
-        .where("featureRequestId", "in", requests.map((r) => r.id))
-        .execute();
-      return { requests: personalisePage(page, { ...viewer, voted: new Set(votes.map((v) => v.featureRequestId)) }).requests };
+      return { requests: personalisePage(page, viewer).requests };
     },
   );
 

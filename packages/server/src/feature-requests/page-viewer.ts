@@ -9,9 +9,9 @@ import type { ListPage } from "./list-query.js";
 export interface PageViewer {
   id: string;
   publicId: string;
-  /** They have pending requests of their own, which their pages list too: the shared page will not do. */
+  /** They have pending requests of their own, which their pages list too: merged into the shared page (see own-page.ts). */
   ownPending: boolean;
-  /** The page's requests they voted on (empty when `ownPending`). */
+  /** The page's requests they voted on. */
   voted: Set<string>;
 }
 
@@ -26,13 +26,13 @@ export async function pageViewer(db: Kysely<Database>, dialect: DialectName, app
   if (dialect === "postgres") {
     const row = await viewerOnPostgres.first(db, { appId, hash: tokenHash(token), ...range });
     if (row === undefined) return undefined;
-    return { id: row.id, publicId: row.publicId, ownPending: row.ownPending, voted: new Set(row.ownPending ? [] : row.voted) };
+    return { id: row.id, publicId: row.publicId, ownPending: row.ownPending, voted: new Set(row.voted) };
   }
   const viewer = await findEndUser(db, appId, token);
   if (viewer === undefined) return undefined;
-  if ((await ownPending.first(db, { appId, viewerEndUserId: viewer.id })) !== undefined) return { ...viewer, ownPending: true, voted: new Set() };
+  const pending = (await ownPending.first(db, { appId, viewerEndUserId: viewer.id })) !== undefined;
   const voted = ids.length === 0 ? [] : await votesInRange.rows(db, { endUserId: viewer.id, ...range });
-  return { ...viewer, ownPending: false, voted: new Set(voted.map((v) => v.featureRequestId)) };
+  return { ...viewer, ownPending: pending, voted: new Set(voted.map((v) => v.featureRequestId)) };
 }
 
 // The state is a literal so that the partial index of the viewer's pending requests serves it.
@@ -89,7 +89,7 @@ const viewerOnPostgres = preparedQuery<
     .where("eu.tokenHash", "=", p.hash),
 );
 
-/** The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in. Only for viewers without pending requests of their own. */
+/** The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in (their pending requests are merged in by own-page.ts). */
 export function personalisePage(page: ListPage, viewer: PageViewer): ListPage {
   return {
     ...page,

@@ -1,0 +1,82 @@
+import type { FeatureRequestItem } from "@tidings/protocol";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { tagsOf, toPublicTag } from "../tags/tags.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { cursorAfter, pageStart } from "./list-cursor.js";
+import { compareKeys, type OrderKey } from "./list-order.js";
+import type { ListPage, ListQuery } from "./list-query.js";
+import { ownPendingBy } from "./listed.js";
+import { newestOwnPending } from "./own-pending.js";
+import { personalisePage, type PageViewer } from "./page-viewer.js";
+
+/**
+ * A signed-in caller's `newest` or `top` page, built from the shared anonymous page of the same
+ * query (cached, computed once for everyone) and their own pending requests: the window of their
+ * newest (see own-pending.ts) read by primary key, merged into the shared page's order, and only
+ * those landing on the page read as items. Building a whole personal page instead cost every
+ * caller with a pending request several statements more per page, a share of callers that grows
+ * as proposals wait for review. Undefined for the pages built in full (searches, `trending`,
+ * offsets), which read the same window.
+ */
+export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: ListPage, viewer: PageViewer): Promise<ListPage | undefined> {
+  if ((query.q !== undefined && query.q.trim() !== "") || query.sort === "trending" || query.offset > 0) return undefined;
+  const order = query.sort === "top" ? "top" : "newest";
+  const own = await newestOwnPending(db, query.appId, viewer.id);
+  const personal = personalisePage(shared, viewer);
+  if (own.length === 0) return personal;
+  const listed = new Set(shared.requests.map((r) => r.id));
+  // The window's requests the filters keep, with whether the caller voted on each (≤ 50 rows).
+  // One approved since the window was read may be on the shared page already: listed once.
+  const mine = (
+    await db
+      .selectFrom("featureRequests as fr")
+      .where(ownPendingBy(query, own))
+      .select(["fr.id", "fr.createdAt", "fr.voteCount"])
+      .select((eb) =>
+        eb
+          .exists(eb.selectFrom("featureRequestVotes as v").select("v.featureRequestId").whereRef("v.featureRequestId", "=", "fr.id").where("v.endUserId", "=", viewer.id))
+          .as("hasVoted"),
+      )
+      .execute()
+  ).filter((r) => !listed.has(r.id));
+  const { after } = pageStart(query, true);
+  const position = after === undefined ? undefined : { id: after.i, createdAt: after.c, voteCount: after.s === "top" ? after.v : 0 };
+  const keyOf = (r: OrderKey): OrderKey => ({ id: r.id, createdAt: r.createdAt, voteCount: order === "top" ? r.voteCount : 0 });
+  const onward = mine.filter((r) => position === undefined || compareKeys(order, keyOf(r), position) > 0);
+  const merged = [...personal.requests.map((item) => ({ key: keyOf(item), item })), ...onward.map((r) => ({ key: keyOf(r), item: undefined }))]
+    .sort((a, b) => compareKeys(order, a.key, b.key))
+    .slice(0, query.limit);
+  const wanted = merged.filter((m) => m.item === undefined).map((m) => m.key.id);
+  const items = await ownItems(db, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)));
+  const requests = merged.map((m) => m.item ?? items.get(m.key.id)).filter((item): item is FeatureRequestItem => item !== undefined);
+  const hasMore = shared.hasMore || shared.requests.length + onward.length > query.limit;
+  const last = merged.at(-1)?.key;
+  return {
+    requests,
+    total: shared.total + mine.length,
+    hasMore,
+    nextCursor: hasMore && last !== undefined ? cursorAfter(query, true, last, query.limit) : null,
+  };
+}
+
+/** The items of the caller's own pending requests `ids`, read together (rows, recent commenters, public tags). */
+async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>): Promise<Map<string, FeatureRequestItem>> {
+  if (ids.length === 0) return new Map();
+  const [rows, commenters, tags] = await Promise.all([
+    db
+      .selectFrom("featureRequests as fr")
+      .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+      .leftJoin("appVersions as v", "v.id", "fr.versionId")
+      .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+      .select(ITEM_COLUMNS)
+      .select(ITEM_JOINED_COLUMNS)
+      .where("fr.id", "in", ids)
+      .execute(),
+    recentCommenters(db, ids),
+    tagsOf(db, ids, true),
+  ]);
+  return new Map(
+    rows.map((r) => [r.id, toItem(r, commenters.get(r.id) ?? [], { hasVoted: voted.has(r.id), isOwnRequest: true }, (tags.get(r.id) ?? []).map(toPublicTag))]),
+  );
+}
