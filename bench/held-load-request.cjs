@@ -1,10 +1,12 @@
 // autocannon setupRequest for the held mixed-load benchmark, loaded by its worker thread (workers
 // need a file, not a function). Each request is drawn from a fixed mix: 80% reads (personalised
 // listings, searches, a request's comments, roadmap, config, changelog), 20% writes (proposals
-// that stay pending review, votes, comments, feedback). Proposals come from a few callers only,
-// who also list the board, so their pending requests pile up while they read it.
+// that stay pending review, votes, comments, feedback). With `users` (the `many` scenario) every
+// write and personalised read comes from one of that many distinct users, as real traffic does;
+// with `proposers` and `readers` (`heavy`), proposals come from a few callers only, who also list
+// the board, so thousands of pending requests pile up for each while they read it.
 "use strict";
-const { appKey, requestIds, proposers, readers } = JSON.parse(process.env.BENCH_HELD_LOAD || "{}");
+const { appKey, requestIds, users, proposers, readers } = JSON.parse(process.env.BENCH_HELD_LOAD || "{}");
 const WORDS = ["dark", "mode", "export", "sync", "offline", "widget", "calendar", "share", "import", "theme", "search", "filter"];
 const SORTS = ["newest", "top", "trending"];
 
@@ -17,8 +19,11 @@ const json = (req, path, token, body) => ({
   body: JSON.stringify(body),
 });
 const get = (req, path, token) => ({ ...req, method: "GET", path, headers: token === null ? {} : { "x-user-token": token }, body: undefined });
-// Half of the personalised reads come from the callers who keep proposing.
-const caller = () => (Math.random() < 0.5 ? pick(proposers) : pick(readers));
+const user = () => `user-${Math.floor(Math.random() * users)}`;
+const proposer = users === undefined ? () => pick(proposers) : user;
+const reader = users === undefined ? () => pick(readers) : user;
+// `heavy`: half of the personalised reads come from the callers who keep proposing.
+const caller = users === undefined ? () => (Math.random() < 0.5 ? pick(proposers) : pick(readers)) : user;
 
 /** The mix, as [weight in percent, request]. */
 const MIX = [
@@ -32,10 +37,10 @@ const MIX = [
   [4, (req) => get(req, `/api/v1/public/versions/${appKey}`, null)],
   [6, (req) => get(req, `/api/v1/public/config/${appKey}`, null)],
   [4, (req) => get(req, `/api/v1/public/apps/${appKey}/changelog`, null)],
-  [6, (req) => json(req, "/api/v1/feature-requests", pick(proposers), { appKey, title: `${pick(WORDS)} ${pick(WORDS)} proposal`, description: "Held-load proposal." })],
-  [7, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/vote`, `voter-${Math.floor(Math.random() * 5000)}`, {})],
-  [4, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, pick(readers), { body: `Held-load comment ${Math.random()}` })],
-  [3, (req) => json(req, "/api/v1/feedback", pick(readers), { appKey, title: "Held-load feedback", description: "Something to look at." })],
+  [6, (req) => json(req, "/api/v1/feature-requests", proposer(), { appKey, title: `${pick(WORDS)} ${pick(WORDS)} proposal`, description: "Held-load proposal." })],
+  [7, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/vote`, users === undefined ? `voter-${Math.floor(Math.random() * 5000)}` : user(), {})],
+  [4, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, reader(), { body: `Held-load comment ${Math.random()}` })],
+  [3, (req) => json(req, "/api/v1/feedback", reader(), { appKey, title: "Held-load feedback", description: "Something to look at." })],
 ];
 const total = MIX.reduce((sum, [weight]) => sum + weight, 0);
 
