@@ -8,6 +8,8 @@ import { compareKeys, type OrderKey } from "./list-order.js";
 import type { ListPage, ListQuery } from "./list-query.js";
 import { ownPendingBy } from "./listed.js";
 import { newestOwnPending } from "./own-pending.js";
+import { ownMatches } from "./own-search.js";
+import { searchTerms } from "../search/search-text.js";
 import { personalisePage, type PageViewer } from "./page-viewer.js";
 
 /**
@@ -16,15 +18,23 @@ import { personalisePage, type PageViewer } from "./page-viewer.js";
  * newest (see own-pending.ts) read by primary key, merged into the shared page's order, and only
  * those landing on the page read as items. Building a whole personal page instead cost every
  * caller with a pending request several statements more per page, a share of callers that grows
- * as proposals wait for review. Undefined for the pages built in full (searches, `trending`,
- * offsets), which read the same window.
+ * as proposals wait for review. A search is the shared page when none of the caller's window
+ * matches it. Undefined for the pages built in full (`trending`, `newest` and `top` by offset,
+ * searches the caller's own requests match), which read the same window.
  */
 export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: ListPage, viewer: PageViewer): Promise<ListPage | undefined> {
-  if ((query.q !== undefined && query.q.trim() !== "") || query.sort === "trending" || query.offset > 0) return undefined;
-  const order = query.sort === "top" ? "top" : "newest";
+  const searching = query.q !== undefined && query.q.trim() !== "";
+  if (!searching && (query.sort === "trending" || query.offset > 0)) return undefined;
   const own = await newestOwnPending(db, query.appId, viewer.id);
   const personal = personalisePage(shared, viewer);
   if (own.length === 0) return personal;
+  // A search lists the caller's matches first, then exactly the public search (see own-search.ts):
+  // without a match of theirs, that is the shared page.
+  if (searching) {
+    const terms = searchTerms(query.q ?? "");
+    return terms.length === 0 || (await ownMatches(db, query, own, terms)).length === 0 ? personal : undefined;
+  }
+  const order = query.sort === "top" ? "top" : "newest";
   const listed = new Set(shared.requests.map((r) => r.id));
   // The window's requests the filters keep, with whether the caller voted on each (≤ 50 rows).
   // One approved since the window was read may be on the shared page already: listed once.

@@ -81,6 +81,12 @@ describe.each(testDialects())("a caller's window of their own pending requests, 
     expect(seen.ids.slice(0, OWN_PENDING_SHOWN).sort()).toEqual(mine.slice(-OWN_PENDING_SHOWN).sort());
     expect(new Set(seen.ids.slice(OWN_PENDING_SHOWN))).toEqual(new Set(approved));
     expect(seen.totals).toEqual([OWN_PENDING_SHOWN + approved.length]);
+    // A search none of theirs matches is the public search itself.
+    for (const q of ["public", "public+idea"]) {
+      const publicOnly = await everyPage(`q=${q}`, "viewer");
+      expect(new Set(publicOnly.ids)).toEqual(new Set(approved));
+      expect(publicOnly).toEqual(await everyPage(`q=${q}`, null));
+    }
   });
 
   it("still answers an older pending request by id, and slides the window when one of the shown is approved", async () => {

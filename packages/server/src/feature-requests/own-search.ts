@@ -9,7 +9,7 @@ import type { ListPage, ListQuery } from "./list-query.js";
  * of a word of the title, description or column and version names, as in the indexes. Those
  * with every word in the title come first, then newest first, alike on both engines.
  */
-async function ownMatches(db: Kysely<Database>, query: ListQuery, own: readonly string[], terms: string[]): Promise<string[]> {
+export async function ownMatches(db: Kysely<Database>, query: ListQuery, own: readonly string[], terms: string[]): Promise<string[]> {
   const anywhere = sql`' ' || ${sql.ref("fr.searchTitle")} || ' ' || ${sql.ref("fr.searchBody")} || ' ' || ${sql.ref("fr.searchExtra")}`;
   const inTitle = sql`' ' || ${sql.ref("fr.searchTitle")}`;
   // Terms hold letters and digits only (see searchTerms), so none is a LIKE wildcard; the text is
