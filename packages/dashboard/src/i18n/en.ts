@@ -584,6 +584,11 @@ export const en = {
   "onBehalf.added": "Vote added for {voter}.",
   "onBehalf.already": "{voter} had voted already; nothing changed.",
   "detail.addedByTeam": "added by the team",
+  "requests.plan": "Voter plan",
+  "requests.minCompanyRevenue": "Company revenue at least",
+  "requests.minCompanies": "Companies at least",
+  "requests.company": "Company",
+  "requests.anyCompany": "Any company",
 } as const;
 
 export type MessageId = keyof typeof en;
