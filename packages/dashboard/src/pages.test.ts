@@ -5,6 +5,7 @@ import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
 import { formatMoney, formatRevenue } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
+import { githubMappingBody } from "./pages/GithubIntegration.js";
 import { requestListParams } from "./pages/Requests.js";
 import { validateVersion } from "./pages/Versions.js";
 import { validateWebhook } from "./pages/Webhooks.js";
@@ -145,5 +146,13 @@ describe("dashboard page helpers", () => {
     expect(parseRoute("/admin/w/ws_1/a/app_1/requests")).toEqual({ wsId: "ws_1", appId: "app_1", section: "requests" });
     expect(parseRoute("/admin/w/ws_1/tokens")).toEqual({ wsId: "ws_1", section: "tokens" });
     expect(parseRoute("/admin/w/ws_1/a/app_1/organize")).toEqual({ wsId: "ws_1", appId: "app_1", section: "organize" });
+  });
+
+  it("sends the GitHub mapping with defaults as null and only complete label rules", () => {
+    expect(githubMappingBody("", "col_2", [{ label: " Planned ", column: "col_3" }, { label: "", column: "col_4" }, { label: "bug", column: "" }])).toEqual({
+      closedColumn: null,
+      reopenedColumn: "col_2",
+      labelColumns: [{ label: "Planned", column: "col_3" }],
+    });
   });
 });

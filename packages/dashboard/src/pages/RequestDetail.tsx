@@ -12,6 +12,7 @@ import type { FieldErrors } from "../settings-form.js";
 import { CompanyLink } from "./CompanyLink.js";
 import { formatMoney, formatRevenue } from "./EndUsers.js";
 import { LinkedFeedbackList } from "./LinkedFeedback.js";
+import { RequestIssues } from "./RequestIssues.js";
 import { RequestOrganize } from "./RequestOrganize.js";
 import { VoteOnBehalf } from "./VoteOnBehalf.js";
 
@@ -237,6 +238,9 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
         </Field>
         <button type="submit">{t("detail.send")}</button>
       </form>
+
+      <h2>{t("issues.title")}</h2>
+      <RequestIssues wsId={props.wsId} appId={props.appId} requestId={d.id} />
 
       <h2>{t("evidence.title")}</h2>
       <LinkedFeedbackList wsId={props.wsId} feedback={d.feedback} run={action.run} />
