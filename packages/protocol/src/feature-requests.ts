@@ -249,6 +249,7 @@ export const FeatureRequestEventSchema = Type.Object({
   actor: NullableString,
   createdAt: Timestamp,
 });
+export type FeatureRequestEvent = Static<typeof FeatureRequestEventSchema>;
 
 /** A voter as the console sees them: the public id and the attributes the host app reported. */
 export const FeatureRequestVoterSchema = Type.Object({
@@ -271,6 +272,7 @@ export const FeatureRequestVoterSchema = Type.Object({
   /** The linked feedback whose link added the vote, or null. */
   fromSubmissionId: NullableString,
 });
+export type FeatureRequestVoter = Static<typeof FeatureRequestVoterSchema>;
 
 /** A feedback submission linked to a request, as its console record lists it. */
 export const LinkedFeedbackSchema = Type.Object({
@@ -285,6 +287,7 @@ export const LinkedFeedbackSchema = Type.Object({
   linkedAt: Timestamp,
   createdAt: Timestamp,
 });
+export type LinkedFeedback = Static<typeof LinkedFeedbackSchema>;
 
 /** `POST W/feature-requests/:id/votes`: a vote on a customer's behalf; name exactly one of the three. */
 export const VoteOnBehalfBodySchema = Type.Object({
@@ -310,6 +313,7 @@ export const VoteOnBehalfResultSchema = Type.Object({
    */
   follow: StringEnum(["confirmed", "pending", "declined", "none"]),
 });
+export type VoteOnBehalfResult = Static<typeof VoteOnBehalfResultSchema>;
 
 export const AdminFeatureRequestDetailSchema = Type.Object({
   ...AdminFeatureRequestSchema.properties,
