@@ -1,13 +1,12 @@
 import { Webhooks } from "@octokit/webhooks";
 import { IdParam } from "@tidings/protocol";
 import Type from "typebox";
-import { isoNow } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { ApiError } from "../../http/errors.js";
 import { CONSOLE_BODY_LIMIT, type App } from "../../http/types.js";
-import { enqueueJobs } from "../../jobs/queue.js";
 import type { JobRunner } from "../../jobs/runner.js";
-import { GITHUB_WEBHOOK_JOB, type GithubWebhookJobPayload } from "./sync.js";
+import { rawJsonBodies, takeDelivery } from "../trackers/webhook-intake.js";
+import { githubAdapter, repositoryOf, type GithubWebhookJobPayload } from "./adapter.js";
 
 const Params = Type.Object({ connectionId: IdParam("ghc") });
 const Headers = Type.Object({
@@ -57,8 +56,7 @@ function jobPayload(connection: { id: string; owner: string; repo: string }, eve
  */
 export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): void {
   const db = ctx.db.kysely;
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: CONSOLE_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  rawJsonBodies(app);
 
   app.post(
     "/api/v1/integrations/github/:connectionId/webhook",
@@ -76,8 +74,14 @@ export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       },
     },
     async (request, reply) => {
-      const connection = await db.selectFrom("githubConnections").select(["id", "owner", "repo", "webhookSecret"]).where("id", "=", request.params.connectionId).executeTakeFirst();
-      if (connection === undefined) throw new ApiError("github_not_connected");
+      const row = await db
+        .selectFrom("trackerConnections")
+        .select(["id", "target", "webhookSecret"])
+        .where("id", "=", request.params.connectionId)
+        .where("provider", "=", "github")
+        .executeTakeFirst();
+      if (row === undefined) throw new ApiError("github_not_connected");
+      const connection = { ...row, ...repositoryOf(row) };
       const raw = typeof request.body === "string" ? request.body : "";
       const signature = request.headers["x-hub-signature-256"];
       const verified =
@@ -95,20 +99,7 @@ export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
         throw new ApiError("invalid_json");
       }
       const job = jobPayload(connection, event, deliveryId, payload);
-      const fresh = await db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto("githubWebhookDeliveries")
-          .values({ connectionId: connection.id, deliveryId, event: event.slice(0, 100), receivedAt: isoNow(ctx.clock) })
-          .onConflict((oc) => oc.columns(["connectionId", "deliveryId"]).doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
-        if (job !== undefined) {
-          await enqueueJobs(trx, ctx.clock, [{ kind: GITHUB_WEBHOOK_JOB, refId: connection.id, dedupeKey: `${GITHUB_WEBHOOK_JOB}:${connection.id}:${deliveryId}`, payload: job }]);
-        }
-        return true;
-      });
-      if (fresh && job !== undefined) jobs.kick();
-      return reply.code(202).send({ duplicate: !fresh, queued: fresh && job !== undefined });
+      return reply.code(202).send(await takeDelivery(ctx, jobs, githubAdapter, { connectionId: connection.id, deliveryId, event, job }));
     },
   );
 }
