@@ -2,6 +2,7 @@ import type { GithubBrokenReason } from "@tidings/protocol";
 import { ApiError } from "../../http/errors.js";
 import type { ColumnRow } from "../../roadmap/columns.js";
 import type { TrackerAdapter, TrackerConnectionRow, TrackerIssue } from "../trackers/adapter.js";
+import { installationToken } from "./app-auth.js";
 import { classify, githubClient, type GithubIssue } from "./client.js";
 
 /** A label and the column (id) it moves a request to. */
@@ -88,7 +89,15 @@ const WHY: Record<GithubBrokenReason, string> = {
   unauthorized: "GitHub refused its token (revoked, expired or replaced)",
   forbidden: "GitHub refused the calls for lack of permission (the token needs Issues: read and write on the repository)",
   repository_not_found: "the repository is gone, renamed, or no longer reachable with its token",
+  installation_removed: "the GitHub App was uninstalled from the repository's account",
+  installation_suspended: "the GitHub App's installation was suspended",
+  repository_removed: "the repository was taken out of the GitHub App's installation",
 };
+
+/** Whether a connection reaches GitHub as a GitHub App installation (else with a token). */
+export function isAppInstallation(row: Pick<TrackerConnectionRow, "githubInstallationId">): boolean {
+  return row.githubInstallationId !== null;
+}
 
 function toIssue(issue: GithubIssue): TrackerIssue {
   return {
@@ -117,7 +126,8 @@ export const githubAdapter: TrackerAdapter = {
     unavailable: "github_unavailable",
   },
   api(ctx, connection, onPause) {
-    const github = githubClient(ctx, { ...repositoryOf(connection), token: connection.credential ?? "", apiBaseUrl: connection.apiUrl }, onPause);
+    const token = isAppInstallation(connection) ? () => installationToken(ctx, connection) : (connection.credential ?? "");
+    const github = githubClient(ctx, { ...repositoryOf(connection), token, apiBaseUrl: connection.apiUrl }, onPause);
     return {
       getIssue: async (issueId) => toIssue(await github.getIssue(Number(issueId))),
       createIssue: async (input) => toIssue(await github.createIssue(input)),
@@ -143,7 +153,9 @@ export const githubAdapter: TrackerAdapter = {
     return {
       target: `the GitHub repository ${owner}/${repo}`,
       why: WHY[reason as GithubBrokenReason] ?? reason,
-      fix: "Issues no longer move requests and their demand is no longer written to them. Save a new fine-grained token (Issues: read and write, Metadata: read) in the app's GitHub settings to resume.",
+      fix: isAppInstallation(connection)
+        ? "Issues no longer move requests and their demand is no longer written to them. Install the GitHub App on the repository again (Issues: read and write, Metadata: read) and save its credentials in the app's GitHub settings to resume."
+        : "Issues no longer move requests and their demand is no longer written to them. Save a new fine-grained token (Issues: read and write, Metadata: read) in the app's GitHub settings to resume.",
     };
   },
 };

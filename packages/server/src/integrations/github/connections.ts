@@ -1,4 +1,4 @@
-import { GITHUB_API_BASE_URL, type ConnectGithubBody, type GithubBrokenReason, type GithubConnection, type GithubConnectionPatch } from "@tidings/protocol";
+import { GITHUB_API_BASE_URL, type ConnectGithubBody, type GithubAppCredentials, type GithubBrokenReason, type GithubConnection, type GithubConnectionPatch } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../../clock.js";
 import type { Config } from "../../config.js";
@@ -9,6 +9,7 @@ import type { TrackerConnectionRow } from "../trackers/adapter.js";
 import {
   acceptableApiUrl,
   columnInfo,
+  type ConnectionChanges,
   columnResolver,
   fieldError,
   insertTrackerConnection,
@@ -16,7 +17,8 @@ import {
   trackerWebhookUrl,
   updateTrackerConnection,
 } from "../trackers/connections.js";
-import { closedColumnOf, githubAdapter, githubMappingOf, repositoryOf, type GithubMapping, type LabelColumn } from "./adapter.js";
+import { closedColumnOf, githubAdapter, githubMappingOf, isAppInstallation, repositoryOf, type GithubMapping, type LabelColumn } from "./adapter.js";
+import { checkPrivateKey } from "./app-auth.js";
 
 /** Where GitHub posts this connection's webhooks. */
 export function githubWebhookUrl(config: Pick<Config, "publicUrl" | "port">, connectionId: string): string {
@@ -31,7 +33,10 @@ export async function toGithubConnection(db: Kysely<Database>, config: Pick<Conf
     id: row.id,
     appId: row.appId,
     ...repositoryOf(row),
+    auth: isAppInstallation(row) ? "app" : "token",
     tokenHint: row.credentialHint ?? "",
+    githubAppId: row.githubAppId,
+    installationId: row.githubInstallationId,
     apiBaseUrl: row.apiUrl,
     webhookUrl: githubWebhookUrl(config, row.id),
     mapping: {
@@ -77,34 +82,52 @@ async function mappingWith(db: Kysely<Database>, appId: string, mapping: GithubM
   return out;
 }
 
+/**
+ * How a connection reaches GitHub, from a body's `token` or `githubApp` (at most one; one when
+ * `required`): the columns to store, or undefined when the body names neither. 400 `validation_failed` otherwise.
+ */
+function credentialsOf(input: { token?: string | undefined; githubApp?: GithubAppCredentials | undefined }, required: boolean): ConnectionChanges | undefined {
+  if (input.token !== undefined && input.githubApp !== undefined) throw fieldError("githubApp", "Give a token or GitHub App credentials, not both");
+  if (input.token !== undefined) return { credential: input.token, githubAppId: null, githubPrivateKey: null, githubInstallationId: null };
+  if (input.githubApp !== undefined) {
+    checkPrivateKey(input.githubApp.privateKey);
+    return { credential: null, githubAppId: input.githubApp.appId, githubPrivateKey: input.githubApp.privateKey, githubInstallationId: input.githubApp.installationId };
+  }
+  if (required) throw fieldError("token", "Give a token or GitHub App credentials");
+  return undefined;
+}
+
 const NO_MAPPING: GithubMapping = { closedColumnId: null, reopenedColumnId: null, labelColumns: [] };
 
 /** Connects an app (409 `github_already_connected` when it has a connection); answers the row with its webhook secret. */
 export async function createConnection(trx: Kysely<Database>, clock: Clock, appId: string, input: ConnectGithubBody & { apiBaseUrl: string }): Promise<TrackerConnectionRow> {
+  const credentials = credentialsOf(input, true);
   const mapping = await mappingWith(trx, appId, NO_MAPPING, input);
   return insertTrackerConnection(trx, clock, githubAdapter, appId, {
     target: `${input.owner}/${input.repo}`,
-    credential: input.token,
+    credential: null,
+    ...credentials,
     webhookSecret: newWebhookSecret(),
     apiUrl: input.apiBaseUrl,
     mapping: JSON.stringify(mapping),
   });
 }
 
-/** Applies a patch; a new token repairs a broken connection (and forgets a rate-limit pause). */
+/** Applies a patch; a new token or new GitHub App credentials repair a broken connection (and forget a rate-limit pause). */
 export async function updateConnection(
   trx: Kysely<Database>,
   clock: Clock,
   row: TrackerConnectionRow,
   patch: Omit<GithubConnectionPatch, "apiBaseUrl"> & { apiBaseUrl?: string | undefined },
 ): Promise<TrackerConnectionRow> {
+  const credentials = credentialsOf(patch, false);
   const mapping = await mappingWith(trx, row.appId, githubMappingOf(row), patch);
   return updateTrackerConnection(
     trx,
     clock,
     row,
-    { mapping: JSON.stringify(mapping), ...(patch.apiBaseUrl === undefined ? {} : { apiUrl: patch.apiBaseUrl }), ...(patch.token === undefined ? {} : { credential: patch.token }) },
-    patch.token !== undefined,
+    { mapping: JSON.stringify(mapping), ...(patch.apiBaseUrl === undefined ? {} : { apiUrl: patch.apiBaseUrl }), ...credentials },
+    credentials !== undefined,
   );
 }
 
