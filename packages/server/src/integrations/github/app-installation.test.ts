@@ -87,6 +87,19 @@ describe.each(testDialects())("GitHub App installations on %s", (dialect) => {
     expect(github.calls.at(-1)!.authorization).not.toBe(installationToken);
   });
 
+  it("writes the demand block through the job queue with the installation's token", async () => {
+    const id = await newRequest("Offline mode");
+    const opened = await openIssue(id);
+    expect(opened.status).toBe(201);
+    t.clock.advance(60_000);
+    expect((await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "voter-1" }, payload: {} })).statusCode).toBe(200);
+    await tick();
+    const patches = github.callsTo("PATCH", `/repos/${REPO}/issues/${opened.body.issueNumber}`);
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.authorization).toMatch(/^token ghs_/);
+    expect(github.issues(REPO).get(opened.body.issueNumber)!.body).toContain("| 1 | 0 | 0 |");
+  });
+
   it("refuses a token and app credentials together, neither, or a key that is no PEM, with 400 and writes nothing", async () => {
     await acme.console.delete(connection());
     const refused = [
