@@ -614,42 +614,28 @@ export interface WebhookEndpointsTable {
   updatedAt: string;
 }
 
-/** An app's GitHub repository connection (one per app). */
-export interface GithubConnectionsTable {
-  id: string;
-  appId: string;
-  owner: string;
-  repo: string;
-  token: string;
-  /** The token's last four characters, to tell tokens apart. */
-  tokenHint: string;
-  webhookSecret: string;
-  apiBaseUrl: string;
-  closedColumnId: string | null;
-  reopenedColumnId: string | null;
-  /** JSON array of `{label, columnId}`. */
-  labelColumns: string;
-  status: "active" | "broken";
-  brokenReason: string | null;
-  brokenAt: string | null;
-  pausedUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The issue trackers an app can connect. */
+export type TrackerProvider = "github" | "linear";
 
-/** An app's Linear team connection (one per app). */
-export interface LinearConnectionsTable {
+/** An app's connection to an issue tracker (one per app and tracker). */
+export interface TrackerConnectionsTable {
   id: string;
+  provider: TrackerProvider;
   appId: string;
-  teamId: string;
-  apiKey: string;
-  /** The key's last four characters, to tell keys apart. */
-  keyHint: string;
+  /** What the connection reaches: GitHub `owner/repo`, or the Linear team id. */
+  target: string;
+  /** The token or API key; null for a GitHub App installation. */
+  credential: string | null;
+  /** The credential's last four characters, to tell them apart. */
+  credentialHint: string | null;
+  githubAppId: string | null;
+  /** The GitHub App's private key (PEM). */
+  githubPrivateKey: string | null;
+  githubInstallationId: string | null;
   webhookSecret: string;
   apiUrl: string;
-  completedColumnId: string | null;
-  startedColumnId: string | null;
-  canceledColumnId: string | null;
+  /** JSON: which column each tracker event moves a request to (the tracker's own shape). */
+  mapping: string;
   status: "active" | "broken";
   brokenReason: string | null;
   brokenAt: string | null;
@@ -658,14 +644,17 @@ export interface LinearConnectionsTable {
   updatedAt: string;
 }
 
-/** A request linked to an issue of its app's connected Linear team. */
-export interface LinearIssueLinksTable {
+/** A request linked to an issue of its app's connected tracker (one per request and tracker). */
+export interface TrackerIssueLinksTable {
   id: string;
+  provider: TrackerProvider;
   connectionId: string;
   appId: string;
   featureRequestId: string;
+  /** The tracker's id of the issue: GitHub's number (as text), Linear's UUID. */
   issueId: string;
-  issueIdentifier: string;
+  /** How people name the issue: `#42`, `ENG-123`. */
+  issueKey: string;
   issueUrl: string;
   issueTitle: string;
   issueState: string | null;
@@ -677,33 +666,8 @@ export interface LinearIssueLinksTable {
   updatedAt: string;
 }
 
-/** A Linear webhook delivery already received. */
-export interface LinearWebhookDeliveriesTable {
-  connectionId: string;
-  deliveryId: string;
-  receivedAt: string;
-}
-
-/** A request linked to an issue of its app's connected repository. */
-export interface GithubIssueLinksTable {
-  id: string;
-  connectionId: string;
-  appId: string;
-  featureRequestId: string;
-  issueNumber: number;
-  issueUrl: string;
-  issueTitle: string;
-  issueState: string;
-  pushedVotes: number | null;
-  pushedComments: number | null;
-  pushedAt: string | null;
-  syncError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A GitHub webhook delivery already received (its `X-GitHub-Delivery` id). */
-export interface GithubWebhookDeliveriesTable {
+/** A tracker's webhook delivery already received (its delivery id). */
+export interface TrackerWebhookDeliveriesTable {
   connectionId: string;
   deliveryId: string;
   event: string;
@@ -780,10 +744,7 @@ export interface Database {
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
-  githubConnections: GithubConnectionsTable;
-  linearConnections: LinearConnectionsTable;
-  linearIssueLinks: LinearIssueLinksTable;
-  linearWebhookDeliveries: LinearWebhookDeliveriesTable;
-  githubIssueLinks: GithubIssueLinksTable;
-  githubWebhookDeliveries: GithubWebhookDeliveriesTable;
+  trackerConnections: TrackerConnectionsTable;
+  trackerIssueLinks: TrackerIssueLinksTable;
+  trackerWebhookDeliveries: TrackerWebhookDeliveriesTable;
 }
