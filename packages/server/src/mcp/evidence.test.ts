@@ -82,6 +82,7 @@ describe.each(testDialects())("MCP companies and linked feedback on %s", (dialec
 
       more.wishId = await sendFeedback(ws.appKey, "Dark theme please", "My eyes hurt at night when I read the app", "v5");
       more.anonymousId = await sendFeedback(ws.appKey, "Night mode", "");
+      await sendFeedback(ws.appKey, "Export to PDF", "For the board meeting", "v1");
       more.otherFeedbackId = await sendFeedback(other.appKey, "Their bug", "Something of theirs");
       more.otherBoardId = (await other.console.get(`/workspaces/${other.wsId}/apps/${other.appId}/boards`)).body.boards[0].id;
       writer = await connect(ws.tokens.readWrite.token);
@@ -203,6 +204,37 @@ describe.each(testDialects())("MCP companies and linked feedback on %s", (dialec
       expect((await call(writer, "unlink_feedback", { feedbackId: more.anonymousId })).body.previousRequest.voteCount).toBe(1);
     });
 
+    it("gets a company with its users' votes, comments and feedback, to tokens of its workspace only", async () => {
+      const got = await call(reader, "get_company", { id: more.acme });
+      expect(got.isError, got.text).toBe(false);
+      expect(got.body.company).toMatchObject({
+        id: more.acme,
+        name: "Acme",
+        mrr: 800,
+        currency: "EUR",
+        plan: "business",
+        userCount: 2,
+        requestCount: 2,
+        dashboardUrl: `${PUBLIC_URL}/admin/w/${ws.wsId}/a/${ws.appId}/companies/${more.acme}`,
+      });
+      // v1 voted twice and sent feedback; v2 voted once and commented.
+      const users = [...got.body.users.items].sort((a: { votes: number }, b: { votes: number }) => b.votes - a.votes);
+      expect(users).toMatchObject([
+        { votes: 2, comments: 0, feedback: 1 },
+        { votes: 1, comments: 1, feedback: 0 },
+      ]);
+      expect(got.body.feedback.items[0].userPublicId).toBe(users[0].publicId);
+      expect(got.body.votes.total).toBe(3);
+      expect(got.body.comments).toMatchObject({ total: 1, items: [{ featureRequestId: ws.ids.darkMode, body: "Please follow the system setting", hidden: false }] });
+      expect(got.body.feedback).toMatchObject({ total: 1, items: [{ title: "Export to PDF", dashboardUrl: `${PUBLIC_URL}/admin/w/${ws.wsId}/feedback` }] });
+      expect((await call(reader, "get_company", { id: more.acme, limit: 1 })).body.users).toMatchObject({ hasMore: true, items: [{}] });
+
+      const otto = await connect(other.token);
+      const refused = await call(otto, "get_company", { id: more.acme });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/company_not_found.*"fields":\["id"\]/);
+    });
+
     it("offers linking to read-write tokens only", async () => {
       const names = (await reader.client.listTools()).tools.map((tool) => tool.name);
       expect(names).not.toContain("link_feedback");
@@ -229,6 +261,8 @@ describe.each(testDialects())("MCP companies and linked feedback on %s", (dialec
         ["unlink_feedback", { feedbackId: more.otherFeedbackId }, /submission_not_found.*"fields":\["feedbackId"\]/],
         ["get_feedback", { id: more.otherFeedbackId }, /submission_not_found/],
         ["get_request", { id: ws.ids.darkMode, companyLimit: 0 }, /companyLimit/],
+        ["get_company", { id: "acme" }, /id/],
+        ["get_company", { id: "co_00000000000000000000000000" }, /company_not_found.*"fields":\["id"\]/],
         ["search_requests", { currency: "XYZ" }, /currency/],
         ["search_requests", { currency: "euro" }, /currency/],
         ["search_requests", { minCompanyRevenue: -1 }, /minCompanyRevenue/],

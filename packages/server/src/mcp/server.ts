@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ApiError } from "../http/errors.js";
 import type { McpAccess } from "./access.js";
 import { draftChangelogTool } from "./draft-changelog.js";
+import { getCompanyTool } from "./get-company.js";
 import { getFeedbackTool } from "./get-feedback.js";
 import { getRequestTool } from "./get-request.js";
 import { linkFeedbackTool, unlinkFeedbackTool } from "./link-feedback.js";
@@ -23,6 +24,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   listAppsTool,
   searchRequestsTool,
   getRequestTool,
+  getCompanyTool,
   searchFeedbackTool,
   getFeedbackTool,
   summarizeChangesTool,
