@@ -35,7 +35,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
 ] as unknown as readonly McpTool[];
 
 const INSTRUCTIONS =
-  "Tidings holds a product team's feature requests (with votes, paying voters and their monthly revenue), roadmap, feedback inbox and release notes. " +
+  "Tidings holds a product team's feature requests (with votes, the voters' companies and their monthly revenue, and the feedback linked to them as evidence), roadmap, feedback inbox and release notes. " +
   "Start with list_apps for the ids of apps, boards, columns and tags. Results carry ids and links: portalUrl is the public page, dashboardUrl the team's. " +
   "Writing tools (merge_requests, link_feedback, unlink_feedback, draft_changelog) are offered to read-write tokens only; draft_changelog never publishes.";
 
