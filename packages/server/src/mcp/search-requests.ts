@@ -39,7 +39,7 @@ export const searchRequestsTool = defineTool({
       .describe("What `company_revenue` and `minCompanyRevenue` count in; other currencies are not converted"),
     minCompanyRevenue: z.number().min(0).max(1e12).optional().describe("Requests whose voters' accounts pay at least this much a month in `currency` (currency units)"),
     minCompanies: z.number().int().min(1).max(1_000_000).optional().describe("Requests with at least this many voting companies"),
-    plan: z.string().min(1).max(100).optional().describe("Requests with a voter on this plan: their company's, else their own"),
+    plan: z.string().min(1).max(64).optional().describe("Requests with a voter on this plan: their company's, else their own"),
     companyId: idOf("co").optional().describe("Requests a user of this company voted for (co_…, from get_request)"),
     sort: z.enum(ADMIN_FEATURE_REQUEST_SORTS).default("votes"),
     limit: z.number().int().min(1).max(50).default(20),
