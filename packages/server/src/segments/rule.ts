@@ -77,12 +77,16 @@ function attributeCondition(postgres: boolean, condition: AttributeCondition): E
 export function ruleCondition(db: Kysely<Database>, appId: string, rule: SegmentRule): (eb: Builder) => Expression<SqlBool> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   return (eb) => {
-    const all: Array<Expression<SqlBool>> = [eb("u.appId", "=", appId)];
     const { user, company } = rule;
+    const byCompany = company !== undefined && Object.keys(company).length > 0;
+    // A company condition already keeps to the app (its companies are the app's): naming the app
+    // again would let SQLite walk every user of the app by an (app, …) index instead of the
+    // members by company.
+    const all: Array<Expression<SqlBool>> = byCompany ? [] : [eb("u.appId", "=", appId)];
     if (user?.plans !== undefined) all.push(eb("u.plan", "in", user.plans));
     if (user?.isPaying !== undefined) all.push(eb("u.isPaying", "=", user.isPaying ? 1 : 0));
     if (user?.mrr !== undefined) all.push(...rangeConditions("u", user.mrr));
-    if (company !== undefined && Object.keys(company).length > 0) {
+    if (byCompany) {
       const companies = eb
         .selectFrom("companies as c")
         .select("c.id")
@@ -96,6 +100,6 @@ export function ruleCondition(db: Kysely<Database>, appId: string, rule: Segment
         });
       all.push(eb("u.companyId", "in", companies));
     }
-    return eb.and(all);
+    return all.length === 1 ? all[0]! : eb.and(all);
   };
 }
