@@ -81,11 +81,16 @@ export async function segmentUses(db: Kysely<Database>, appId: string, segmentId
   };
 }
 
-/** Deletes a segment, refused (`409 segment_in_use`, nothing deleted) while a board or an unmailed release names it. */
+/**
+ * Deletes a segment, refused (`409 segment_in_use`, nothing deleted) while a board or an unmailed
+ * release names it. Releases already mailed to it stop naming it, so no row points at nothing
+ * (an archive of the app must import again).
+ */
 export async function deleteSegment(trx: Kysely<Database>, workspaceId: string, segmentId: string): Promise<SegmentRow> {
   const segment = await findSegmentInWorkspace(trx, workspaceId, segmentId);
   const uses = await segmentUses(trx, segment.appId, segmentId);
   if (uses.boards.length > 0 || uses.releases.length > 0) throw new ApiError("segment_in_use", { details: uses });
+  await trx.updateTable("changelogEntries").set({ emailSegmentId: null }).where("appId", "=", segment.appId).where("emailSegmentId", "=", segmentId).execute();
   await trx.deleteFrom("segments").where("id", "=", segmentId).execute();
   return segment;
 }

@@ -108,6 +108,11 @@ describe.each(testDialects())("segments in boards, release mail and console list
     await acme.console.post(`/workspaces/${acme.wsId}/changelog`, { appId: acme.appId, title: "For all", body: "Hi", publishNow: true });
     await t.app.jobs.tick();
     expect(sent.filter((m) => m.subject.includes("For all")).map((m) => m.to).sort()).toEqual(subscribers.map(([email]) => email).sort());
+    // Once mailed, the release no longer holds the segment back; deleting it clears the release's reference.
+    const spare = (await acme.console.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/segments`, { name: "Spare", rule: {} })).body.id as string;
+    const mailed = await acme.console.post(`/workspaces/${acme.wsId}/changelog`, { appId: acme.appId, title: "Spare", body: "", emailSegmentId: spare, publishNow: true });
+    expect((await acme.console.delete(`/workspaces/${acme.wsId}/segments/${spare}`)).status).toBe(200);
+    expect((await acme.console.get(`/workspaces/${acme.wsId}/changelog/${mailed.body.id}`)).body.emailSegmentId).toBeNull();
   });
 
   it("filters the console's end users by segment, and its requests by a voter in the segment", async () => {
