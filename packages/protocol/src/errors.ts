@@ -288,6 +288,24 @@ export const ErrorCodes = {
     meaning: "An app may have up to 200 tags and a request up to 10; a listing filters on up to 5 at once. Nothing was written.",
     fix: "Remove a tag first, or filter on fewer tags.",
   },
+  segment_not_found: {
+    status: 404,
+    message: "Segment not found",
+    meaning: "The segment does not exist in this workspace, or (a board's access rule, a release's audience, a list filter) belongs to another app.",
+    fix: "List the app's segments first.",
+  },
+  too_many_segments: {
+    status: 400,
+    message: "This app has as many segments as it may have",
+    meaning: "An app may have up to 50 segments. Nothing was written.",
+    fix: "Delete a segment you no longer use.",
+  },
+  segment_in_use: {
+    status: 409,
+    message: "The segment is in use",
+    meaning: "A private board's access rule or an unpublished release's mail audience names the segment; `details` lists them. Nothing was deleted.",
+    fix: "Change those boards' access rules and those releases' audiences first.",
+  },
   custom_field_not_found: {
     status: 404,
     message: "Custom field not found",

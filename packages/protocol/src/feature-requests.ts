@@ -228,6 +228,8 @@ export const AdminFeatureRequestListQuerySchema = Type.Object({
   plan: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   /** Requests a user of this company (`co_…`) voted for. */
   companyId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Requests at least one member of this segment (`seg_…`) voted for. */
+  segmentId: Type.Optional(Type.String({ maxLength: 64 })),
   includeMerged: Type.Optional(Type.Boolean()),
 });
 

@@ -45,6 +45,7 @@ import type { RateLimiter } from "./rate-limit/rate-limiter.js";
 import { boardConsoleRoutes } from "./boards/console-routes.js";
 import { boardsPublicRoutes } from "./boards/public-routes.js";
 import { tagConsoleRoutes } from "./tags/console-routes.js";
+import { segmentConsoleRoutes } from "./segments/console-routes.js";
 import { customFieldConsoleRoutes } from "./custom-fields/console-routes.js";
 import { customFieldsPublicRoutes } from "./custom-fields/public-routes.js";
 import { roadmapConsoleRoutes } from "./roadmap/console-routes.js";
@@ -336,6 +337,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       roadmapConsoleRoutes(typed, ctx);
       boardConsoleRoutes(typed, ctx, { boardDeleted: archiveBoardFields });
       tagConsoleRoutes(typed, ctx);
+      segmentConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
       voteOnBehalfConsoleRoutes(typed, ctx);

@@ -4,6 +4,7 @@ import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
+import { segmentsHolding } from "../segments/members.js";
 import { tokenHash, type EndUserIdentity } from "../users/identity.js";
 import { accessRuleOf, listBoards, type BoardRow } from "./boards.js";
 
@@ -14,6 +15,8 @@ const BOARDS_CACHE_MS = 60_000;
 export interface ReaderAttributes {
   plan: string | null;
   isPaying: boolean | null;
+  /** The segments, of those the app's private boards name, that hold the reader. */
+  segmentIds: ReadonlySet<string>;
 }
 
 /** Whether a rule admits a user with these attributes: every condition it names must hold. */
@@ -21,6 +24,7 @@ export function ruleAdmits(rule: BoardAccessRule | null, attributes: ReaderAttri
   if (rule === null) return true;
   if (rule.plans !== undefined && (attributes.plan === null || !rule.plans.includes(attributes.plan))) return false;
   if (rule.isPaying !== undefined && attributes.isPaying !== rule.isPaying) return false;
+  if (rule.segmentId !== undefined && !attributes.segmentIds.has(rule.segmentId)) return false;
   return true;
 }
 
@@ -46,11 +50,16 @@ export async function boardAudience(db: Kysely<Database>, appId: string, identit
   if (identity.identified && identity.token !== null) {
     const user = await db
       .selectFrom("endUsers")
-      .select(["plan", "isPaying"])
+      .select(["id", "plan", "isPaying"])
       .where("appId", "=", appId)
       .where("tokenHash", "=", tokenHash(identity.token))
       .executeTakeFirst();
-    attributes = { plan: user?.plan ?? null, isPaying: user?.isPaying == null ? null : user.isPaying === 1 };
+    const segments = privateBoards.map((b) => accessRuleOf(b)?.segmentId).filter((id) => id !== undefined);
+    attributes = {
+      plan: user?.plan ?? null,
+      isPaying: user?.isPaying == null ? null : user.isPaying === 1,
+      segmentIds: user === undefined ? new Set() : await segmentsHolding(db, appId, [...new Set(segments)], user.id),
+    };
   }
   const boards = all.filter((b) => b.visibility === "public" || (attributes !== null && ruleAdmits(accessRuleOf(b), attributes)));
   if (boards.length === all.length) return { boards, all: true, key: "all" };

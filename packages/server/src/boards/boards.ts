@@ -4,6 +4,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { BoardsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
+import { findSegmentInApp } from "../segments/segments.js";
 import { insertWithSlug, slugify } from "../slug.js";
 
 export type BoardRow = Selectable<BoardsTable>;
@@ -92,6 +93,7 @@ export async function createBoard(trx: Kysely<Database>, clock: Clock, appId: st
   const now = isoNow(clock);
   const id = newId("brd", clock.now());
   const fields = visibilityFields(input.visibility ?? "public", input.accessRule, false);
+  if (input.accessRule?.segmentId !== undefined) await findSegmentInApp(trx, appId, input.accessRule.segmentId);
   let position = 0;
   const rowWith = (slug: string): BoardRow => ({
     id,
@@ -135,6 +137,7 @@ export async function updateBoard(trx: Kysely<Database>, clock: Clock, workspace
   if (patch.visibility !== undefined || patch.accessRule !== undefined || becomesDefault) {
     const visibility = patch.visibility ?? current.visibility;
     const rule = patch.accessRule !== undefined ? patch.accessRule : accessRuleOf(current);
+    if (patch.accessRule?.segmentId !== undefined) await findSegmentInApp(trx, current.appId, patch.accessRule.segmentId);
     Object.assign(changes, visibilityFields(visibility, rule, current.isDefault === 1 || becomesDefault));
   }
   if (patch.slug !== undefined && patch.slug !== current.slug) {

@@ -177,6 +177,17 @@ export interface BoardsTable {
   updatedAt: string;
 }
 
+/** A saved rule over end users' and companies' reported attributes (migration 0037). */
+export interface SegmentsTable {
+  id: string;
+  appId: string;
+  name: string;
+  /** JSON of a `SegmentRule`. */
+  rule: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A label the team puts on requests; team-only tags never reach the public. */
 export interface TagsTable {
   id: string;
@@ -419,6 +430,8 @@ export interface ChangelogEntriesTable {
   publishedAt: string | null;
   /** When the subscriber mails of the (first) publication were queued. */
   notifiedAt: string | null;
+  /** Only this segment's subscribers are mailed the release (migration 0037); null: every one. */
+  emailSegmentId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -715,6 +728,7 @@ export interface Database {
   boardColumns: BoardColumnsTable;
   boards: BoardsTable;
   tags: TagsTable;
+  segments: SegmentsTable;
   featureRequestTags: FeatureRequestTagsTable;
   customFields: CustomFieldsTable;
   appVersions: AppVersionsTable;

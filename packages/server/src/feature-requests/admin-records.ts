@@ -1,3 +1,5 @@
+import type { SegmentRule } from "@tidings/protocol";
+import { ruleCondition } from "../segments/rule.js";
 import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, ModerationState } from "@tidings/protocol";
 import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
@@ -89,6 +91,8 @@ export interface AdminListQuery {
   plan: string | undefined;
   /** Already checked to be a company of the workspace. */
   companyId: string | undefined;
+  /** Requests with at least one voter the segment (of the workspace, already found) holds. */
+  segment?: { appId: string; rule: SegmentRule } | undefined;
 }
 
 /**
@@ -125,6 +129,12 @@ export async function listAdminFeatureRequests(
   if (query.minCompanies !== undefined) filtered = filtered.where((eb) => eb(COMPANY_COUNT, ">=", query.minCompanies!));
   if (query.plan !== undefined) filtered = filtered.where(voterOnPlan(query.plan));
   if (query.companyId !== undefined) filtered = filtered.where(votedByCompany(query.companyId));
+  if (query.segment !== undefined) {
+    const members = db.selectFrom("endUsers as u").select("u.id").where(ruleCondition(db, query.segment.appId, query.segment.rule));
+    filtered = filtered.where((eb) =>
+      eb.exists(eb.selectFrom("featureRequestVotes as sv").select("sv.endUserId").whereRef("sv.featureRequestId", "=", "fr.id").where("sv.endUserId", "in", members)),
+    );
+  }
 
   const count = (q: typeof scope) => q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const [{ n: total }, { n: pendingTotal }] = await Promise.all([count(filtered), count(scope.where("fr.moderation", "=", "pending"))]);

@@ -25,6 +25,7 @@ export type ArchiveLine =
 export const ARCHIVE_TABLES = [
   "workspaces",
   "apps",
+  "segments",
   "boards",
   "tags",
   "customFields",
@@ -50,6 +51,7 @@ export type ArchiveTable = (typeof ARCHIVE_TABLES)[number];
 export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   workspaces: ["id"],
   apps: ["id"],
+  segments: ["id"],
   boards: ["id"],
   tags: ["id"],
   customFields: ["id"],
@@ -100,6 +102,7 @@ export interface Reference {
 /** Every reference an imported row must keep inside the archive, so an archive reaches no other app. */
 export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   apps: [{ column: "workspaceId", table: "workspaces", kind: "row" }],
+  segments: [{ column: "appId", table: "apps", kind: "row" }],
   boards: [{ column: "appId", table: "apps", kind: "row" }],
   tags: [{ column: "appId", table: "apps", kind: "row" }],
   customFields: [
@@ -145,6 +148,7 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   changelogEntries: [
     { column: "appId", table: "apps", kind: "row" },
     { column: "versionId", table: "appVersions", kind: "row", nullable: true },
+    { column: "emailSegmentId", table: "segments", kind: "row", nullable: true },
   ],
   changelogEntryRequests: [
     { column: "entryId", table: "changelogEntries", kind: "row" },
@@ -170,6 +174,7 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
 /** The column naming a row's owner: a row already on the server must have the same one. */
 export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
   apps: "workspaceId",
+  segments: "appId",
   boards: "appId",
   tags: "appId",
   customFields: "appId",

@@ -34,6 +34,7 @@ import * as m0033 from "./0033-github.js";
 import * as m0034 from "./0034-feedback-evidence.js";
 import * as m0035 from "./0035-linear.js";
 import * as m0036 from "./0036-trackers.js";
+import * as m0037 from "./0037-segments.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "0034-feedback-evidence": m0034,
   "0035-linear": m0035,
   "0036-trackers": m0036,
+  "0037-segments": m0037,
 };
