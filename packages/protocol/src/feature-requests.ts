@@ -244,7 +244,7 @@ export const AdminFeatureRequestListSchema = Type.Object({
 /** One entry of a request's history. */
 export const FeatureRequestEventSchema = Type.Object({
   id: Type.String(),
-  /** created, approved, declined, moved, version_changed, merged, shipped, edited, deleted */
+  /** created, approved, declined, moved, version_changed, board_changed, merged, shipped, edited, deleted */
   type: Type.String(),
   data: Type.Record(Type.String(), Type.Unknown()),
   /** `user:<id>`, `admin`, `end_user:<publicId>` or null for the system. */

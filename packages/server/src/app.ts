@@ -23,6 +23,7 @@ import { voteOnBehalfConsoleRoutes } from "./votes-on-behalf/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
 import { duplicateConsoleRoutes } from "./feature-requests/duplicate-routes.js";
+import { recordBoardMoves } from "./feature-requests/events.js";
 import { companyConsoleRoutes } from "./companies/console-routes.js";
 import { featureRequestPublicRoutes } from "./feature-requests/public-routes.js";
 import { clientErrorHandler, installParserAnswers, MAX_HEAD_BYTES } from "./http/client-errors.js";
@@ -335,7 +336,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       invitationRoutes(typed, ctx);
       appConsoleRoutes(typed, ctx);
       roadmapConsoleRoutes(typed, ctx);
-      boardConsoleRoutes(typed, ctx, { boardDeleted: archiveBoardFields });
+      boardConsoleRoutes(typed, ctx, { boardDeleted: archiveBoardFields, requestsMoved: recordBoardMoves });
       tagConsoleRoutes(typed, ctx);
       segmentConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);

@@ -312,7 +312,7 @@ export interface FeatureRequestEventsTable {
   id: string;
   featureRequestId: string;
   appId: string;
-  /** created, approved, declined, moved, version_changed, merged, shipped, edited, deleted */
+  /** created, approved, declined, moved, version_changed, board_changed, merged, shipped, edited, deleted */
   type: string;
   /** JSON object with the event's details (from/to column, merge target, …). */
   data: string;

@@ -5,6 +5,7 @@ import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { linkedFeedback } from "./feedback-links.js";
+import { hasEveryTag } from "./listed.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "../search/search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";
@@ -112,11 +113,7 @@ export async function listAdminFeatureRequests(
   if (query.columnId !== undefined) filtered = filtered.where("fr.columnId", "=", query.columnId);
   if (query.versionId !== undefined) filtered = filtered.where("fr.versionId", "=", query.versionId);
   if (query.boardId !== undefined) filtered = filtered.where("fr.boardId", "=", query.boardId);
-  for (const tagId of new Set(query.tagIds)) {
-    filtered = filtered.where((eb) =>
-      eb.exists(eb.selectFrom("featureRequestTags as frt").select("frt.tagId").whereRef("frt.featureRequestId", "=", "fr.id").where("frt.tagId", "=", tagId)),
-    );
-  }
+  for (const tagged of hasEveryTag(query.tagIds)) filtered = filtered.where(tagged);
   for (const filter of query.fieldFilters) filtered = filtered.where(fieldCondition(db, "fr.custom_fields", filter));
   // The search columns are already lower-cased, accent-free and hold only letters, digits and
   // spaces, so the needle needs no LIKE escaping and both engines compare alike.

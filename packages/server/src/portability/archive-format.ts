@@ -38,6 +38,7 @@ export const ARCHIVE_TABLES = [
   "featureRequestVotes",
   "featureRequestComments",
   "featureRequestEvents",
+  "duplicateDismissals",
   "changelogEntries",
   "changelogEntryRequests",
   "emailSubscriptions",
@@ -64,6 +65,7 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   featureRequestVotes: ["featureRequestId", "endUserId"],
   featureRequestComments: ["id"],
   featureRequestEvents: ["id"],
+  duplicateDismissals: ["firstId", "secondId"],
   changelogEntries: ["id"],
   changelogEntryRequests: ["entryId", "featureRequestId"],
   emailSubscriptions: ["id"],
@@ -144,6 +146,11 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   featureRequestEvents: [
     { column: "appId", table: "apps", kind: "row" },
     { column: "featureRequestId", table: "featureRequests", kind: "loose" },
+  ],
+  // The pairs the team marked "not a duplicate", so the duplicates queue does not offer them again.
+  duplicateDismissals: [
+    { column: "firstId", table: "featureRequests", kind: "row" },
+    { column: "secondId", table: "featureRequests", kind: "row" },
   ],
   changelogEntries: [
     { column: "appId", table: "apps", kind: "row" },
