@@ -91,6 +91,7 @@ export const KNOWN_ERROR_CODES = [
   "feature_request_not_linkable",
   "end_user_not_found",
   "company_has_no_users",
+  "customer_not_admitted",
   "invalid_mrr",
   "unknown_currency",
   "company_attributes_too_large",

@@ -556,6 +556,13 @@ export const ErrorCodes = {
     meaning: "A vote on behalf names a company none of whose end users the host has reported yet. Nothing was written.",
     fix: "Vote for one of the company's users once the host reports them, or name the user by id or email.",
   },
+  customer_not_admitted: {
+    status: 409,
+    message: "The customer may not see the request's board",
+    meaning:
+      "A vote on behalf names an end user (or the company user it picked) whom the request's private board does not admit: they could not open the request they would follow. Nothing was written.",
+    fix: "Vote for a customer the board's access rule admits, change the rule, or move the request to a board the customer sees.",
+  },
   invalid_mrr: {
     status: 400,
     message: "MRR must be a finite number from 0 to 1,000,000,000",
