@@ -22,7 +22,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/src/**/*.test.tsx", "e2e/src/**/*.test.ts", "scripts/**/*.test.mjs"],
+    include: ["packages/*/src/**/*.test.ts", "packages/*/src/**/*.test.tsx", "e2e/src/**/*.test.ts", "scripts/**/*.test.mjs", "bench/src/**/*.test.ts"],
     // React Native's suites run under Jest with its preset (`npm test -w @tidings/react-native`).
     exclude: ["packages/react-native/**", "**/node_modules/**"],
     // Data-layer suites open their own SQLite files or PostgreSQL schemas, so files may run in parallel.

@@ -7,15 +7,16 @@ import { build } from "esbuild";
 const REPO = new URL("../../../", import.meta.url);
 
 /**
- * The code of the block marked ```tsx sample=<name> in a guide, exactly as a reader copies it.
+ * The code of the block marked ```tsx sample=<name> in a guide, exactly as a reader copies it
+ * (`languages`: the info strings' first words it may have, as a regular expression alternation).
  *
  * @example
  * ```ts
  * guideSample("docs/getting-started.md", "getting-started"); // "import { FeedbackClient } …"
  * ```
  */
-export function guideSample(guide: string, name: string): string {
-  return fencedBlock(guide, `(?:ts|tsx)[^\\n]*\\bsample=${name}\\b[^\\n]*`);
+export function guideSample(guide: string, name: string, languages = "ts|tsx"): string {
+  return fencedBlock(guide, `(?:${languages})[^\\n]*\\bsample=${name}\\b[^\\n]*`);
 }
 
 /**

@@ -178,3 +178,68 @@ describe("the Node company snippet of docs/identifying-users.md", () => {
     ]);
   });
 });
+
+describe.skipIf(!run)("the Python company snippet of docs/identifying-users.md", () => {
+  type Company = { externalId: string; name: string | null; mrr: number | null; currency: string; plan: string | null; attributes: Record<string, unknown>; userCount: number };
+  let companyApp: Awaited<ReturnType<RealServer["createApp"]>>;
+
+  /** Runs the guide's Python company block with this test server's constants, then `driver`. */
+  async function pythonCompany(driver: string, secret = companyApp.signingSecret): Promise<string> {
+    const snippet = guideSample("docs/identifying-users.md", "python-company-signing", "python")
+      .replace(/^TIDINGS_URL = ".*"$/m, `TIDINGS_URL = ${JSON.stringify(server.baseUrl)}`)
+      .replace(/^APP_KEY = ".*"$/m, `APP_KEY = ${JSON.stringify(companyApp.appKey)}`)
+      .replace(/^SIGNING_SECRET = ".*"(.*)$/m, `SIGNING_SECRET = ${JSON.stringify(secret)}$1`);
+    const file = path.join(folder, "company-driver.py");
+    fs.writeFileSync(file, `${snippet}\n\n${driver}\n`);
+    const { stdout } = await promisify(execFile)("python3", [file], { encoding: "utf8", timeout: 20_000 });
+    return stdout.trim();
+  }
+  const companies = async () =>
+    ((await server.consoleCall("GET", `/workspaces/${companyApp.wsId}/apps/${companyApp.appId}/companies`)) as unknown as { companies: Company[] }).companies;
+
+  beforeAll(async () => {
+    companyApp = await server.createApp("python-company-guide");
+  }, 60_000);
+
+  it("signs companies the server accepts: every field, floats JavaScript writes as integers, text outside ASCII, joining and leaving", async () => {
+    const out = await pythonCompany(
+      [
+        "import json",
+        "answers = []",
+        `answers.append(report_company("py-1", {"id": "acct_42", "name": "Acme GmbH ✓", "mrr_cents": 120050, "currency": "EUR", "plan": "business", "attributes": {"seats": 40.0, "region": "eu", "trial": False, "note": "Großkunde \\"A\\"", "ratio": 0.25, "owner": None}}))`,
+        `answers.append(report_company("py-2", {"id": "acct_42"}))`,
+        `answers.append(report_company("py-3", {"id": "acct_7", "mrr_cents": None, "plan": None}))`,
+        `answers.append(report_company("py-3", None))`,
+        "print(json.dumps(answers))",
+      ].join("\n"),
+    );
+    expect((JSON.parse(out) as unknown[]).length).toBe(4);
+    expect(await companies()).toEqual([
+      expect.objectContaining({
+        externalId: "acct_42",
+        name: "Acme GmbH ✓",
+        mrr: 1200.5,
+        currency: "EUR",
+        plan: "business",
+        attributes: { note: 'Großkunde "A"', owner: null, ratio: 0.25, region: "eu", seats: 40, trial: false },
+        userCount: 2,
+      }),
+      expect.objectContaining({ externalId: "acct_7", mrr: null, plan: null, userCount: 0 }),
+    ]);
+  });
+
+  it("is refused with 401 invalid_signature, no company written, when signed with another secret", async () => {
+    const out = await pythonCompany(
+      [
+        "import json, urllib.error",
+        "try:",
+        '    report_company("py-wrong", {"id": "acct_forged", "mrr_cents": 100})',
+        "except urllib.error.HTTPError as error:",
+        "    print(json.dumps({'status': error.code, 'code': json.load(error).get('code')}))",
+      ].join("\n"),
+      "tsk_not_the_secret_of_this_app_0000000000",
+    );
+    expect(JSON.parse(out)).toEqual({ status: 401, code: "invalid_signature" });
+    expect((await companies()).map((c) => c.externalId)).not.toContain("acct_forged");
+  });
+});

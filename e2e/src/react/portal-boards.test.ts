@@ -1,4 +1,5 @@
 // A board's own address and tag filters in the portal the server serves, in Chromium.
+import { createHmac } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRealServer, type RealServer } from "../client/real-server.js";
@@ -10,8 +11,11 @@ let browser: Browser;
 let appKey: string;
 let wsId: string;
 let bugsId: string;
+let signingSecret: string;
 
 const TITLES = ["Dark mode", "Crash on launch", "Slow sync"];
+/** Those, and the request of the private board. */
+const EVERY_TITLE = [...TITLES, "Secret engine"];
 
 beforeAll(async () => {
   if (!run) return;
@@ -33,7 +37,19 @@ beforeAll(async () => {
   await server.consoleCall("POST", `${at}/feature-requests/move`, { boardId: bugs.id, featureRequestIds: [crash, slow] });
   await server.consoleCall("POST", `${at}/feature-requests/tags`, { featureRequestIds: [dark, crash], add: [mobile.id] });
   await server.consoleCall("POST", `${at}/feature-requests/tags`, { featureRequestIds: [crash, slow], add: [sync.id] });
+  // A private board admitting every identified user, with a request of its own.
+  signingSecret = app.signingSecret;
+  const lab = (await server.consoleCall("POST", `${at}/boards`, { name: "Lab", slug: "lab", visibility: "private" })) as unknown as { id: string };
+  await server.consoleCall("POST", `/workspaces/${app.wsId}/feature-requests`, { appId: app.appId, title: "Secret engine", boardId: lab.id });
 }, 60_000);
+
+/** An SSO token as the host's backend signs it (docs/sso.md): HS256 with the app's signing secret, audience the app key. */
+function ssoToken(sub: string): string {
+  const iat = Math.floor(Date.now() / 1000);
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ aud: appKey, iat, exp: iat + 600, sub })}`;
+  return `${unsigned}.${createHmac("sha256", signingSecret).update(unsigned).digest("base64url")}`;
+}
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -57,7 +73,7 @@ async function open(context: BrowserContext, path: string): Promise<{ page: Page
 async function listed(page: Page, expected: string[]): Promise<void> {
   const titles = async () => {
     const shown: string[] = [];
-    for (const title of TITLES) if ((await page.getByRole("button", { name: title, exact: true }).count()) > 0) shown.push(title);
+    for (const title of EVERY_TITLE) if ((await page.getByRole("button", { name: title, exact: true }).count()) > 0) shown.push(title);
     return shown.sort();
   };
   await expect.poll(titles, { timeout: 8000 }).toEqual([...expected].sort());
@@ -143,6 +159,24 @@ describe.skipIf(!run)("boards and tags in the portal, in Chromium", () => {
     await listed(page, ["Crash on launch", "Slow sync"]);
     expect(address(page)).toBe("/requests?tag=sync");
     await context.close();
+  });
+
+  it("shows a private board at its address to a visitor signed in through SSO it admits, and not found to anyone else", async () => {
+    const anonymous = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: "en-US" });
+    const outside = await open(anonymous, "/b/lab");
+    await outside.page.getByRole("status").filter({ hasText: "This page does not exist." }).waitFor();
+    expect(await outside.page.getByRole("button", { name: "Secret engine", exact: true }).count()).toBe(0);
+    expect(outside.listings).toEqual([]);
+    await anonymous.close();
+
+    const signedIn = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: "en-US" });
+    const { page, listings } = await open(signedIn, `/b/lab#ssoToken=${ssoToken("insider-1")}`);
+    await listed(page, ["Secret engine"]);
+    expect(listings.map((l) => l.get("board"))).toContain("lab");
+    expect(address(page)).toBe("/b/lab");
+    const filters = page.getByRole("region", { name: "Boards and tags" });
+    expect(await filters.getByRole("link", { name: "Lab" }).getAttribute("aria-current")).toBe("page");
+    await signedIn.close();
   });
 
   it("proposes into the board the visitor is looking at", async () => {

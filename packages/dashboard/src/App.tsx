@@ -15,6 +15,7 @@ import { EndUsers } from "./pages/EndUsers.js";
 import { Companies } from "./pages/Companies.js";
 import { CompanyDetail } from "./pages/CompanyDetail.js";
 import { Feedback } from "./pages/Feedback.js";
+import { Integrations } from "./pages/Integrations.js";
 import { Members } from "./pages/Members.js";
 import { Organize } from "./pages/Organize.js";
 import { RequestDetail } from "./pages/RequestDetail.js";
@@ -70,6 +71,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     } else if (route.appId !== undefined && route.section === "versions") page = <Versions key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "organize") page = <Organize key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "subscribers") page = <Subscribers key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "integrations") page = <Integrations key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "webhooks") page = <Webhooks key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.appId !== undefined && route.section === "users") page = <EndUsers key={route.appId} wsId={wsId} appId={route.appId} />;
     else if (route.appId !== undefined && route.section === "companies" && route.itemId !== undefined) {
@@ -153,6 +155,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
             {t("nav.webhooks")}
           </NavLink>
         ) : null}
+        <NavLink href={appSection("integrations")} current={route.section === "integrations"}>
+          {t("nav.integrations")}
+        </NavLink>
         <NavLink href={`/admin/w/${wsId}/feedback`} current={route.section === "feedback"}>
           {t("nav.feedback")}
         </NavLink>

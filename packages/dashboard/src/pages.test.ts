@@ -5,6 +5,7 @@ import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
 import { formatMoney, formatRevenue } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./pages/Feedback.js";
 import { validateRequest } from "./pages/RequestDetail.js";
+import { githubMappingBody } from "./pages/GithubIntegration.js";
 import { requestListParams } from "./pages/Requests.js";
 import { validateVersion } from "./pages/Versions.js";
 import { validateWebhook } from "./pages/Webhooks.js";
@@ -121,6 +122,14 @@ describe("dashboard page helpers", () => {
     expect(requestListParams("app_1", { ...filters, columnId: "col_1" }, { limit: 20, offset: 0 }).get("columnId")).toBe("col_1");
   });
 
+  it("asks for the company filters the server knows, counting revenue in the chosen currency and leaving out what is not a number", () => {
+    const filters = { tab: "all" as const, q: "", sort: "company_count", currency: "EUR", columnId: "", boardId: "", tagIds: [], fields: [] };
+    const params = requestListParams("app_1", { ...filters, plan: " Pro ", companyId: "co_1", minCompanyRevenue: "99.5", minCompanies: "2" }, { limit: 20, offset: 0 });
+    expect(Object.fromEntries(params)).toMatchObject({ sort: "company_count", currency: "EUR", minCompanyRevenue: "99.5", minCompanies: "2", plan: "Pro", companyId: "co_1" });
+    const loose = requestListParams("app_1", { ...filters, plan: " ", minCompanyRevenue: "-3", minCompanies: "1.5" }, { limit: 20, offset: 0 });
+    expect([...loose.keys()]).toEqual(["appId", "limit", "offset", "sort"]);
+  });
+
   it("offers to keep the more voted request of a pair, the older on a tie, and merges the other into it", () => {
     const side = (id: string, voteCount: number) => ({ id, title: id, boardId: "brd_1", boardName: "Ideas", voteCount, commentCount: 0, moderation: "approved" as const, status: "open", columnId: null, columnName: null, createdAt: "2030-01-01T00:00:00.000Z" });
     expect(suggestedKeep({ newer: side("fr_new", 5), older: side("fr_old", 2) })).toBe("newer");
@@ -137,5 +146,13 @@ describe("dashboard page helpers", () => {
     expect(parseRoute("/admin/w/ws_1/a/app_1/requests")).toEqual({ wsId: "ws_1", appId: "app_1", section: "requests" });
     expect(parseRoute("/admin/w/ws_1/tokens")).toEqual({ wsId: "ws_1", section: "tokens" });
     expect(parseRoute("/admin/w/ws_1/a/app_1/organize")).toEqual({ wsId: "ws_1", appId: "app_1", section: "organize" });
+  });
+
+  it("sends the GitHub mapping with defaults as null and only complete label rules", () => {
+    expect(githubMappingBody("", "col_2", [{ label: " Planned ", column: "col_3" }, { label: "", column: "col_4" }, { label: "bug", column: "" }])).toEqual({
+      closedColumn: null,
+      reopenedColumn: "col_2",
+      labelColumns: [{ label: "Planned", column: "col_3" }],
+    });
   });
 });

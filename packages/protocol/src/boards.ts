@@ -23,6 +23,8 @@ export const BoardAccessRuleSchema = Type.Object(
     plans: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: MAX_ACCESS_RULE_PLANS })),
     /** The user is (true) or is not (false) a paying customer. */
     isPaying: Type.Optional(Type.Boolean()),
+    /** The user is a member of this segment of the app (see docs/segments.md). */
+    segmentId: Type.Optional(Type.String({ pattern: "^seg_[0-9a-z]{26}$" })),
   },
   // Refused, not stripped: a misspelt condition must not silently open the board to everyone.
   { additionalProperties: Type.Never() },

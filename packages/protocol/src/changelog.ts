@@ -69,6 +69,8 @@ export const AdminChangelogEntrySchema = Type.Object({
   scheduledAt: Nullable(Timestamp),
   publishedAt: Nullable(Timestamp),
   notifiedAt: Nullable(Timestamp),
+  /** Only this segment's subscribers are mailed the release; null: every subscriber. */
+  emailSegmentId: Nullable(Type.String()),
   linkedRequestIds: Type.Array(Type.String()),
   linkedRequests: Type.Array(LinkedRequestSchema),
   subscriberCount: Type.Integer(),
@@ -100,6 +102,8 @@ export const CreateChangelogBodySchema = Type.Object({
   linkedRequestIds: Type.Optional(LinkedIds),
   publishNow: Type.Optional(Type.Boolean()),
   scheduledAt: Type.Optional(Nullable(Timestamp)),
+  /** Mail the release only to subscribers who are members of this segment of the app. */
+  emailSegmentId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
 });
 export const UpdateChangelogBodySchema = Type.Object({
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -108,4 +112,6 @@ export const UpdateChangelogBodySchema = Type.Object({
   versionId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   linkedRequestIds: Type.Optional(LinkedIds),
   scheduledAt: Type.Optional(Nullable(Timestamp)),
+  /** Mail only this segment's subscribers (null: every one); ignored once the release was mailed. */
+  emailSegmentId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
 });

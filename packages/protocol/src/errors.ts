@@ -288,6 +288,24 @@ export const ErrorCodes = {
     meaning: "An app may have up to 200 tags and a request up to 10; a listing filters on up to 5 at once. Nothing was written.",
     fix: "Remove a tag first, or filter on fewer tags.",
   },
+  segment_not_found: {
+    status: 404,
+    message: "Segment not found",
+    meaning: "The segment does not exist in this workspace, or (a board's access rule, a release's audience, a list filter) belongs to another app.",
+    fix: "List the app's segments first.",
+  },
+  too_many_segments: {
+    status: 400,
+    message: "This app has as many segments as it may have",
+    meaning: "An app may have up to 50 segments. Nothing was written.",
+    fix: "Delete a segment you no longer use.",
+  },
+  segment_in_use: {
+    status: 409,
+    message: "The segment is in use",
+    meaning: "A private board's access rule or an unpublished release's mail audience names the segment; `details` lists them. Nothing was deleted.",
+    fix: "Change those boards' access rules and those releases' audiences first.",
+  },
   custom_field_not_found: {
     status: 404,
     message: "Custom field not found",
@@ -537,6 +555,13 @@ export const ErrorCodes = {
     message: "The company has no end users to vote for",
     meaning: "A vote on behalf names a company none of whose end users the host has reported yet. Nothing was written.",
     fix: "Vote for one of the company's users once the host reports them, or name the user by id or email.",
+  },
+  customer_not_admitted: {
+    status: 409,
+    message: "The customer may not see the request's board",
+    meaning:
+      "A vote on behalf names an end user (or the company user it picked) whom the request's private board does not admit: they could not open the request they would follow. Nothing was written.",
+    fix: "Vote for a customer the board's access rule admits, change the rule, or move the request to a board the customer sees.",
   },
   invalid_mrr: {
     status: 400,

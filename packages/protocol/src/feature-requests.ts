@@ -228,6 +228,8 @@ export const AdminFeatureRequestListQuerySchema = Type.Object({
   plan: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   /** Requests a user of this company (`co_…`) voted for. */
   companyId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Requests at least one member of this segment (`seg_…`) voted for. */
+  segmentId: Type.Optional(Type.String({ maxLength: 64 })),
   includeMerged: Type.Optional(Type.Boolean()),
 });
 
@@ -242,13 +244,14 @@ export const AdminFeatureRequestListSchema = Type.Object({
 /** One entry of a request's history. */
 export const FeatureRequestEventSchema = Type.Object({
   id: Type.String(),
-  /** created, approved, declined, moved, version_changed, merged, shipped, edited, deleted */
+  /** created, approved, declined, moved, version_changed, board_changed, merged, shipped, edited, deleted */
   type: Type.String(),
   data: Type.Record(Type.String(), Type.Unknown()),
   /** `user:<id>`, `admin`, `end_user:<publicId>` or null for the system. */
   actor: NullableString,
   createdAt: Timestamp,
 });
+export type FeatureRequestEvent = Static<typeof FeatureRequestEventSchema>;
 
 /** A voter as the console sees them: the public id and the attributes the host app reported. */
 export const FeatureRequestVoterSchema = Type.Object({
@@ -271,6 +274,7 @@ export const FeatureRequestVoterSchema = Type.Object({
   /** The linked feedback whose link added the vote, or null. */
   fromSubmissionId: NullableString,
 });
+export type FeatureRequestVoter = Static<typeof FeatureRequestVoterSchema>;
 
 /** A feedback submission linked to a request, as its console record lists it. */
 export const LinkedFeedbackSchema = Type.Object({
@@ -285,6 +289,7 @@ export const LinkedFeedbackSchema = Type.Object({
   linkedAt: Timestamp,
   createdAt: Timestamp,
 });
+export type LinkedFeedback = Static<typeof LinkedFeedbackSchema>;
 
 /** `POST W/feature-requests/:id/votes`: a vote on a customer's behalf; name exactly one of the three. */
 export const VoteOnBehalfBodySchema = Type.Object({
@@ -310,6 +315,7 @@ export const VoteOnBehalfResultSchema = Type.Object({
    */
   follow: StringEnum(["confirmed", "pending", "declined", "none"]),
 });
+export type VoteOnBehalfResult = Static<typeof VoteOnBehalfResultSchema>;
 
 export const AdminFeatureRequestDetailSchema = Type.Object({
   ...AdminFeatureRequestSchema.properties,

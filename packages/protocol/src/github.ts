@@ -7,10 +7,13 @@ const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type
 export const GITHUB_API_BASE_URL = "https://api.github.com";
 
 /**
- * Why a connection stopped calling GitHub: the token was refused (`unauthorized`), lacks a
- * permission (`forbidden`), or the repository is gone or out of its reach.
+ * Why a connection stopped calling GitHub: the token (or the GitHub App's key) was refused
+ * (`unauthorized`), lacks a permission (`forbidden`), the repository is gone or out of its reach
+ * (`repository_not_found`); for a GitHub App installation, the installation was removed
+ * (`installation_removed`) or suspended (`installation_suspended`), or the repository was taken
+ * out of it (`repository_removed`).
  */
-export const GITHUB_BROKEN_REASONS = ["unauthorized", "forbidden", "repository_not_found"] as const;
+export const GITHUB_BROKEN_REASONS = ["unauthorized", "forbidden", "repository_not_found", "installation_removed", "installation_suspended", "repository_removed"] as const;
 export type GithubBrokenReason = (typeof GITHUB_BROKEN_REASONS)[number];
 
 const Owner = Type.String({ minLength: 1, maxLength: 39, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", description: "The user or organisation owning the repository" });
@@ -21,6 +24,17 @@ const Token = Type.String({
   pattern: "^[\\x21-\\x7e]+$",
   description: "A fine-grained personal access token (`github_pat_…`) with Issues read and write and Metadata read on the repository; never shown again",
 });
+/** A GitHub App installation, the other way to reach a repository than a token. */
+export const GithubAppCredentialsSchema = Type.Object(
+  {
+    appId: Type.String({ minLength: 1, maxLength: 20, pattern: "^[0-9]+$", description: "The GitHub App's id (its settings page, \"App ID\")" }),
+    privateKey: Type.String({ minLength: 100, maxLength: 10_000, description: "A private key of the GitHub App, the PEM file GitHub downloads; never shown again" }),
+    installationId: Type.String({ minLength: 1, maxLength: 20, pattern: "^[0-9]+$", description: "The installation's id on the account owning the repository (the number ending its settings URL)" }),
+  },
+  { additionalProperties: false },
+);
+export type GithubAppCredentials = Static<typeof GithubAppCredentialsSchema>;
+
 const ApiBaseUrl = Type.String({ minLength: 8, maxLength: 2048, description: `GitHub's REST API root (default ${GITHUB_API_BASE_URL}); another host must resolve to a public address or one TIDINGS_WEBHOOK_ALLOW names` });
 const ColumnRef = Type.String({ minLength: 1, maxLength: 100, description: "A column of the app, by id or slug" });
 const LabelColumn = Type.Object(
@@ -37,7 +51,9 @@ export const ConnectGithubBodySchema = Type.Object(
   {
     owner: Owner,
     repo: Repo,
-    token: Token,
+    /** Exactly one of `token` and `githubApp`. */
+    token: Type.Optional(Token),
+    githubApp: Type.Optional(GithubAppCredentialsSchema),
     apiBaseUrl: Type.Optional(ApiBaseUrl),
     closedColumn: Type.Optional(ClosedColumn),
     reopenedColumn: Type.Optional(ReopenedColumn),
@@ -49,7 +65,9 @@ export type ConnectGithubBody = Static<typeof ConnectGithubBodySchema>;
 
 export const GithubConnectionPatchSchema = Type.Object(
   {
+    /** A new token, or new GitHub App credentials (at most one of the two): either repairs a broken connection and replaces how it reaches GitHub. */
     token: Type.Optional(Token),
+    githubApp: Type.Optional(GithubAppCredentialsSchema),
     apiBaseUrl: Type.Optional(ApiBaseUrl),
     closedColumn: Type.Optional(ClosedColumn),
     reopenedColumn: Type.Optional(ReopenedColumn),
@@ -67,8 +85,13 @@ export const GithubConnectionSchema = Type.Object({
   appId: Type.String(),
   owner: Type.String(),
   repo: Type.String(),
-  /** The token's last four characters. */
+  /** How the connection reaches GitHub: a fine-grained `token`, or a GitHub `app` installation. */
+  auth: StringEnum(["token", "app"] as const),
+  /** The token's last four characters ("" for a GitHub App installation). */
   tokenHint: Type.String(),
+  /** The GitHub App's id and installation id (null for a token). */
+  githubAppId: Nullable(Type.String()),
+  installationId: Nullable(Type.String()),
   apiBaseUrl: Type.String(),
   /** The payload URL to give GitHub's webhook settings (content type `application/json`, the "Issues" event). */
   webhookUrl: Type.String(),

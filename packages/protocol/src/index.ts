@@ -19,3 +19,4 @@ export * from "./text.js";
 export * from "./webhooks.js";
 export * from "./github.js";
 export * from "./linear.js";
+export * from "./segments.js";

@@ -9,10 +9,7 @@ import { digestJobHandler } from "./notifications/digest.js";
 import { DIGEST_JOB } from "./feature-requests/notices.js";
 import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./changelog/publishing.js";
 import { webhookDeliverySweep } from "./integrations/deliveries.js";
-import { GITHUB_DEMAND_JOB, GITHUB_UNLINK_JOB } from "./integrations/github/links.js";
-import { githubDemandJobHandler, githubDemandStep, githubUnlinkJobHandler, githubWebhookJobHandler, GITHUB_WEBHOOK_JOB } from "./integrations/github/sync.js";
-import { LINEAR_DEMAND_JOB, LINEAR_UNLINK_JOB } from "./integrations/linear/links.js";
-import { linearDemandJobHandler, linearDemandStep, linearUnlinkJobHandler, linearWebhookJobHandler, LINEAR_WEBHOOK_JOB } from "./integrations/linear/sync.js";
+import { trackerJobs } from "./integrations/tracker-jobs.js";
 
 /**
  * The server's background runner: publish scheduled releases, turn ship-notify votes into
@@ -35,14 +32,7 @@ export function backgroundJobRunner(ctx: Context, log: FastifyBaseLogger, mailer
   runner.handle("mail", mailJobHandler(ctx, mailer));
   runner.handle(WEBHOOK_JOB, webhookJobHandler(ctx, webhookHooks));
   runner.handle(DIGEST_JOB, digestJobHandler(ctx));
-  runner.step(githubDemandStep);
   runner.step(webhookDeliverySweep());
-  runner.handle(GITHUB_DEMAND_JOB, githubDemandJobHandler(ctx));
-  runner.handle(GITHUB_WEBHOOK_JOB, githubWebhookJobHandler(ctx));
-  runner.handle(GITHUB_UNLINK_JOB, githubUnlinkJobHandler(ctx));
-  runner.step(linearDemandStep);
-  runner.handle(LINEAR_DEMAND_JOB, linearDemandJobHandler(ctx));
-  runner.handle(LINEAR_WEBHOOK_JOB, linearWebhookJobHandler(ctx));
-  runner.handle(LINEAR_UNLINK_JOB, linearUnlinkJobHandler(ctx));
+  trackerJobs(runner, ctx);
   return runner;
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { importSPKI, jwtVerify } from "jose";
 import type { Issue, IssuesClosedEvent, IssuesLabeledEvent, IssuesReopenedEvent, Label, Repository, User } from "@octokit/webhooks-types";
 
 /** One call as the stand-in GitHub saw it. */
@@ -30,7 +31,9 @@ export interface StoredIssue {
 /**
  * A local stand-in for GitHub's REST API (the edge Tidings does not own), speaking the documented
  * endpoints Tidings calls: `GET /repos/{owner}/{repo}`, `GET` and `PATCH
- * /repos/{owner}/{repo}/issues/{n}`, `POST /repos/{owner}/{repo}/issues`. It checks the bearer
+ * /repos/{owner}/{repo}/issues/{n}`, `POST /repos/{owner}/{repo}/issues`, and, for a GitHub App
+ * given in `app`, `POST /app/installations/{id}/access_tokens` (the app's JWT verified with `jose`
+ * against its public key; the token minted is accepted from then on). It checks the bearer
  * token (401 "Bad credentials" for any other), records every call, and answers what
  * {@link GithubServer.answerNext} queued before the normal answer (rate limits).
  *
@@ -40,8 +43,12 @@ export interface StoredIssue {
  * github.issues("acme/notes").set(7, { number: 7, title: "Dark mode", body: "Please", state: "open" });
  * ```
  */
-export async function startGithubServer(options: { token: string; repositories: string[] }) {
+export async function startGithubServer(options: { token: string; repositories: string[]; app?: GithubAppOptions }) {
   const tokens = new Set([options.token]);
+  const installations = new Map<string, "active" | "suspended">((options.app?.installations ?? []).map((id) => [id, "active"]));
+  const appKey = options.app === undefined ? undefined : await importSPKI(options.app.publicKey, "RS256");
+  const now = () => options.app?.now?.() ?? new Date();
+  let minted = 0;
   const repos = new Map<string, Map<number, StoredIssue>>(options.repositories.map((r) => [r.toLowerCase(), new Map()]));
   const calls: GithubCall[] = [];
   const queued: GithubReply[] = [];
@@ -72,6 +79,23 @@ export async function startGithubServer(options: { token: string; repositories: 
       };
       const next = queued.shift();
       if (next !== undefined) return send(next.status, next.body ?? { message: "queued answer" }, next.headers);
+      const installation = /^\/app\/installations\/([^/]+)\/access_tokens$/.exec(new URL(call.path, "http://x").pathname);
+      if (installation !== null && call.method === "POST") {
+        // GitHub's answer to an app asking for an installation token: the app's JWT, signed with its private key, names the app.
+        const jwt = /^bearer (.+)$/i.exec(call.authorization ?? "")?.[1] ?? "";
+        void (async () => {
+          const verified = appKey === undefined ? undefined : await jwtVerify(jwt, appKey, { algorithms: ["RS256"] }).catch(() => undefined);
+          if (verified === undefined || String(verified.payload.iss) !== options.app?.appId) return send(401, { message: "A JSON web token could not be decoded" });
+          const state = installations.get(installation[1]!);
+          if (state === undefined) return send(404, { message: "Not Found" });
+          if (state === "suspended") return send(403, { message: "This installation has been suspended" });
+          const token = `ghs_${randomUUID().replaceAll("-", "")}`;
+          tokens.add(token);
+          minted++;
+          send(201, { token, expires_at: new Date(now().getTime() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z"), permissions: { issues: "write", metadata: "read" }, repository_selection: "selected" });
+        })();
+        return;
+      }
       const token = /^(?:token|bearer) (.+)$/i.exec(call.authorization ?? "")?.[1];
       if (token === undefined || !tokens.has(token)) return send(401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
       const match = /^\/repos\/([^/]+)\/([^/]+)(?:\/issues(?:\/(\d+))?)?$/.exec(new URL(call.path, "http://x").pathname);
@@ -113,6 +137,11 @@ export async function startGithubServer(options: { token: string; repositories: 
     revoke: (token: string) => void tokens.delete(token),
     /** Accepts another token from now on (a new one the team created). */
     allowToken: (token: string) => void tokens.add(token),
+    /** How many installation tokens were minted. */
+    minted: () => minted,
+    /** Uninstalls (or suspends) an installation of the app: its token requests answer 404 (403) from now on. */
+    removeInstallation: (id: string) => void installations.delete(id),
+    suspendInstallation: (id: string) => void installations.set(id, "suspended"),
     /** Answers the next calls with these replies, in order, before any normal answer. */
     answerNext: (...replies: GithubReply[]) => void queued.push(...replies),
     /** Headers every later successful answer carries (`x-ratelimit-remaining`, …). */
@@ -125,6 +154,14 @@ export async function startGithubServer(options: { token: string; repositories: 
         server.close(() => resolve());
       }),
   };
+}
+
+/** A GitHub App the stand-in knows: its id, the public half of its key (SPKI PEM), its installations, and the clock its tokens expire by. */
+export interface GithubAppOptions {
+  appId: string;
+  publicKey: string;
+  installations: string[];
+  now?: () => Date;
 }
 
 export type GithubServer = Awaited<ReturnType<typeof startGithubServer>>;

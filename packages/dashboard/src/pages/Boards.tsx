@@ -1,14 +1,14 @@
 import type { Board, CreateBoardBody } from "@tidings/protocol";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { api } from "../api.js";
 import { boardBody, describeAccess, EMPTY_BOARD_FORM, formFromBoard, validateBoard, type BoardForm, type PayingRule } from "../board-form.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { choices, Select } from "../components/Select.js";
 import { useAction } from "../components/useAction.js";
+import { useEditorForm } from "../components/useEditorForm.js";
 import { describedBy, ErrorBanner, Field, Notice, type useLoad } from "../components/ui.js";
-import { errorsAt, formErrorsOf } from "../form-errors.js";
+import { errorsAt } from "../form-errors.js";
 import { t } from "../i18n/t.js";
-import type { FieldErrors } from "../settings-form.js";
 
 type BoardList = ReturnType<typeof useLoad<{ boards: Board[] }>>;
 
@@ -16,25 +16,13 @@ type BoardList = ReturnType<typeof useLoad<{ boards: Board[] }>>;
 const BOARD_ERROR_FIELDS = { slug_taken: "slug", default_board: "visibility" };
 
 function BoardEditor(props: { idPrefix: string; initial: BoardForm; submitLabel: string; onSubmit: (body: CreateBoardBody) => Promise<void>; onCancel?: () => void }) {
-  const [form, setForm] = useState(props.initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const update = (patch: Partial<BoardForm>) => setForm({ ...form, ...patch });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const local = validateBoard(form);
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await props.onSubmit(boardBody(form));
-      if (props.onCancel === undefined) setForm(props.initial);
-    } catch (error) {
-      const named = formErrorsOf(error, BOARD_ERROR_FIELDS);
-      setErrors(named);
-      if (Object.keys(named).length === 0) setFailure(error);
-    }
-  };
+  const { form, update, errors, failure, onSubmit } = useEditorForm({
+    initial: props.initial,
+    validate: validateBoard,
+    save: (draft) => props.onSubmit(boardBody(draft)),
+    byCode: BOARD_ERROR_FIELDS,
+    reset: props.onCancel === undefined,
+  });
   const id = (name: string) => `${props.idPrefix}-${name}`;
   const field = (name: string, path: string, label: string, input: (errs: string[] | undefined) => ReactNode, hint?: string) => {
     const errs = errorsAt(errors, path, (i) => t("form.item", { n: i + 1 }));
@@ -45,7 +33,7 @@ function BoardEditor(props: { idPrefix: string; initial: BoardForm; submitLabel:
     );
   };
   return (
-    <form className="settings" onSubmit={(e) => void submit(e)} noValidate aria-label={props.submitLabel}>
+    <form className="settings" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={props.submitLabel}>
       {field("name", "name", t("boards.name"), (errs) => (
         <input id={id("name")} value={form.name} onChange={(e) => update({ name: e.target.value })} {...describedBy(id("name"), errs)} />
       ))}

@@ -1,5 +1,5 @@
 import { CUSTOM_FIELD_FORMS, CUSTOM_FIELD_TYPES, type Board, type CustomField, type CustomFieldForm } from "@tidings/protocol";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { api } from "../api.js";
 import {
   createFieldBody,
@@ -12,10 +12,10 @@ import {
 import { ListStatus } from "../components/ListStatus.js";
 import { choices, Select } from "../components/Select.js";
 import { useAction } from "../components/useAction.js";
+import { useEditorForm } from "../components/useEditorForm.js";
 import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
-import { errorsAt, formErrorsOf } from "../form-errors.js";
+import { errorsAt } from "../form-errors.js";
 import { t } from "../i18n/t.js";
-import type { FieldErrors } from "../settings-form.js";
 
 /** Where a refusal that names no body field belongs on the field form. */
 const FIELD_ERROR_FIELDS = { slug_taken: "key", board_not_found: "boardId" };
@@ -29,25 +29,13 @@ function FieldEditor(props: {
   onSubmit: (form: FieldDefinitionForm) => Promise<void>;
   onCancel?: () => void;
 }) {
-  const [form, setForm] = useState(props.initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const update = (patch: Partial<FieldDefinitionForm>) => setForm({ ...form, ...patch });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const local = validateFieldDefinition(form, props.creating);
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await props.onSubmit(form);
-      if (props.creating) setForm(props.initial);
-    } catch (error) {
-      const named = formErrorsOf(error, FIELD_ERROR_FIELDS);
-      setErrors(named);
-      if (Object.keys(named).length === 0) setFailure(error);
-    }
-  };
+  const { form, update, errors, failure, onSubmit } = useEditorForm({
+    initial: props.initial,
+    validate: (draft: FieldDefinitionForm) => validateFieldDefinition(draft, props.creating),
+    save: props.onSubmit,
+    byCode: FIELD_ERROR_FIELDS,
+    reset: props.creating,
+  });
   const id = (name: string) => `${props.idPrefix}-${name}`;
   const err = (path: string) => errorsAt(errors, path, (i) => t("fields.optionN", { n: i + 1 }));
   const text = (name: "label" | "key" | "maxLength" | "min" | "max" | "maxSelected", path: string, label: string, extra: { disabled?: boolean; inputMode?: "numeric" | "decimal"; hint?: string } = {}) => (
@@ -66,7 +54,7 @@ function FieldEditor(props: {
   const select = form.type === "single_select" || form.type === "multi_select";
 
   return (
-    <form className="settings" onSubmit={(e) => void submit(e)} noValidate aria-label={props.submitLabel}>
+    <form className="settings" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={props.submitLabel}>
       {text("label", "label", t("fields.label"))}
       {text("key", "key", t("fields.key"), { disabled: !props.creating, hint: props.creating ? t("fields.keyHint") : t("fields.keyFixed") })}
       <Field id={id("description")} label={t("fields.description")} errors={err("description")}>

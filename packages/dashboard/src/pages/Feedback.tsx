@@ -11,6 +11,7 @@ import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js"
 import { useAction } from "../components/useAction.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
+import { FeedbackRequestLink } from "./FeedbackRequestLink.js";
 
 const PAGE = 20;
 const STATUSES = ["open", "in_progress", "resolved", "archived"] as const;
@@ -33,6 +34,7 @@ export function inboxParams(filters: { status: string; q: string; platform: stri
 
 interface Submission {
   submissionId: string;
+  appId: string;
   appName: string;
   title: string | null;
   description: string | null;
@@ -45,6 +47,7 @@ interface Submission {
   triageStatus: string;
   internalNote: string | null;
   attachmentCount: number;
+  featureRequest: { featureRequestId: string; title: string; linkedAt: string } | null;
   createdAt: string;
 }
 
@@ -175,6 +178,7 @@ export function Feedback(props: { wsId: string }) {
                 <p>{t("feedback.from", { name: [open.submission.reporterName, open.submission.reporterEmail].filter(Boolean).join(" ") })}</p>
               )}
               <p className="description">{open.submission.description}</p>
+              <FeedbackRequestLink wsId={props.wsId} submission={open.submission} act={act} />
               <div className="inline-form">
                 <LabelledSelect
                   label={t("feedback.status")}

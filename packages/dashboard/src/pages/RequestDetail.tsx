@@ -1,4 +1,4 @@
-import { type AdminFeatureRequest, type Comment, type RequestCompany, textLength, truncateText } from "@tidings/protocol";
+import { type AdminFeatureRequest, type Comment, type FeatureRequestEvent, type FeatureRequestVoter, type LinkedFeedback, type RequestCompany, textLength, truncateText } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { DataTable } from "../components/DataTable.js";
@@ -11,23 +11,18 @@ import { navigate } from "../router.js";
 import type { FieldErrors } from "../settings-form.js";
 import { CompanyLink } from "./CompanyLink.js";
 import { formatMoney, formatRevenue } from "./EndUsers.js";
+import { LinkedFeedbackList } from "./LinkedFeedback.js";
+import { RequestIssues } from "./RequestIssues.js";
 import { RequestOrganize } from "./RequestOrganize.js";
+import { VoteOnBehalf } from "./VoteOnBehalf.js";
 
 const VOTERS_PAGE = 20;
 
 interface Detail extends AdminFeatureRequest {
-  events: { id: string; type: string; actor: string | null; createdAt: string }[];
-  voters: {
-    publicId: string;
-    displayName: string | null;
-    isPaying: boolean;
-    plan: string | null;
-    mrr: number | null;
-    currency: string | null;
-    company: { id: string; externalId: string; name: string | null } | null;
-    votedAt: string;
-  }[];
+  events: FeatureRequestEvent[];
+  voters: FeatureRequestVoter[];
   companies: RequestCompany[];
+  feedback: LinkedFeedback[];
 }
 
 /** Checks the edit form of a request before sending. */
@@ -244,6 +239,15 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
         <button type="submit">{t("detail.send")}</button>
       </form>
 
+      <h2>{t("issues.title")}</h2>
+      <RequestIssues wsId={props.wsId} appId={props.appId} requestId={d.id} />
+
+      <h2>{t("evidence.title")}</h2>
+      <LinkedFeedbackList wsId={props.wsId} feedback={d.feedback} run={action.run} />
+
+      <h2>{t("onBehalf.title")}</h2>
+      <VoteOnBehalf wsId={props.wsId} appId={props.appId} requestId={d.id} onVoted={detail.reload} />
+
       <h2>{t("detail.companies")}</h2>
       <p className="hint" data-testid="company-revenue">
         {t("detail.revenue")}: {formatRevenue(d.companyRevenue)} · {t("requests.companies", { count: d.companyCount })}
@@ -275,6 +279,13 @@ export function RequestDetail(props: { wsId: string; appId: string; requestId: s
               <th scope="row">
                 {v.displayName === null ? null : <>{v.displayName} </>}
                 <code>{v.publicId}</code>
+                {v.addedByTeam ? (
+                  <small className="muted" data-testid="added-by-team">
+                    {" "}
+                    · {t("detail.addedByTeam")}
+                    {v.note === null ? "" : `: ${v.note}`}
+                  </small>
+                ) : null}
               </th>
               <td>{v.company === null ? "—" : <CompanyLink wsId={props.wsId} appId={props.appId} company={v.company} />}</td>
               <td>{v.isPaying ? t("common.yes") : t("common.no")}</td>

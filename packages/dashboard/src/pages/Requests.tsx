@@ -1,4 +1,4 @@
-import type { AdminFeatureRequest, Board, BoardColumn, CustomField, Tag } from "@tidings/protocol";
+import type { AdminFeatureRequest, Board, BoardColumn, Company, CustomField, Tag } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
@@ -36,6 +36,14 @@ export interface RequestFilters {
   boardId: string;
   tagIds: readonly string[];
   fields: readonly FieldFilterValue[];
+  /** A plan a voter is on (their company's, else their own). */
+  plan?: string;
+  /** A company (`co_…`) whose users voted. */
+  companyId?: string;
+  /** At least this company revenue, in `currency` units (as typed). */
+  minCompanyRevenue?: string;
+  /** At least this many voting companies (as typed). */
+  minCompanies?: string;
 }
 
 /**
@@ -52,11 +60,24 @@ export function requestListParams(appId: string, filters: RequestFilters, page: 
   if (filters.tab === "pending") params.set("moderation", "pending");
   if (filters.q !== "") params.set("q", filters.q);
   if (filters.columnId !== "" && filters.tab === "all") params.set("columnId", filters.columnId);
-  if (filters.sort === "company_revenue" && filters.currency !== undefined) params.set("currency", filters.currency);
+  const minRevenue = wholeOrDecimal(filters.minCompanyRevenue);
+  if ((filters.sort === "company_revenue" || minRevenue !== undefined) && filters.currency !== undefined) params.set("currency", filters.currency);
+  if (minRevenue !== undefined) params.set("minCompanyRevenue", String(minRevenue));
+  const minCompanies = wholeOrDecimal(filters.minCompanies);
+  if (minCompanies !== undefined && Number.isInteger(minCompanies) && minCompanies >= 1) params.set("minCompanies", String(minCompanies));
+  if (filters.plan !== undefined && filters.plan.trim() !== "") params.set("plan", filters.plan.trim());
+  if (filters.companyId !== undefined && filters.companyId !== "") params.set("companyId", filters.companyId);
   if (filters.boardId !== "") params.set("boardId", filters.boardId);
   for (const tagId of filters.tagIds) params.append("tagId", tagId);
   for (const field of filters.fields) params.append(`field.${field.key}`, field.value);
   return params;
+}
+
+/** A typed non-negative number, or undefined when the box is empty or holds something else. */
+function wholeOrDecimal(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** Triage: the pending queue and every request, with search, filters, sort, bulk moderation, tagging and moves. */
@@ -71,6 +92,10 @@ export function Requests(props: { wsId: string; appId: string }) {
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [fieldFilters, setFieldFilters] = useState<FieldFilterValue[]>([]);
   const [currency, setCurrency] = useState("USD");
+  const [companyId, setCompanyId] = useState("");
+  // Typed filters apply with the search, as the search text does.
+  const [typed, setTyped] = useState({ plan: "", minCompanyRevenue: "", minCompanies: "" });
+  const [applied, setApplied] = useState(typed);
   const { offset, setOffset, refilter } = useOffset();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [bulkTag, setBulkTag] = useState("");
@@ -82,10 +107,11 @@ export function Requests(props: { wsId: string; appId: string }) {
   const boards = useLoad(() => api<{ boards: Board[] }>("GET", `${appBase}/boards`), [props.wsId, props.appId]);
   const tags = useLoad(() => api<{ tags: Tag[] }>("GET", `${appBase}/tags`), [props.wsId, props.appId]);
   const fields = useLoad(() => api<{ fields: CustomField[] }>("GET", `${appBase}/fields`), [props.wsId, props.appId]);
-  const filters: RequestFilters = { tab, q: search.query, sort, currency, columnId, boardId, tagIds, fields: fieldFilters };
+  const companies = useLoad(() => api<{ companies: Company[] }>("GET", `${appBase}/companies?limit=200&sort=mrr`), [props.wsId, props.appId]);
+  const filters: RequestFilters = { tab, q: search.query, sort, currency, columnId, boardId, tagIds, fields: fieldFilters, companyId, ...applied };
   const list = useLoad(
     () => api<List>("GET", `${base}/feature-requests?${requestListParams(props.appId, filters, { limit: PAGE, offset }).toString()}`),
-    [props.wsId, props.appId, tab, search.query, sort, currency, columnId, boardId, tagIds, fieldFilters, offset],
+    [props.wsId, props.appId, tab, search.query, sort, currency, columnId, boardId, tagIds, fieldFilters, companyId, applied, offset],
   );
 
   const switchTab = (next: "pending" | "all") => {
@@ -159,10 +185,27 @@ export function Requests(props: { wsId: string; appId: string }) {
           {t("requests.all")}
         </button>
       </div>
-      <SearchForm onSearch={() => (setOffset(0), search.submit())}>
+      <SearchForm onSearch={() => (setOffset(0), setApplied(typed), search.submit())}>
         <SearchInput value={search.text} onChange={search.setText} />
+        <label>
+          {t("requests.plan")} <input value={typed.plan} maxLength={64} onChange={(e) => setTyped({ ...typed, plan: e.target.value })} />
+        </label>
+        <label>
+          {t("requests.minCompanyRevenue")} <input type="number" min={0} step="any" value={typed.minCompanyRevenue} onChange={(e) => setTyped({ ...typed, minCompanyRevenue: e.target.value })} />
+        </label>
+        <label>
+          {t("requests.minCompanies")} <input type="number" min={1} step={1} value={typed.minCompanies} onChange={(e) => setTyped({ ...typed, minCompanies: e.target.value })} />
+        </label>
+        {(companies.data?.companies.length ?? 0) > 0 ? (
+          <LabelledSelect
+            label={t("requests.company")}
+            value={companyId}
+            choices={[{ value: "", label: t("requests.anyCompany") }, ...(companies.data?.companies ?? []).map((c) => ({ value: c.id, label: c.name ?? c.externalId }))]}
+            onChange={refilter(setCompanyId)}
+          />
+        ) : null}
         <LabelledSelect label={t("requests.sort")} value={sort} choices={choices(SORTS, (s) => t(`requests.sort.${s}`))} onChange={refilter((value) => setSort(value as (typeof SORTS)[number]))} />
-        {sort === "company_revenue" ? (
+        {sort === "company_revenue" || typed.minCompanyRevenue !== "" ? (
           <LabelledSelect label={t("requests.currency")} value={currency} choices={CURRENCIES.map((c) => ({ value: c, label: c }))} onChange={refilter(setCurrency)} />
         ) : null}
         {tab === "all" ? (

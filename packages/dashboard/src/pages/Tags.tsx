@@ -1,40 +1,28 @@
 import type { CreateTagBody, Tag } from "@tidings/protocol";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { api } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { choices, Select } from "../components/Select.js";
 import { TagChip } from "../components/TagChip.js";
 import { useAction } from "../components/useAction.js";
+import { useEditorForm } from "../components/useEditorForm.js";
 import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
-import { errorsAt, formErrorsOf } from "../form-errors.js";
+import { errorsAt } from "../form-errors.js";
 import { t } from "../i18n/t.js";
-import type { FieldErrors } from "../settings-form.js";
 import { EMPTY_TAG_FORM, formFromTag, tagBody, validateTag, type TagForm } from "../tag-form.js";
 
 function TagEditor(props: { idPrefix: string; initial: TagForm; submitLabel: string; onSubmit: (body: CreateTagBody) => Promise<void>; onCancel?: () => void }) {
-  const [form, setForm] = useState(props.initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const update = (patch: Partial<TagForm>) => setForm({ ...form, ...patch });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const local = validateTag(form);
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await props.onSubmit(tagBody(form));
-      if (props.onCancel === undefined) setForm(props.initial);
-    } catch (error) {
-      const named = formErrorsOf(error, { slug_taken: "slug" });
-      setErrors(named);
-      if (Object.keys(named).length === 0) setFailure(error);
-    }
-  };
+  const { form, update, errors, failure, onSubmit } = useEditorForm({
+    initial: props.initial,
+    validate: validateTag,
+    save: (draft) => props.onSubmit(tagBody(draft)),
+    byCode: { slug_taken: "slug" },
+    reset: props.onCancel === undefined,
+  });
   const id = (name: string) => `${props.idPrefix}-${name}`;
   const err = (path: string) => errorsAt(errors, path);
   return (
-    <form className="inline-form" onSubmit={(e) => void submit(e)} noValidate aria-label={props.submitLabel}>
+    <form className="inline-form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={props.submitLabel}>
       <Field id={id("name")} label={t("tags.name")} errors={err("name")}>
         <input id={id("name")} value={form.name} onChange={(e) => update({ name: e.target.value })} {...describedBy(id("name"), err("name"))} />
       </Field>

@@ -150,3 +150,16 @@ export function PortalFilters(props: PortalFiltersProps) {
     </TidingsScreen>
   );
 }
+
+/**
+ * The list of a board the page does not name (the server does not tell a private board from an
+ * unknown one): "not found" in the visitor's language, while `looking` nothing.
+ */
+export function BoardNotFound(props: { looking: boolean }) {
+  const { locale } = useTidings();
+  return props.looking ? null : (
+    <main className="td-portal-main">
+      <p role="status">{filterStrings(locale).boardNotFound}</p>
+    </main>
+  );
+}

@@ -7,7 +7,7 @@ import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
 import { TidingsProvider } from "@tidings/react-core";
 // The portal offers every language Tidings has.
 import { allLocales } from "@tidings/react-core/locales";
-import { PortalFilters, type PortalBoard } from "./PortalFilters.js";
+import { BoardNotFound, PortalFilters, type PortalBoard } from "./PortalFilters.js";
 import { addressOf, NO_FILTERS, readAddress, sameFilters, type ListFilters } from "./portal-address.js";
 
 const TABS: readonly string[] = ["roadmap", "requests", "changelog", "feedback"];
@@ -108,6 +108,24 @@ function PortalRoot(props: {
   const [locale, setLocale] = useState(() => params.get("locale") ?? "auto");
   const [view, setView] = useState<View>(() => currentView(props.appKey));
   const [filters, setFilters] = useState<ListFilters>(() => listFilters(view, NO_FILTERS));
+  // The page names the public boards. A board it does not name may be a private one the visitor
+  // signed in through SSO is admitted to: the boards are asked again with their identity (the API
+  // answers each visitor privately), once; without a token, or when it is not among them, not found.
+  const [boards, setBoards] = useState(props.boards);
+  const [askedBoards, setAskedBoards] = useState(fragment.ssoToken === undefined);
+  const unlisted = filters.board !== undefined && !boards.some((b) => b.slug === filters.board);
+  useEffect(() => {
+    if (!unlisted || askedBoards) return;
+    let live = true;
+    props.client
+      .listBoards()
+      .then((all) => live && setBoards(all.map((b) => ({ id: b.id, slug: b.slug, name: b.name }))))
+      .catch(() => undefined)
+      .finally(() => live && setAskedBoards(true));
+    return () => {
+      live = false;
+    };
+  }, [unlisted, askedBoards, props.client]);
   // The filters the list shows, kept while a request or profile is open over it.
   const listed = useRef(filters);
   const route = view.route;
@@ -152,7 +170,7 @@ function PortalRoot(props: {
     <TidingsProvider client={props.client} theme={theme} locale={locale} locales={allLocales} userEmail={ssoEmail(fragment.ssoToken)}>
       <div className="td-portal-frame">
         <PortalFilters
-          boards={props.boards}
+          boards={boards}
           tags={props.tags}
           route={route}
           filters={filters}
@@ -160,7 +178,7 @@ function PortalRoot(props: {
           onFilter={(next) => go({ route: { screen: "requests" }, filters: next })}
         />
         {/* Other filters are another list: it loads anew. */}
-        <TidingsPortal
+        {unlisted ? <BoardNotFound looking={!askedBoards} /> : <TidingsPortal
           key={`${filters.board ?? ""}|${filters.tags.join(",")}`}
           embedded={props.embedded}
           requestFilters={filters}
@@ -169,7 +187,7 @@ function PortalRoot(props: {
           onBack={() => (depth() > 0 ? window.history.back() : go({ route: { screen: "requests" }, filters }))}
           onThemeChange={setTheme}
           onLocaleChange={setLocale}
-        />
+        />}
       </div>
     </TidingsProvider>
   );

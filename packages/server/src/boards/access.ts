@@ -4,6 +4,7 @@ import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
+import { segmentsHolding } from "../segments/members.js";
 import { tokenHash, type EndUserIdentity } from "../users/identity.js";
 import { accessRuleOf, listBoards, type BoardRow } from "./boards.js";
 
@@ -14,6 +15,8 @@ const BOARDS_CACHE_MS = 60_000;
 export interface ReaderAttributes {
   plan: string | null;
   isPaying: boolean | null;
+  /** The segments, of those the app's private boards name, that hold the reader. */
+  segmentIds: ReadonlySet<string>;
 }
 
 /** Whether a rule admits a user with these attributes: every condition it names must hold. */
@@ -21,6 +24,7 @@ export function ruleAdmits(rule: BoardAccessRule | null, attributes: ReaderAttri
   if (rule === null) return true;
   if (rule.plans !== undefined && (attributes.plan === null || !rule.plans.includes(attributes.plan))) return false;
   if (rule.isPaying !== undefined && attributes.isPaying !== rule.isPaying) return false;
+  if (rule.segmentId !== undefined && !attributes.segmentIds.has(rule.segmentId)) return false;
   return true;
 }
 
@@ -42,19 +46,41 @@ export async function boardAudience(db: Kysely<Database>, appId: string, identit
   const all = await appBoards(db, appId, cache);
   const privateBoards = all.filter((b) => b.visibility === "private");
   if (privateBoards.length === 0) return { boards: all, all: true, key: "all" };
-  let attributes: ReaderAttributes | null = null;
-  if (identity.identified && identity.token !== null) {
-    const user = await db
-      .selectFrom("endUsers")
-      .select(["plan", "isPaying"])
-      .where("appId", "=", appId)
-      .where("tokenHash", "=", tokenHash(identity.token))
-      .executeTakeFirst();
-    attributes = { plan: user?.plan ?? null, isPaying: user?.isPaying == null ? null : user.isPaying === 1 };
-  }
+  const attributes =
+    identity.identified && identity.token !== null ? await readerAttributes(db, appId, { tokenHash: tokenHash(identity.token) }, privateBoards) : null;
   const boards = all.filter((b) => b.visibility === "public" || (attributes !== null && ruleAdmits(accessRuleOf(b), attributes)));
   if (boards.length === all.length) return { boards, all: true, key: "all" };
   return { boards, all: false, key: boards.map((b) => b.id).join(",") };
+}
+
+/**
+ * The attributes a rule is matched on, for the end user of `appId` found by token hash or by id
+ * (all unknown when there is none), with the segments of `boards`' rules that hold them.
+ */
+async function readerAttributes(
+  db: Kysely<Database>,
+  appId: string,
+  who: { tokenHash: string } | { endUserId: string },
+  boards: readonly BoardRow[],
+): Promise<ReaderAttributes> {
+  const users = db.selectFrom("endUsers").select(["id", "plan", "isPaying"]).where("appId", "=", appId);
+  const user = await ("tokenHash" in who ? users.where("tokenHash", "=", who.tokenHash) : users.where("id", "=", who.endUserId)).executeTakeFirst();
+  const segments = [...new Set(boards.map((b) => accessRuleOf(b)?.segmentId).filter((id) => id !== undefined))];
+  return {
+    plan: user?.plan ?? null,
+    isPaying: user?.isPaying == null ? null : user.isPaying === 1,
+    segmentIds: user === undefined || segments.length === 0 ? new Set() : await segmentsHolding(db, appId, segments, user.id),
+  };
+}
+
+/**
+ * Whether an end user (by internal id) would see `board` when signed in: always for a public
+ * board, else when the board's rule admits their reported attributes. The team checks it before
+ * voting for a customer, who would otherwise follow a request they cannot open.
+ */
+export async function boardAdmitsEndUser(db: Kysely<Database>, appId: string, board: BoardRow, endUserId: string): Promise<boolean> {
+  if (board.visibility === "public") return true;
+  return ruleAdmits(accessRuleOf(board), await readerAttributes(db, appId, { endUserId }, [board]));
 }
 
 /** The board a public caller names by slug, if it exists and the caller may see it. */

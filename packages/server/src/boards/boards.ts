@@ -4,6 +4,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { BoardsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
+import { findSegmentInApp } from "../segments/segments.js";
 import { insertWithSlug, slugify } from "../slug.js";
 
 export type BoardRow = Selectable<BoardsTable>;
@@ -92,6 +93,7 @@ export async function createBoard(trx: Kysely<Database>, clock: Clock, appId: st
   const now = isoNow(clock);
   const id = newId("brd", clock.now());
   const fields = visibilityFields(input.visibility ?? "public", input.accessRule, false);
+  if (input.accessRule?.segmentId !== undefined) await findSegmentInApp(trx, appId, input.accessRule.segmentId);
   let position = 0;
   const rowWith = (slug: string): BoardRow => ({
     id,
@@ -135,6 +137,7 @@ export async function updateBoard(trx: Kysely<Database>, clock: Clock, workspace
   if (patch.visibility !== undefined || patch.accessRule !== undefined || becomesDefault) {
     const visibility = patch.visibility ?? current.visibility;
     const rule = patch.accessRule !== undefined ? patch.accessRule : accessRuleOf(current);
+    if (patch.accessRule?.segmentId !== undefined) await findSegmentInApp(trx, current.appId, patch.accessRule.segmentId);
     Object.assign(changes, visibilityFields(visibility, rule, current.isDefault === 1 || becomesDefault));
   }
   if (patch.slug !== undefined && patch.slug !== current.slug) {
@@ -167,34 +170,51 @@ export async function reorderBoards(trx: Kysely<Database>, clock: Clock, appId: 
 
 /**
  * Deletes a board that is not the default; its requests (with their votes, comments and
- * followers, which hang off the request) move to the app's default board.
+ * followers, which hang off the request) move to the app's default board. Answers which moved
+ * from where, for their history.
  */
-export async function deleteBoard(trx: Kysely<Database>, workspaceId: string, boardId: string): Promise<BoardRow & { movedRequestIds: string[] }> {
+export async function deleteBoard(trx: Kysely<Database>, clock: Clock, workspaceId: string, boardId: string): Promise<BoardRow & { moves: BoardMove[]; movedTo: BoardRow }> {
   const board = await findBoardInWorkspace(trx, workspaceId, boardId);
   if (board.isDefault === 1) throw new ApiError("default_board");
   const target = await defaultBoard(trx, board.appId);
-  const moved = await trx.updateTable("featureRequests").set({ boardId: target.id }).where("boardId", "=", boardId).returning("id").execute();
+  const leaving = await trx.selectFrom("featureRequests").select(["id", "boardId as fromBoardId"]).where("boardId", "=", boardId).orderBy("id").execute();
+  const moves = await placeOn(trx, clock, target, leaving);
   await trx.deleteFrom("boards").where("id", "=", boardId).execute();
   const rest = await listBoards(trx, board.appId);
   for (const [position, row] of rest.entries()) {
     if (row.position !== position) await trx.updateTable("boards").set({ position }).where("id", "=", row.id).execute();
   }
-  return { ...board, movedRequestIds: moved.map((m) => m.id) };
+  return { ...board, moves, movedTo: target };
+}
+
+/** A request that changed board: its id and the board it left. */
+export interface BoardMove {
+  id: string;
+  fromBoardId: string;
+}
+
+/** Puts requests on `board`. */
+async function placeOn(trx: Kysely<Database>, clock: Clock, board: BoardRow, requests: readonly BoardMove[]): Promise<BoardMove[]> {
+  const ids = requests.map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    await trx.updateTable("featureRequests").set({ boardId: board.id, updatedAt: isoNow(clock) }).where("id", "in", ids.slice(i, i + 500)).execute();
+  }
+  return [...requests];
 }
 
 /**
  * Moves requests of one app to another of its boards. Ids of other apps or unknown ids are
  * skipped (counted out of `moved`); merged requests move too, so a merge stays on one board's
- * history. Returns the ids that moved.
+ * history. Returns the requests that moved, with the board each left.
  */
-export async function moveRequests(trx: Kysely<Database>, clock: Clock, board: BoardRow, featureRequestIds: readonly string[]): Promise<string[]> {
-  const moved = await trx
-    .updateTable("featureRequests")
-    .set({ boardId: board.id, updatedAt: isoNow(clock) })
+export async function moveRequests(trx: Kysely<Database>, clock: Clock, board: BoardRow, featureRequestIds: readonly string[]): Promise<BoardMove[]> {
+  const leaving = await trx
+    .selectFrom("featureRequests")
+    .select(["id", "boardId as fromBoardId"])
     .where("appId", "=", board.appId)
     .where("id", "in", [...new Set(featureRequestIds)])
     .where("boardId", "!=", board.id)
-    .returning("id")
+    .orderBy("id")
     .execute();
-  return moved.map((m) => m.id);
+  return placeOn(trx, clock, board, leaving);
 }

@@ -87,8 +87,14 @@ describe.each(testDialects())("console boards on %s", (dialect) => {
     expect(onBeta.body.requests.map((r: { id: string; boardId: string }) => [r.id, r.boardId])).toEqual([[id, beta.id]]);
     const detail = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${id}`);
     expect(detail.body.commentCount ?? detail.body.comments?.length).toBe(1);
-    // Moving again changes nothing.
+    // The request's history shows the move, by whom, from which board to which.
+    const from = (await boards()).find((b) => b.isDefault)!;
+    const moves = (detail.body.events as Array<{ type: string; data: unknown; actor: string }>).filter((e) => e.type === "board_changed");
+    expect(moves).toEqual([expect.objectContaining({ data: { fromBoardId: from.id, toBoardId: beta.id }, actor: expect.stringMatching(/^(user:|admin$)/) })]);
+    // Moving again changes nothing, and logs nothing.
     expect((await acme.console.post(`/workspaces/${acme.wsId}/apps/${acme.appId}/feature-requests/move`, { boardId: beta.id, featureRequestIds: [id] })).body).toEqual({ moved: 0 });
+    const again = await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${id}`);
+    expect((again.body.events as Array<{ type: string }>).filter((e) => e.type === "board_changed")).toHaveLength(1);
   });
 
   it("creates a team request on the board named, the default without one, and refuses another app's board writing nothing", async () => {
@@ -121,6 +127,10 @@ describe.each(testDialects())("console boards on %s", (dialect) => {
     expect(after.map((b) => b.position)).toEqual(after.map((_, i) => i));
     expect(after.find((b) => b.isDefault)!.requestCount).toBe(standard.requestCount + beta.requestCount);
     expect((await acme.console.get(`/workspaces/${acme.wsId}/boards/${beta.id}`)).status).toBe(404);
+    // Each request that had to move logs it.
+    const moved = (await acme.console.get(`/workspaces/${acme.wsId}/feature-requests?appId=${acme.appId}&q=beta-only`)).body.requests[0] as { id: string };
+    const events = (await acme.console.get(`/workspaces/${acme.wsId}/feature-requests/${moved.id}`)).body.events as Array<{ type: string; data: unknown }>;
+    expect(events.filter((e) => e.type === "board_changed").map((e) => e.data)).toEqual([{ fromBoardId: beta.id, toBoardId: standard.id }]);
   });
 
   it("keeps another workspace's boards out of reach (404)", async () => {

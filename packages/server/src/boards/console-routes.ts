@@ -12,13 +12,13 @@ import type { Kysely } from "kysely";
 import Type from "typebox";
 import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
-import { workspaceAccess } from "../console/auth.js";
+import { actorOf, principalOf, workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { createBoard, deleteBoard, findBoardInWorkspace, listBoards, moveRequests, reorderBoards, requestCounts, toBoard, updateBoard, type BoardRow } from "./boards.js";
+import { createBoard, deleteBoard, findBoardInWorkspace, listBoards, moveRequests, reorderBoards, requestCounts, toBoard, updateBoard, type BoardMove, type BoardRow } from "./boards.js";
 
 const BoardParams = Type.Object({ wsId: IdParam("ws"), boardId: IdParam("brd") });
 const Success = Type.Object({ success: Type.Boolean() });
@@ -29,7 +29,11 @@ export function boardConsoleRoutes(
   app: App,
   ctx: Context,
   /** What other areas do in the same transaction when a board goes (custom fields archive the board's own). */
-  hooks: { boardDeleted?: (trx: Kysely<Database>, clock: Context["clock"], boardId: string) => Promise<void> } = {},
+  hooks: {
+    boardDeleted?: (trx: Kysely<Database>, clock: Context["clock"], boardId: string) => Promise<void>;
+    /** Requests changed board (moved, or handed to the default by a deleted board): their history records it. */
+    requestsMoved?: (trx: Kysely<Database>, clock: Context["clock"], move: { appId: string; toBoardId: string; moves: readonly BoardMove[]; actor: string }) => Promise<void>;
+  } = {},
 ): void {
   const db = ctx.db.kysely;
 
@@ -111,7 +115,8 @@ export function boardConsoleRoutes(
       const { role } = await workspaceAccess(ctx, request, request.params.wsId);
       requireCapability(role, "app.configure");
       await write(async (trx) => {
-        const board = await deleteBoard(trx, request.params.wsId, request.params.boardId);
+        const board = await deleteBoard(trx, ctx.clock, request.params.wsId, request.params.boardId);
+        await hooks.requestsMoved?.(trx, ctx.clock, { appId: board.appId, toBoardId: board.movedTo.id, moves: board.moves, actor: actorOf(principalOf(request)) });
         // Its requests move to the default board with their values; its own fields are asked no more.
         await hooks.boardDeleted?.(trx, ctx.clock, board.id);
         return board;
@@ -138,8 +143,12 @@ export function boardConsoleRoutes(
       const appRow = await findAppInWorkspace(db, request.params.wsId, request.params.appId);
       const board = await findBoardInWorkspace(db, request.params.wsId, request.body.boardId);
       if (board.appId !== appRow.id) throw new ApiError("board_not_found");
-      const moved = await write(async (trx) => ({ appId: appRow.id, ids: await moveRequests(trx, ctx.clock, board, request.body.featureRequestIds) }));
-      return { moved: moved.ids.length };
+      const moved = await write(async (trx) => {
+        const moves = await moveRequests(trx, ctx.clock, board, request.body.featureRequestIds);
+        await hooks.requestsMoved?.(trx, ctx.clock, { appId: appRow.id, toBoardId: board.id, moves, actor: actorOf(principalOf(request)) });
+        return { appId: appRow.id, moves };
+      });
+      return { moved: moved.moves.length };
     },
   );
 }

@@ -18,6 +18,7 @@ import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
+import { findSegmentInApp } from "../segments/segments.js";
 import { entryVersion, findEntryInWorkspace, insertEntry, setLinks, toAdminEntries } from "./entries.js";
 import { publishEntry } from "./publishing.js";
 
@@ -99,6 +100,7 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
       const entry = await command(request, request.params.wsId, capabilities, async (trx) => {
         await findAppInWorkspace(trx, request.params.wsId, body.appId);
         const { versionId, versionLabel } = await entryVersion(trx, body.appId, body);
+        const emailSegmentId = body.emailSegmentId == null ? null : (await findSegmentInApp(trx, body.appId, body.emailSegmentId)).id;
         const row = await insertEntry(trx, ctx.clock, {
           appId: body.appId,
           title: body.title.trim(),
@@ -107,6 +109,7 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
           versionId,
           scheduledAt: schedules ? new Date(body.scheduledAt!).toISOString() : null,
           linkedRequestIds: body.linkedRequestIds ?? [],
+          emailSegmentId,
         });
         if (body.publishNow === true) await publishEntry(trx, ctx, row);
         return row;
@@ -139,6 +142,7 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
           scheduledAt = body.scheduledAt === null ? null : new Date(body.scheduledAt).toISOString();
           status = scheduledAt === null ? "draft" : "scheduled";
         }
+        if (body.emailSegmentId != null) await findSegmentInApp(trx, current.appId, body.emailSegmentId);
         await trx
           .updateTable("changelogEntries")
           .set({
@@ -148,6 +152,7 @@ export function changelogConsoleRoutes(app: App, ctx: Context, runner: JobRunner
             versionLabel,
             status,
             scheduledAt,
+            ...(body.emailSegmentId === undefined ? {} : { emailSegmentId: body.emailSegmentId }),
             updatedAt: isoNow(ctx.clock),
           })
           .where("id", "=", current.id)

@@ -85,6 +85,7 @@ export async function toAdminEntries(db: Kysely<Database>, rows: readonly EntryR
       scheduledAt: row.scheduledAt,
       publishedAt: row.publishedAt,
       notifiedAt: row.notifiedAt,
+      emailSegmentId: row.emailSegmentId,
       linkedRequestIds: links.map((l) => l.id),
       linkedRequests: links,
       subscriberCount: count,
@@ -157,7 +158,7 @@ export async function entryVersion(
 export async function insertEntry(
   trx: Kysely<Database>,
   clock: Clock,
-  input: Pick<EntryRow, "appId" | "title" | "body" | "versionLabel" | "versionId" | "scheduledAt"> & { linkedRequestIds: readonly string[] },
+  input: Pick<EntryRow, "appId" | "title" | "body" | "versionLabel" | "versionId" | "scheduledAt"> & { linkedRequestIds: readonly string[]; emailSegmentId?: string | null },
 ): Promise<EntryRow> {
   const now = isoNow(clock);
   const row: EntryRow = {
@@ -171,6 +172,7 @@ export async function insertEntry(
     scheduledAt: input.scheduledAt,
     publishedAt: null,
     notifiedAt: null,
+    emailSegmentId: input.emailSegmentId ?? null,
     createdAt: now,
     updatedAt: now,
   };

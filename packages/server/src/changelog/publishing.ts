@@ -8,6 +8,8 @@ import { queueRequestNotices } from "../feature-requests/notices.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import type { Mailer } from "../mail/mailer.js";
+import { ruleCondition } from "../segments/rule.js";
+import { ruleOf } from "../segments/segments.js";
 import type { EntryRow } from "./entries.js";
 import { renderMarkdown } from "./markdown.js";
 import { mailJob, messageHost, requestSubscription, unsubscribeUrl, type MailApp, type MailJobPayload } from "./subscriptions.js";
@@ -46,14 +48,7 @@ export async function publishEntry(trx: Kysely<Database>, ctx: Context, entry: E
     await queueRequestNotices(trx, ctx.clock, { appId: entry.appId, featureRequestId, kind: "shipped", key: `release:${entry.id}`, data: { entryId: entry.id } });
   }
   const app = await mailAppOf(trx, entry.appId);
-  const subscribers = await trx
-    .selectFrom("emailSubscriptions")
-    .select(["id", "email"])
-    .where("appId", "=", entry.appId)
-    .where("kind", "=", "changelog")
-    .where("status", "=", "confirmed")
-    .orderBy("id")
-    .execute();
+  const subscribers = await releaseAudience(trx, entry);
   const html = renderMarkdown(entry.body);
   const feed = `${publicBase(ctx.config)}/api/v1/public/apps/${encodeURIComponent(app.appKey)}/changelog`;
   const jobs = [];
@@ -72,6 +67,27 @@ export async function publishEntry(trx: Kysely<Database>, ctx: Context, entry: E
     jobs.push(mailJob(`release:${entry.id}:${sub.id}`, entry.id, { subscriptionId: sub.id, requireStatus: "confirmed", message }));
   }
   await enqueueJobs(trx, ctx.clock, jobs);
+}
+
+/**
+ * The confirmed subscribers a release is mailed to: every one, or with an `emailSegmentId` only
+ * those whose address came from an end user (`subscriberTokenHash`) the segment holds now.
+ */
+async function releaseAudience(trx: Kysely<Database>, entry: EntryRow): Promise<Array<{ id: string; email: string }>> {
+  let query = trx
+    .selectFrom("emailSubscriptions as s")
+    .select(["s.id", "s.email"])
+    .where("s.appId", "=", entry.appId)
+    .where("s.kind", "=", "changelog")
+    .where("s.status", "=", "confirmed");
+  if (entry.emailSegmentId !== null) {
+    const segment = await trx.selectFrom("segments").select("rule").where("id", "=", entry.emailSegmentId).where("appId", "=", entry.appId).executeTakeFirst();
+    // A segment cannot be deleted while an unmailed release names it; were it gone, mail no one rather than everyone.
+    if (segment === undefined) return [];
+    const members = trx.selectFrom("endUsers as u").select("u.tokenHash").where(ruleCondition(trx, entry.appId, ruleOf(segment)));
+    query = query.where("s.subscriberTokenHash", "in", members);
+  }
+  return query.orderBy("s.id").execute();
 }
 
 /** Tick step: publishes scheduled entries whose time has come. */

@@ -68,7 +68,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
     expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
@@ -84,7 +84,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
     expect((await migrator.migrateTo("0025-trust-identified-users")).error).toBeUndefined();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
     expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
@@ -109,7 +109,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
     expect((await migrator.migrateTo("0027-tags")).error).toBeUndefined();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
     const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
@@ -152,6 +152,75 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(after.get(listed!.id)).toEqual({ featureRequestId: listed!.id, listed: 1, requestCreatedAt: "2020-01-01T00:00:00.000Z" });
     expect(after.get(pending!.id)).toMatchObject({ listed: 1 });
     expect(after.get(later!.id)).toEqual({ featureRequestId: later!.id, listed: 0, requestCreatedAt: later!.createdAt });
+  });
+
+  it("moves GitHub and Linear connections, links and deliveries from before migration 0036 into the shared tracker tables", async () => {
+    const migrator = new Migrator({
+      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
+    });
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Trackers", slug: "trackers-0036" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Trackers app" })).row.id;
+    const [request] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Dark mode", "")]);
+    const frId = request!.id;
+    expect((await migrator.migrateTo("0035-linear")).error).toBeUndefined();
+    const at = "2026-01-02T03:04:05.000Z";
+    await sql`insert into github_connections (id, app_id, owner, repo, token, token_hint, webhook_secret, api_base_url, closed_column_id, reopened_column_id, label_columns, status, broken_reason, broken_at, paused_until, created_at, updated_at)
+      values ('ghc_0036', ${appId}, 'acme', 'notes', 'github_pat_secret1234', '1234', 'whsec', 'https://api.github.com', 'col_done', null, '[{"label":"planned","columnId":"col_planned"}]', 'broken', 'unauthorized', ${at}, ${at}, ${at}, ${at})`.execute(db);
+    await sql`insert into github_issue_links (id, connection_id, app_id, feature_request_id, issue_number, issue_url, issue_title, issue_state, pushed_votes, pushed_comments, pushed_at, sync_error, created_at, updated_at)
+      values ('ghl_0036', 'ghc_0036', ${appId}, ${frId}, 42, 'https://github.com/acme/notes/issues/42', 'Dark mode', 'closed', 7, 2, ${at}, null, ${at}, ${at})`.execute(db);
+    await sql`insert into github_webhook_deliveries (connection_id, delivery_id, event, received_at) values ('ghc_0036', 'dlv-1', 'issues', ${at})`.execute(db);
+    await sql`insert into linear_connections (id, app_id, team_id, api_key, key_hint, webhook_secret, api_url, completed_column_id, started_column_id, canceled_column_id, status, broken_reason, broken_at, paused_until, created_at, updated_at)
+      values ('lnc_0036', ${appId}, 'team-1', 'lin_api_secret9876', '9876', 'lsec', 'https://api.linear.app/graphql', null, 'col_started', null, 'active', null, null, null, ${at}, ${at})`.execute(db);
+    await sql`insert into linear_issue_links (id, connection_id, app_id, feature_request_id, issue_id, issue_identifier, issue_url, issue_title, issue_state, pushed_votes, pushed_comments, pushed_at, sync_error, created_at, updated_at)
+      values ('lnl_0036', 'lnc_0036', ${appId}, ${frId}, 'uuid-1', 'ENG-1', 'https://linear.app/acme/issue/ENG-1', 'Dark mode', null, null, null, null, 'issue_not_found', ${at}, ${at})`.execute(db);
+    await sql`insert into linear_webhook_deliveries (connection_id, delivery_id, received_at) values ('lnc_0036', 'dlv-2', ${at})`.execute(db);
+
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0036-trackers", "0037-segments"]);
+    const common = { appId, status: "active", brokenReason: null, brokenAt: null, pausedUntil: null, createdAt: at, updatedAt: at, githubAppId: null, githubPrivateKey: null, githubInstallationId: null };
+    const connections = await db.selectFrom("trackerConnections").selectAll().where("appId", "=", appId).orderBy("provider").execute();
+    expect(connections.map((c) => ({ ...c, mapping: JSON.parse(c.mapping) as unknown }))).toEqual([
+      {
+        ...common,
+        id: "ghc_0036",
+        provider: "github",
+        target: "acme/notes",
+        credential: "github_pat_secret1234",
+        credentialHint: "1234",
+        webhookSecret: "whsec",
+        apiUrl: "https://api.github.com",
+        mapping: { closedColumnId: "col_done", reopenedColumnId: null, labelColumns: [{ label: "planned", columnId: "col_planned" }] },
+        status: "broken",
+        brokenReason: "unauthorized",
+        brokenAt: at,
+        pausedUntil: at,
+      },
+      {
+        ...common,
+        id: "lnc_0036",
+        provider: "linear",
+        target: "team-1",
+        credential: "lin_api_secret9876",
+        credentialHint: "9876",
+        webhookSecret: "lsec",
+        apiUrl: "https://api.linear.app/graphql",
+        mapping: { completedColumnId: null, startedColumnId: "col_started", canceledColumnId: null },
+      },
+    ]);
+    expect(await db.selectFrom("trackerIssueLinks").selectAll().where("featureRequestId", "=", frId).orderBy("provider").execute()).toEqual([
+      { id: "ghl_0036", provider: "github", connectionId: "ghc_0036", appId, featureRequestId: frId, issueId: "42", issueKey: "#42", issueUrl: "https://github.com/acme/notes/issues/42", issueTitle: "Dark mode", issueState: "closed", pushedVotes: 7, pushedComments: 2, pushedAt: at, syncError: null, createdAt: at, updatedAt: at },
+      { id: "lnl_0036", provider: "linear", connectionId: "lnc_0036", appId, featureRequestId: frId, issueId: "uuid-1", issueKey: "ENG-1", issueUrl: "https://linear.app/acme/issue/ENG-1", issueTitle: "Dark mode", issueState: null, pushedVotes: null, pushedComments: null, pushedAt: null, syncError: "issue_not_found", createdAt: at, updatedAt: at },
+    ]);
+    expect(await db.selectFrom("trackerWebhookDeliveries").selectAll().where("connectionId", "in", ["ghc_0036", "lnc_0036"]).orderBy("deliveryId").execute()).toEqual([
+      { connectionId: "ghc_0036", deliveryId: "dlv-1", event: "issues", receivedAt: at },
+      { connectionId: "lnc_0036", deliveryId: "dlv-2", event: "Issue", receivedAt: at },
+    ]);
+    // The old tables are gone; deleting the app takes its tracker rows with it.
+    await expect(sql`select 1 from github_connections`.execute(db)).rejects.toThrow();
+    await db.deleteFrom("apps").where("id", "=", appId).execute();
+    expect(await db.selectFrom("trackerIssueLinks").select("id").where("appId", "=", appId).execute()).toEqual([]);
   });
 
   it("leaves the API tokens made before migration 0032 read-write and bound to no workspace", async () => {
@@ -202,7 +271,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear"]);
+    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -270,6 +339,8 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0033-github",
         "0034-feedback-evidence",
         "0035-linear",
+        "0036-trackers",
+        "0037-segments",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

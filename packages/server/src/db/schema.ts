@@ -177,6 +177,17 @@ export interface BoardsTable {
   updatedAt: string;
 }
 
+/** A saved rule over end users' and companies' reported attributes (migration 0037). */
+export interface SegmentsTable {
+  id: string;
+  appId: string;
+  name: string;
+  /** JSON of a `SegmentRule`. */
+  rule: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A label the team puts on requests; team-only tags never reach the public. */
 export interface TagsTable {
   id: string;
@@ -301,7 +312,7 @@ export interface FeatureRequestEventsTable {
   id: string;
   featureRequestId: string;
   appId: string;
-  /** created, approved, declined, moved, version_changed, merged, shipped, edited, deleted */
+  /** created, approved, declined, moved, version_changed, board_changed, merged, shipped, edited, deleted */
   type: string;
   /** JSON object with the event's details (from/to column, merge target, …). */
   data: string;
@@ -419,6 +430,8 @@ export interface ChangelogEntriesTable {
   publishedAt: string | null;
   /** When the subscriber mails of the (first) publication were queued. */
   notifiedAt: string | null;
+  /** Only this segment's subscribers are mailed the release (migration 0037); null: every one. */
+  emailSegmentId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -614,42 +627,28 @@ export interface WebhookEndpointsTable {
   updatedAt: string;
 }
 
-/** An app's GitHub repository connection (one per app). */
-export interface GithubConnectionsTable {
-  id: string;
-  appId: string;
-  owner: string;
-  repo: string;
-  token: string;
-  /** The token's last four characters, to tell tokens apart. */
-  tokenHint: string;
-  webhookSecret: string;
-  apiBaseUrl: string;
-  closedColumnId: string | null;
-  reopenedColumnId: string | null;
-  /** JSON array of `{label, columnId}`. */
-  labelColumns: string;
-  status: "active" | "broken";
-  brokenReason: string | null;
-  brokenAt: string | null;
-  pausedUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The issue trackers an app can connect. */
+export type TrackerProvider = "github" | "linear";
 
-/** An app's Linear team connection (one per app). */
-export interface LinearConnectionsTable {
+/** An app's connection to an issue tracker (one per app and tracker). */
+export interface TrackerConnectionsTable {
   id: string;
+  provider: TrackerProvider;
   appId: string;
-  teamId: string;
-  apiKey: string;
-  /** The key's last four characters, to tell keys apart. */
-  keyHint: string;
+  /** What the connection reaches: GitHub `owner/repo`, or the Linear team id. */
+  target: string;
+  /** The token or API key; null for a GitHub App installation. */
+  credential: string | null;
+  /** The credential's last four characters, to tell them apart. */
+  credentialHint: string | null;
+  githubAppId: string | null;
+  /** The GitHub App's private key (PEM). */
+  githubPrivateKey: string | null;
+  githubInstallationId: string | null;
   webhookSecret: string;
   apiUrl: string;
-  completedColumnId: string | null;
-  startedColumnId: string | null;
-  canceledColumnId: string | null;
+  /** JSON: which column each tracker event moves a request to (the tracker's own shape). */
+  mapping: string;
   status: "active" | "broken";
   brokenReason: string | null;
   brokenAt: string | null;
@@ -658,14 +657,17 @@ export interface LinearConnectionsTable {
   updatedAt: string;
 }
 
-/** A request linked to an issue of its app's connected Linear team. */
-export interface LinearIssueLinksTable {
+/** A request linked to an issue of its app's connected tracker (one per request and tracker). */
+export interface TrackerIssueLinksTable {
   id: string;
+  provider: TrackerProvider;
   connectionId: string;
   appId: string;
   featureRequestId: string;
+  /** The tracker's id of the issue: GitHub's number (as text), Linear's UUID. */
   issueId: string;
-  issueIdentifier: string;
+  /** How people name the issue: `#42`, `ENG-123`. */
+  issueKey: string;
   issueUrl: string;
   issueTitle: string;
   issueState: string | null;
@@ -677,33 +679,8 @@ export interface LinearIssueLinksTable {
   updatedAt: string;
 }
 
-/** A Linear webhook delivery already received. */
-export interface LinearWebhookDeliveriesTable {
-  connectionId: string;
-  deliveryId: string;
-  receivedAt: string;
-}
-
-/** A request linked to an issue of its app's connected repository. */
-export interface GithubIssueLinksTable {
-  id: string;
-  connectionId: string;
-  appId: string;
-  featureRequestId: string;
-  issueNumber: number;
-  issueUrl: string;
-  issueTitle: string;
-  issueState: string;
-  pushedVotes: number | null;
-  pushedComments: number | null;
-  pushedAt: string | null;
-  syncError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A GitHub webhook delivery already received (its `X-GitHub-Delivery` id). */
-export interface GithubWebhookDeliveriesTable {
+/** A tracker's webhook delivery already received (its delivery id). */
+export interface TrackerWebhookDeliveriesTable {
   connectionId: string;
   deliveryId: string;
   event: string;
@@ -751,6 +728,7 @@ export interface Database {
   boardColumns: BoardColumnsTable;
   boards: BoardsTable;
   tags: TagsTable;
+  segments: SegmentsTable;
   featureRequestTags: FeatureRequestTagsTable;
   customFields: CustomFieldsTable;
   appVersions: AppVersionsTable;
@@ -780,10 +758,7 @@ export interface Database {
   webhookEndpoints: WebhookEndpointsTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
-  githubConnections: GithubConnectionsTable;
-  linearConnections: LinearConnectionsTable;
-  linearIssueLinks: LinearIssueLinksTable;
-  linearWebhookDeliveries: LinearWebhookDeliveriesTable;
-  githubIssueLinks: GithubIssueLinksTable;
-  githubWebhookDeliveries: GithubWebhookDeliveriesTable;
+  trackerConnections: TrackerConnectionsTable;
+  trackerIssueLinks: TrackerIssueLinksTable;
+  trackerWebhookDeliveries: TrackerWebhookDeliveriesTable;
 }

@@ -1,8 +1,11 @@
+import type { SegmentRule } from "@tidings/protocol";
+import { ruleCondition } from "../segments/rule.js";
 import type { AdminFeatureRequest, AdminFeatureRequestSort, FeatureRequestItem, ModerationState } from "@tidings/protocol";
 import { ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { linkedFeedback } from "./feedback-links.js";
+import { hasEveryTag } from "./listed.js";
 import { ApiError } from "../http/errors.js";
 import { searchText } from "../search/search-text.js";
 import { tagsOf, type TagRow } from "../tags/tags.js";
@@ -89,6 +92,8 @@ export interface AdminListQuery {
   plan: string | undefined;
   /** Already checked to be a company of the workspace. */
   companyId: string | undefined;
+  /** Requests with at least one voter the segment (of the workspace, already found) holds. */
+  segment?: { appId: string; rule: SegmentRule } | undefined;
 }
 
 /**
@@ -108,11 +113,7 @@ export async function listAdminFeatureRequests(
   if (query.columnId !== undefined) filtered = filtered.where("fr.columnId", "=", query.columnId);
   if (query.versionId !== undefined) filtered = filtered.where("fr.versionId", "=", query.versionId);
   if (query.boardId !== undefined) filtered = filtered.where("fr.boardId", "=", query.boardId);
-  for (const tagId of new Set(query.tagIds)) {
-    filtered = filtered.where((eb) =>
-      eb.exists(eb.selectFrom("featureRequestTags as frt").select("frt.tagId").whereRef("frt.featureRequestId", "=", "fr.id").where("frt.tagId", "=", tagId)),
-    );
-  }
+  for (const tagged of hasEveryTag(query.tagIds)) filtered = filtered.where(tagged);
   for (const filter of query.fieldFilters) filtered = filtered.where(fieldCondition(db, "fr.custom_fields", filter));
   // The search columns are already lower-cased, accent-free and hold only letters, digits and
   // spaces, so the needle needs no LIKE escaping and both engines compare alike.
@@ -125,6 +126,12 @@ export async function listAdminFeatureRequests(
   if (query.minCompanies !== undefined) filtered = filtered.where((eb) => eb(COMPANY_COUNT, ">=", query.minCompanies!));
   if (query.plan !== undefined) filtered = filtered.where(voterOnPlan(query.plan));
   if (query.companyId !== undefined) filtered = filtered.where(votedByCompany(query.companyId));
+  if (query.segment !== undefined) {
+    const members = db.selectFrom("endUsers as u").select("u.id").where(ruleCondition(db, query.segment.appId, query.segment.rule));
+    filtered = filtered.where((eb) =>
+      eb.exists(eb.selectFrom("featureRequestVotes as sv").select("sv.endUserId").whereRef("sv.featureRequestId", "=", "fr.id").where("sv.endUserId", "in", members)),
+    );
+  }
 
   const count = (q: typeof scope) => q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const [{ n: total }, { n: pendingTotal }] = await Promise.all([count(filtered), count(scope.where("fr.moderation", "=", "pending"))]);

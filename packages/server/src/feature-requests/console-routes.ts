@@ -1,3 +1,4 @@
+import { findSegmentInWorkspace, segmentFilter } from "../segments/segments.js";
 import {
   AdminFeatureRequestDetailSchema,
   AdminFeatureRequestListQuerySchema,
@@ -90,7 +91,7 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         summary: "List the workspace's feature requests for triage",
         description:
           "Pending and declined requests included; merged duplicates only with `includeMerged=true`. `q` is a case- and accent-insensitive substring of title or description. `payer=only` keeps requests with a paying voter or a paying submitter. " +
-          "Company revenue counts each voting company once and each paying voter without a company alone, per currency, never converted: `sort=company_revenue` and `minCompanyRevenue` count in `currency` (default USD); `sort=company_count` and `minCompanies` count voting companies; `plan` keeps requests with a voter on that plan (their company's, else their own); `companyId` keeps requests a user of that company voted for. " +
+          "Company revenue counts each voting company once and each paying voter without a company alone, per currency, never converted: `sort=company_revenue` and `minCompanyRevenue` count in `currency` (default USD); `sort=company_count` and `minCompanies` count voting companies; `plan` keeps requests with a voter on that plan (their company's, else their own); `companyId` keeps requests a user of that company voted for; `segmentId` keeps requests at least one member of that segment voted for. " +
           "`field.<key>=<value>` (with `appId`) keeps requests whose custom field equals the value (holds the option, for a multi select); repeat a parameter to ask for several values, every one must match.",
         params: WorkspaceParams,
         querystring: AdminFeatureRequestListQuerySchema,
@@ -123,6 +124,7 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
         minCompanies: query.minCompanies,
         plan: query.plan,
         companyId: query.companyId === undefined ? undefined : (await findCompanyInWorkspace(db, wsId, query.companyId)).id,
+        segment: query.segmentId === undefined ? undefined : segmentFilter(await findSegmentInWorkspace(db, wsId, query.segmentId)),
       });
     },
   );

@@ -12,6 +12,7 @@ export type FeatureRequestEventType =
   | "declined"
   | "moved"
   | "version_changed"
+  | "board_changed"
   | "merged"
   | "shipped"
   | "edited"
@@ -42,4 +43,15 @@ export async function recordEvent(
     })
     .execute();
   await queueRequestWebhook(trx, clock, { ...event, data: event.data ?? {} });
+}
+
+/** Logs `board_changed` (`{fromBoardId, toBoardId}`) on each request that changed board, as its history and exports show. */
+export async function recordBoardMoves(
+  trx: Kysely<Database>,
+  clock: Clock,
+  move: { appId: string; toBoardId: string; moves: ReadonlyArray<{ id: string; fromBoardId: string }>; actor: string },
+): Promise<void> {
+  for (const m of move.moves) {
+    await recordEvent(trx, clock, { featureRequestId: m.id, appId: move.appId, type: "board_changed", actor: move.actor, data: { fromBoardId: m.fromBoardId, toBoardId: move.toBoardId } });
+  }
 }

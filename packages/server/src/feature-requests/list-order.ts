@@ -104,6 +104,18 @@ async function tagHasFewer(db: Kysely<Database>, tagId: string, bound: number): 
   return last === undefined;
 }
 
+/**
+ * Whether fewer than `bound` listed requests carry the tag. The total of a listing filtered by
+ * the tag alone counts them (a viewer's adds their own pending requests: then only a total below
+ * `bound` answers), so it answers without a read; with another filter the total says nothing of
+ * the tag's size, which is then looked up.
+ */
+async function smallTag(db: Kysely<Database>, query: ListQuery, tagId: string, bound: number, total: number | undefined): Promise<boolean> {
+  const alone = new Set(query.tagIds).size === 1 && query.boardIds === undefined && query.versionId === undefined;
+  if (alone && total !== undefined && (query.viewerEndUserId === null || total < bound)) return total < bound;
+  return tagHasFewer(db, tagId, bound);
+}
+
 /** The `top` page of a small tag: its listed requests read from its rows, then sorted. */
 function smallTagTop(db: Kysely<Database>, query: ListQuery, tagId: string, after: After | undefined, limit: number) {
   const others = [...new Set(query.tagIds)].filter((id) => id !== tagId);
@@ -134,6 +146,8 @@ export async function listedInOrder(
   after: After | undefined,
   limit: number,
   own: readonly string[] = [],
+  /** The listing's total when already counted (or cached): with a tag alone, it tells the tag's size without reading it. */
+  total?: number,
 ): Promise<OrderKey[]> {
   const slice = (filter: ReturnType<typeof approvedBy>) => {
     // Votes only where they order: `newest` is then read from its index alone.
@@ -151,7 +165,7 @@ export async function listedInOrder(
       ? await slice(approvedBy(query))
       : order === "newest"
         ? await taggedNewest(db, query, tagId, after, limit)
-        : (await tagHasFewer(db, tagId, SMALL_TAG_PER_ROW * limit))
+        : await smallTag(db, query, tagId, SMALL_TAG_PER_ROW * limit, total)
           ? await smallTagTop(db, query, tagId, after, limit)
           : await slice(approvedBy(query));
   if (query.viewerEndUserId === null || own.length === 0) return approved;

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from "kysely";
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
 import type { ListQuery } from "./list-query.js";
 
@@ -19,9 +19,13 @@ function placedBy(query: Scope, eb: Listed) {
   return [eb("fr.appId", "=", query.appId), eb("fr.boardId", "in", boards.length > 0 ? [...boards] : [""])];
 }
 
-/** Every tag given must be on the request. */
-function taggedBy(query: Scope, eb: Listed) {
-  return [...new Set(query.tagIds ?? [])].map((tagId) =>
+/**
+ * Every tag given must be on the request read as `fr`: one lookup of the tag rows' primary key per
+ * tag and request. The public listing and the console's list both filter by it.
+ */
+export function hasEveryTag(tagIds: Iterable<string>): Array<Expression<SqlBool>> {
+  const eb = expressionBuilder<Database & { fr: Database["featureRequests"] }, "fr">();
+  return [...new Set(tagIds)].map((tagId) =>
     eb.exists(eb.selectFrom("featureRequestTags as frt").select("frt.tagId").whereRef("frt.featureRequestId", "=", "fr.id").where("frt.tagId", "=", tagId)),
   );
 }
@@ -37,7 +41,7 @@ export function approvedBy(query: Scope) {
       eb("fr.moderation", "=", sql.lit("approved")),
       eb("fr.mergedIntoId", "is", null),
       ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
-      ...taggedBy(query, eb),
+      ...hasEveryTag(query.tagIds ?? []),
     ]);
 }
 
@@ -57,7 +61,7 @@ export function ownPendingBy(query: Scope, own: readonly string[]) {
       eb("fr.id", "in", own.length > 0 ? [...own] : [""]),
       ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
       ...(query.boardIds === undefined ? [] : [eb("fr.boardId", "in", query.boardIds.length > 0 ? [...query.boardIds] : [""])]),
-      ...taggedBy(query, eb),
+      ...hasEveryTag(query.tagIds ?? []),
     ]);
 }
 

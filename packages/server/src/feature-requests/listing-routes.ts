@@ -23,7 +23,7 @@ import { pageViewer, personalisePage } from "./page-viewer.js";
 import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
 import { similarRequests } from "./similar.js";
 import { audienceSees, boardAudience, boardsToRead } from "../boards/access.js";
-import { publicTagIds } from "../tags/tags.js";
+import { publicTagIds } from "../tags/public-tags.js";
 
 /** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
 export const LIST_CACHE_SECONDS = 10;
@@ -73,7 +73,7 @@ export function listingRoutes(app: App, ctx: Context): void {
         cursor: query.cursor,
         versionId: query.versionId,
         boardIds: boardsToRead(audience, query.board),
-        tagIds: await publicTagIds(db, appRow.id, query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag]),
+        tagIds: await publicTagIds(db, appRow.id, query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag], ctx.cache),
         q: query.q,
         sort: query.sort ?? "newest",
       } as const;

@@ -6,7 +6,8 @@ import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import { executeNamed } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
-import { tagsOf, toPublicTag } from "../tags/tags.js";
+import { publicTagsOf } from "../tags/public-tags.js";
+import { toPublicTag } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
@@ -68,10 +69,12 @@ export async function listFeatureRequests(
       : rankTrending
       ? { ids: await trendingIds(db, query, since, rankPage, cache, own), total: await countListed(db, query, cache, own) }
       : orderedFirst
-        ? {
-            ids: (await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1, own)).slice(offset).map((r) => r.id),
-            total: await countListed(db, query, cache, own),
-          }
+        ? await (async () => {
+            // Counted first (shared through the cache): the total sizes a tag for its `top` page.
+            const total = await countListed(db, query, cache, own);
+            const keys = await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1, own, total);
+            return { ids: keys.slice(offset).map((r) => r.id), total };
+          })()
         : null;
   // A ranked page is read by primary key alone: with the listing's filters and order SQLite
   // preferred an app index and walked the whole board (tens of ms on 100k requests).
@@ -137,7 +140,7 @@ export async function listFeatureRequests(
   const last = pageRows.at(-1);
   const nextCursor = hasMore && last !== undefined ? cursorAfter(query, keyset, last, offset + query.limit) : null;
   const pageIds = pageRows.map((r) => r.id);
-  const [commenters, tags] = await Promise.all([early ?? recentCommenters(db, pageIds), tagsOf(db, pageIds, true)]);
+  const [commenters, tags] = await Promise.all([early ?? recentCommenters(db, pageIds), publicTagsOf(db, query.appId, pageIds, cache?.shared)]);
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];
     const personal = { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer };

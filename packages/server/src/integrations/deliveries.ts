@@ -23,7 +23,6 @@ export function webhookDeliverySweep(intervalMs = 60 * 60_000): (ctx: Context) =
     if (now < next) return;
     next = now + intervalMs;
     const before = new Date(now - DELIVERY_MEMORY_MS).toISOString();
-    await ctx.db.kysely.deleteFrom("githubWebhookDeliveries").where("receivedAt", "<", before).execute();
-    await ctx.db.kysely.deleteFrom("linearWebhookDeliveries").where("receivedAt", "<", before).execute();
+    await ctx.db.kysely.deleteFrom("trackerWebhookDeliveries").where("receivedAt", "<", before).execute();
   };
 }

@@ -1,14 +1,15 @@
 import { findSubmission } from "../feedback/inbox.js";
+import { linkedRequestOf } from "./linked-request.js";
 import { workspaceLinks } from "./links.js";
 import { defineTool, idOf, inField } from "./tool.js";
 
-/** One feedback submission whole: text, reporter, device metadata, custom fields, triage. */
+/** One feedback submission whole: text, reporter, device metadata, custom fields, triage, the request it is evidence for. */
 export const getFeedbackTool = defineTool({
   name: "get_feedback",
   title: "Get a feedback submission",
   description:
     "Gets one feedback submission of the workspace by id (sub_…): its whole text, the reporter's name, the app version and platform, the device metadata the app sent (secrets already redacted), " +
-    "custom field values, triage status, priority and internal note.",
+    "custom field values, triage status, priority and internal note, and `linkedRequest`: the feature request it is linked to as evidence (null when none).",
   writes: false,
   input: { id: idOf("sub").describe("The submission's id (sub_…)") },
   async run({ ctx, access }, input) {
@@ -33,6 +34,7 @@ export const getFeedbackTool = defineTool({
         assignedTo: record.assignedTo,
         internalNote: record.internalNote,
         attachmentCount: record.attachmentCount,
+        linkedRequest: linkedRequestOf(record, links),
         createdAt: record.createdAt,
         dashboardUrl: links.feedbackDashboardUrl(),
       },

@@ -1,21 +1,24 @@
 import { z } from "zod";
 import { findBoardInWorkspace } from "../boards/boards.js";
-import { getAdminFeatureRequestDetail } from "../feature-requests/admin-records.js";
+import { DETAIL_VOTER_LIMIT, getAdminFeatureRequestDetail } from "../feature-requests/admin-records.js";
 import { listComments } from "../feature-requests/comments.js";
 import { workspaceLinks } from "./links.js";
 import { requestShape } from "./request-shape.js";
 import { defineTool, idOf, inField } from "./tool.js";
 
 /**
- * One request with what the dashboard shows of it: board, tags, custom fields, history and
- * comments (hidden ones included and marked). Voters' companies and the feedback linked to a
- * request are not part of it yet.
+ * One request with what the dashboard shows of it: board, tags, custom fields, history, comments
+ * (hidden ones included and marked), the voters' companies with the revenue they add up to, and
+ * the feedback linked to it as evidence. All of it is the console's record of the request
+ * (`getAdminFeatureRequestDetail`), so the numbers are the dashboard's.
  */
 export const getRequestTool = defineTool({
   name: "get_request",
   title: "Get a feature request",
   description:
-    "Gets one feature request of the workspace by id: its full description, board, column, tags, custom field values, votes, paying voters and their revenue, " +
+    "Gets one feature request of the workspace by id: its full description, board, column, tags, custom field values, votes, paying voters, " +
+    "the voters' companies (`companies`: name, monthly revenue and currency, plan, how many of their users voted; highest revenue first) and `revenue`, the monthly revenue per currency of the voters' accounts " +
+    "(each company once, each paying voter without a company alone, currencies never converted), the feedback linked to it as evidence (`linkedFeedback`, newest link first), " +
     "its history (created, moved, shipped, merged, …, newest first) and its comments, oldest first (hidden ones included and marked `isHidden`). " +
     "Pass `commentCursor` from a previous answer's `comments.nextCursor` for the next comments.",
   writes: false,
@@ -23,6 +26,8 @@ export const getRequestTool = defineTool({
     id: idOf("fr").describe("The request's id (fr_…)"),
     commentLimit: z.number().int().min(1).max(200).default(50),
     commentCursor: z.string().max(1000).optional(),
+    companyLimit: z.number().int().min(1).max(DETAIL_VOTER_LIMIT).default(50).describe("How many of the voters' companies to list"),
+    feedbackLimit: z.number().int().min(1).max(DETAIL_VOTER_LIMIT).default(50).describe("How many linked feedback to list"),
   },
   async run({ ctx, access }, input) {
     const db = ctx.db.kysely;
@@ -38,6 +43,35 @@ export const getRequestTool = defineTool({
         board: { id: board.id, name: board.name, slug: board.slug, visibility: board.visibility },
         fields: detail.fields.map((f) => ({ key: f.key, label: f.label, type: f.type, value: f.value, archived: f.archived })),
         history: detail.events.map((e) => ({ type: e.type, data: e.data, actor: e.actor, at: e.createdAt })),
+      },
+      companies: {
+        total: detail.companyCount,
+        hasMore: detail.companyCount > input.companyLimit,
+        items: detail.companies.slice(0, input.companyLimit).map((c) => ({
+          id: c.id,
+          externalId: c.externalId,
+          name: c.name,
+          mrr: c.mrr,
+          currency: c.currency,
+          plan: c.plan,
+          voters: c.voters,
+          dashboardUrl: links.companyDashboardUrl(detail.appId, c.id),
+        })),
+      },
+      linkedFeedback: {
+        total: detail.feedback.length,
+        hasMore: detail.feedback.length > input.feedbackLimit,
+        items: detail.feedback.slice(0, input.feedbackLimit).map((f) => ({
+          id: f.submissionId,
+          title: f.title,
+          quote: f.quote,
+          reporterName: f.reporterName,
+          /** The reporter was an identified user, counted as a voter by the link (unless they had voted). */
+          reporterIdentified: f.voterPublicId !== null,
+          linkedAt: f.linkedAt,
+          createdAt: f.createdAt,
+          dashboardUrl: links.feedbackDashboardUrl(),
+        })),
       },
       comments: {
         total: comments.total,

@@ -14,6 +14,8 @@ export interface Links {
   releasePortalUrl(appId: string, entry: { id: string; title: string }): string;
   /** The workspace's feedback inbox in the dashboard. */
   feedbackDashboardUrl(): string;
+  /** A company's page in the dashboard: its users and their votes, comments and feedback. */
+  companyDashboardUrl(appId: string, companyId: string): string;
   /** The app's portal home. */
   appPortalUrl(appId: string): string;
 }
@@ -39,6 +41,7 @@ export async function workspaceLinks(db: Kysely<Database>, base: string, workspa
     changelogDashboardUrl: (appId) => dashboard(`/a/${appId}/changelog`),
     releasePortalUrl: (appId, entry) => `${base}${portalPath(key(appId), { screen: "release", id: entry.id }, entry.title)}`,
     feedbackDashboardUrl: () => dashboard("/feedback"),
+    companyDashboardUrl: (appId, companyId) => dashboard(`/a/${appId}/companies/${companyId}`),
     appPortalUrl: (appId) => `${base}${portalPath(key(appId), { screen: "home" })}`,
   };
 }

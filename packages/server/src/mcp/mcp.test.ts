@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
 import { call, connectHttp, connectStdio, PUBLIC_URL, seedOtherWorkspace, seedWorkspace, type Connection } from "@tidings/testing/mcp-kit";
 
-const READ_TOOLS = ["list_apps", "search_requests", "get_request", "search_feedback", "get_feedback", "summarize_changes"];
-const WRITE_TOOLS = ["merge_requests", "draft_changelog"];
+const READ_TOOLS = ["list_apps", "search_requests", "get_request", "get_company", "search_feedback", "get_feedback", "summarize_changes"];
+const WRITE_TOOLS = ["merge_requests", "link_feedback", "unlink_feedback", "draft_changelog"];
 
 describe.each(testDialects())("MCP server on %s", (dialect) => {
   let t: TestApp;

@@ -3,8 +3,8 @@ import type { Links } from "./links.js";
 import { excerpt } from "./tool.js";
 
 /**
- * A request as the tools answer it: ids, the facts a reader ranks by (votes, paying voters and
- * their monthly revenue), where it stands, and its links. The description is cut to an excerpt
+ * A request as the tools answer it: ids, the facts a reader ranks by (votes, paying voters,
+ * voting companies and their monthly revenue), where it stands, and its links. The description is cut to an excerpt
  * in listings; `get_request` gives it whole.
  */
 export function requestShape(r: AdminFeatureRequest, links: Links, options: { fullDescription?: boolean } = {}) {
@@ -23,6 +23,10 @@ export function requestShape(r: AdminFeatureRequest, links: Links, options: { fu
     payingVoters: r.payingVoters,
     /** Monthly revenue of the paying voters, in currency units, whatever their currencies. */
     payingVoterRevenue: r.revenueTotal,
+    /** Companies among the voters. */
+    companyCount: r.companyCount,
+    /** The voters' accounts' monthly revenue per currency, as the dashboard shows it: each company once, each paying voter without one alone. */
+    revenue: r.companyRevenue,
     commentCount: r.commentCount,
     tags: r.tags.map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
     createdAt: r.createdAt,

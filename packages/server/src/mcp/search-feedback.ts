@@ -2,6 +2,7 @@ import { PLATFORMS, PRIORITIES, TRIAGE_STATUSES } from "@tidings/protocol";
 import { z } from "zod";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { listSubmissions } from "../feedback/inbox.js";
+import { linkedRequestOf } from "./linked-request.js";
 import { workspaceLinks } from "./links.js";
 import { dateInput, defineTool, excerpt, idOf, inField } from "./tool.js";
 
@@ -12,7 +13,7 @@ export const searchFeedbackTool = defineTool({
   description:
     "Lists the workspace's feedback submissions (bug reports, ideas, messages sent from the apps), newest first. " +
     "Filters: app, triage status (`active` = open or in progress), platform, priority, a text the title, description or reporter holds, and a time range. " +
-    "Each result has its id (for get_feedback), an excerpt, its triage state and a link to the dashboard's inbox.",
+    "Each result has its id (for get_feedback), an excerpt, its triage state, the request it is linked to as evidence (`linkedRequest`, null when none) and a link to the dashboard's inbox.",
   writes: false,
   input: {
     appId: idOf("app").optional(),
@@ -50,6 +51,7 @@ export const searchFeedbackTool = defineTool({
         triageStatus: s.triageStatus,
         priority: s.priority,
         attachmentCount: s.attachmentCount,
+        linkedRequest: linkedRequestOf(s, links),
         createdAt: s.createdAt,
         dashboardUrl: links.feedbackDashboardUrl(),
       })),

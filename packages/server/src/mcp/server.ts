@@ -4,8 +4,10 @@ import { z } from "zod";
 import { ApiError } from "../http/errors.js";
 import type { McpAccess } from "./access.js";
 import { draftChangelogTool } from "./draft-changelog.js";
+import { getCompanyTool } from "./get-company.js";
 import { getFeedbackTool } from "./get-feedback.js";
 import { getRequestTool } from "./get-request.js";
+import { linkFeedbackTool, unlinkFeedbackTool } from "./link-feedback.js";
 import { listAppsTool } from "./list-apps.js";
 import { mergeRequestsTool } from "./merge-requests.js";
 import { searchFeedbackTool } from "./search-feedback.js";
@@ -22,17 +24,20 @@ export const MCP_TOOLS: readonly McpTool[] = [
   listAppsTool,
   searchRequestsTool,
   getRequestTool,
+  getCompanyTool,
   searchFeedbackTool,
   getFeedbackTool,
   summarizeChangesTool,
   mergeRequestsTool,
+  linkFeedbackTool,
+  unlinkFeedbackTool,
   draftChangelogTool,
 ] as unknown as readonly McpTool[];
 
 const INSTRUCTIONS =
-  "Tidings holds a product team's feature requests (with votes, paying voters and their monthly revenue), roadmap, feedback inbox and release notes. " +
+  "Tidings holds a product team's feature requests (with votes, the voters' companies and their monthly revenue, and the feedback linked to them as evidence), roadmap, feedback inbox and release notes. " +
   "Start with list_apps for the ids of apps, boards, columns and tags. Results carry ids and links: portalUrl is the public page, dashboardUrl the team's. " +
-  "Writing tools (merge_requests, draft_changelog) are offered to read-write tokens only; draft_changelog never publishes.";
+  "Writing tools (merge_requests, link_feedback, unlink_feedback, draft_changelog) are offered to read-write tokens only; draft_changelog never publishes.";
 
 /** What one MCP server instance needs: the tools' context and how each call is authorised. */
 export interface McpServerOptions {

@@ -25,6 +25,7 @@ export type ArchiveLine =
 export const ARCHIVE_TABLES = [
   "workspaces",
   "apps",
+  "segments",
   "boards",
   "tags",
   "customFields",
@@ -37,6 +38,7 @@ export const ARCHIVE_TABLES = [
   "featureRequestVotes",
   "featureRequestComments",
   "featureRequestEvents",
+  "duplicateDismissals",
   "changelogEntries",
   "changelogEntryRequests",
   "emailSubscriptions",
@@ -50,6 +52,7 @@ export type ArchiveTable = (typeof ARCHIVE_TABLES)[number];
 export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   workspaces: ["id"],
   apps: ["id"],
+  segments: ["id"],
   boards: ["id"],
   tags: ["id"],
   customFields: ["id"],
@@ -62,6 +65,7 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
   featureRequestVotes: ["featureRequestId", "endUserId"],
   featureRequestComments: ["id"],
   featureRequestEvents: ["id"],
+  duplicateDismissals: ["firstId", "secondId"],
   changelogEntries: ["id"],
   changelogEntryRequests: ["entryId", "featureRequestId"],
   emailSubscriptions: ["id"],
@@ -100,6 +104,7 @@ export interface Reference {
 /** Every reference an imported row must keep inside the archive, so an archive reaches no other app. */
 export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
   apps: [{ column: "workspaceId", table: "workspaces", kind: "row" }],
+  segments: [{ column: "appId", table: "apps", kind: "row" }],
   boards: [{ column: "appId", table: "apps", kind: "row" }],
   tags: [{ column: "appId", table: "apps", kind: "row" }],
   customFields: [
@@ -142,9 +147,15 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
     { column: "appId", table: "apps", kind: "row" },
     { column: "featureRequestId", table: "featureRequests", kind: "loose" },
   ],
+  // The pairs the team marked "not a duplicate", so the duplicates queue does not offer them again.
+  duplicateDismissals: [
+    { column: "firstId", table: "featureRequests", kind: "row" },
+    { column: "secondId", table: "featureRequests", kind: "row" },
+  ],
   changelogEntries: [
     { column: "appId", table: "apps", kind: "row" },
     { column: "versionId", table: "appVersions", kind: "row", nullable: true },
+    { column: "emailSegmentId", table: "segments", kind: "row", nullable: true },
   ],
   changelogEntryRequests: [
     { column: "entryId", table: "changelogEntries", kind: "row" },
@@ -170,6 +181,7 @@ export const REFERENCES: Partial<Record<ArchiveTable, readonly Reference[]>> = {
 /** The column naming a row's owner: a row already on the server must have the same one. */
 export const OWNER_COLUMN: Partial<Record<ArchiveTable, string>> = {
   apps: "workspaceId",
+  segments: "appId",
   boards: "appId",
   tags: "appId",
   customFields: "appId",

@@ -69,6 +69,9 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     expect((await organiser.delete(`/workspaces/${app.workspaceId}/fields/${legacy.body.id}`)).status).toBe(200);
     expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/feature-requests/move`, { boardId: lab.body.id, featureRequestIds: [someRequest.id] })).body).toEqual({ moved: 1 });
     expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/feature-requests/tags`, { featureRequestIds: [someRequest.id], add: [tag.body.id] })).body).toEqual({ added: 1, removed: 0 });
+    // A pair marked "not a duplicate" stays dismissed on the server the archive goes to.
+    const pair = (await db.selectFrom("featureRequests").select("id").where("appId", "=", app.id).orderBy("id").limit(2).execute()).map((r) => r.id);
+    expect((await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/duplicates/dismiss`, { requestIds: pair })).status).toBe(200);
     // Feedback with an attachment, through the public API as the SDK sends it.
     screenshot = Buffer.concat([png(40), Buffer.alloc(300_000, 7)]);
     const body = multipartBody([{ name: "appKey", value: DEMO_APP_KEY }, { name: "file", filename: "s.png", contentType: "image/png", data: screenshot }]);
@@ -87,6 +90,9 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     const signature = signAttributes(app.signingSecret, { appKey: DEMO_APP_KEY, userToken: ALICE, company, timestamp });
     const reported = await source.app.inject({ method: "PUT", url: `/api/v1/public/apps/${DEMO_APP_KEY}/user`, headers: { "x-user-token": ALICE }, payload: { company, timestamp, signature } });
     expect(reported.statusCode).toBe(200);
+    // A segment, which the release mails to: segments travel, and the release's reference to one.
+    const segment = await organiser.post(`/workspaces/${app.workspaceId}/apps/${app.id}/segments`, { name: "EU accounts", rule: { company: { attributes: [{ key: "region", in: ["eu"] }] } } });
+    expect(segment.status).toBe(201);
     // A published release linking two requests, and subscribers in each consent state.
     const requests = await db.selectFrom("featureRequests").select("id").where("appId", "=", app.id).orderBy("id").limit(2).execute();
     const release = await consoleClient(source.app, source.admin.authorization).post(`/workspaces/${app.workspaceId}/changelog`, {
@@ -95,6 +101,7 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
       body: "- dark mode\n- **faster** sync",
       linkedRequestIds: requests.map((r) => r.id),
       publishNow: true,
+      emailSegmentId: segment.body.id,
     });
     expect(release.status).toBe(201);
     // A reply whose parent was deleted keeps naming it: the archive carries that as it is.
@@ -122,11 +129,15 @@ describe.each(testDialects())("export and archive import on %s", (dialect) => {
     expect(lines[0]).toMatchObject({ type: "tidings-archive", version: 1, scope: { kind: "app", appKey: DEMO_APP_KEY } });
     const end = lines.at(-1) as { type: string; counts: Record<string, number> };
     expect(end.type).toBe("end");
-    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, customFields: 4, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2, companies: 1 });
+    expect(end.counts).toMatchObject({ workspaces: 1, apps: 1, featureRequests: 13, boards: 2, tags: 1, customFields: 4, featureRequestTags: 1, featureRequestVotes: 191, emailSubscriptions: 3, submissions: 1, uploads: 1, changelogEntries: 1, changelogEntryRequests: 2, companies: 1, segments: 1, duplicateDismissals: 1 });
     for (const table of ARCHIVE_TABLES) expect(end.counts[table], table).toBeGreaterThan(0);
     const files = lines.filter((l) => l.type === "file");
     expect(files.length).toBeGreaterThan(1);
     expect(Buffer.concat(files.map((f) => Buffer.from(String(f.data), "base64")))).toEqual(screenshot);
+    // The request moved to the private board carries the move in its history.
+    // (Event data is a JSON text column, carried as the database holds it.)
+    const events = lines.filter((l) => l.type === "row" && l.table === "featureRequestEvents").map((l) => (l as { row: { type: string; data: string } }).row);
+    expect(events.filter((e) => e.type === "board_changed").map((e) => Object.keys(JSON.parse(e.data) as object).sort())).toEqual([["fromBoardId", "toBoardId"]]);
     const app = lines.find((l) => l.type === "row" && l.table === "apps") as { row: Record<string, unknown> };
     expect(Object.keys(app.row)).not.toContain("signingSecret");
   });

@@ -70,6 +70,9 @@ function inScope(db: LooseDb, table: ArchiveTable, query: Query, scope: Resolved
     case "featureRequestComments":
     case "featureRequestTags":
       return query.where("featureRequestId", "in", db.selectFrom("featureRequests").select("id").where("appId", "in", appIds));
+    case "duplicateDismissals":
+      // A pair is of one app: its first request names it.
+      return query.where("firstId", "in", db.selectFrom("featureRequests").select("id").where("appId", "in", appIds));
     case "changelogEntryRequests":
       return query.where("entryId", "in", db.selectFrom("changelogEntries").select("id").where("appId", "in", appIds));
     case "uploads":

@@ -280,13 +280,38 @@ describe.each(testDialects())("the portal's server-rendered pages, feeds and sit
       expect(all).not.toMatch(/Secret|\/b\/lab|;lab&|VIP/);
     });
 
-    it("answers an unknown board and a private one with the same 404 as an unknown address, pages and feeds alike", async () => {
-      const { ws } = await organised();
+    it("answers an unknown board and a private one with the same 404 whoever asks, holding the portal that shows admitted visitors the board", async () => {
+      const { ws, ids } = await organised();
       const unknown = await get(`/p/${ws.appKey}/nope`);
-      for (const path of ["/b/nope", "/b/lab", "/b/lab/", "/b/bugs/extra", "/b/Bugs"]) {
+      for (const path of ["/b/bugs/extra", "/b/Bugs"]) {
         const res = await get(`/p/${ws.appKey}${path}`);
         expect([res.statusCode, res.body], path).toEqual([404, unknown.body]);
       }
+      // A board's address no public board answers: the same page for a private board and an
+      // unknown one, for an anonymous visitor and for one the private board admits (whose
+      // identity the page request does not carry anyway), and stored by no cache.
+      const insider = { "x-user-token": "insider", "x-user-hash": userHash(ws.signingSecret, "insider") };
+      const pages = [];
+      for (const [path, headers] of [["/b/nope", {}], ["/b/lab", {}], ["/b/lab", insider], ["/b/nope", insider]] as const) {
+        const res = await t.app.inject({ url: `/p/${ws.appKey}${path}`, headers });
+        expect([res.statusCode, res.headers["cache-control"], res.headers["x-robots-tag"]], path).toEqual([404, "no-store", "noindex"]);
+        pages.push(res.body.replaceAll("/b/nope", "/b/lab"));
+      }
+      expect(new Set(pages).size).toBe(1);
+      expect(pages[0]).toContain(`<script type="module" src="/p/assets/portal.js"></script>`);
+      expect(pages[0]).toContain("<h2>Not found</h2>");
+      expect(pages[0]).not.toContain("Secret");
+      // In the browser the portal reads the board through the API with the visitor's identity:
+      // the board's requests for a visitor it admits, privately; the unknown-board answer for others.
+      const list = (headers: Record<string, string>) => t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&board=lab`, headers });
+      const admitted = await list(insider);
+      expect([admitted.statusCode, admitted.headers["cache-control"], admitted.json().requests.map((r: { id: string }) => r.id)]).toEqual([200, "private, no-store", [ids.secret]]);
+      for (const headers of [{}, { "x-user-token": "insider" }]) {
+        const refused = await list(headers);
+        expect([refused.statusCode, refused.json().code]).toEqual([400, "unknown_board"]);
+      }
+      const boards = await t.app.inject({ url: `/api/v1/public/apps/${ws.appKey}/boards`, headers: insider });
+      expect(boards.json().boards.map((b: { slug: string }) => b.slug)).toContain("lab");
       const feedOf = async (board: string) => {
         const res = await get(`/p/${ws.appKey}/b/${board}/shipped.rss`);
         return [res.statusCode, res.json()];

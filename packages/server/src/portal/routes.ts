@@ -9,6 +9,7 @@ import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
+import { listAddress, parsePortalAddress } from "./addresses.js";
 import { BOARD_FEEDS, buildFeed, feedPath, FEEDS, type FeedName } from "./feeds.js";
 import { notFoundPage, portalPage, type FeedLink } from "./html.js";
 import { loadOrganisation } from "./organisation.js";
@@ -104,6 +105,36 @@ export function portalRoutes(app: App, ctx: Context): void {
     const org = await loadOrganisation(ctx, appRow.id);
     const tags = query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag];
     const screen = await loadScreen(ctx, appRow, org, rest, tags);
+    const data = {
+      boards: org.boards.length > 1 ? org.boards.map((b) => ({ id: b.id, slug: b.slug, name: b.name })) : [],
+      tags: org.tags.map((t) => ({ slug: t.slug, name: t.name, color: t.color })),
+    };
+    const nav = portalSections(appRow)
+      .map((section) => `<a href="${escapeHtml(portalPath(appRow.appKey, { screen: section }))}">${SECTION_NAMES[section]}</a>`)
+      .join(" ");
+    const boardSlug = parsePortalAddress(rest)?.board;
+    if (screen.kind === "missing" && boardSlug !== undefined && !org.boards.some((b) => b.slug === boardSlug)) {
+      // A board no public board answers to: private or unknown, never told apart. The page request
+      // carries no identity (an SSO token stays in the fragment), so it is the same 404 for everyone,
+      // stored nowhere; it holds the portal, which in the browser asks the API for the boards the
+      // signed-in visitor may see and shows the board's list to those its rule admits.
+      return reply
+        .code(404)
+        .header("Cache-Control", "no-store")
+        .header("Content-Security-Policy", pageCsp(embed, parseOrigins(appRow.allowedEmbedOrigins)))
+        .header("X-Robots-Tag", "noindex")
+        .type("text/html; charset=utf-8")
+        .send(
+          portalPage({
+            appKey: appRow.appKey,
+            embed,
+            assetBase: PORTAL_ASSET_BASE,
+            meta: { title: `Not found · ${appRow.name}`, description: "This page does not exist.", canonical: originOf(request) + listAddress(appRow.appKey, { board: boardSlug, tags: [] }), ogType: "website", siteName: appRow.name, image: null, indexable: false, feeds: [] },
+            body: `<nav class="td-tabs">${nav}</nav>\n<h2>Not found</h2>\n<p>This page does not exist.</p>`,
+            data,
+          }),
+        );
+    }
     if (screen.kind === "missing") return notFound();
     if (screen.kind === "redirect") {
       const query = request.url.indexOf("?");
@@ -134,9 +165,6 @@ export function portalRoutes(app: App, ctx: Context): void {
           }))
         : []),
     ];
-    const nav = portalSections(appRow)
-      .map((section) => `<a href="${escapeHtml(portalPath(appRow.appKey, { screen: section }))}">${SECTION_NAMES[section]}</a>`)
-      .join(" ");
     const indexable = appRow.portalIndexable === 1;
     return reply
       .header("Content-Security-Policy", pageCsp(embed, parseOrigins(appRow.allowedEmbedOrigins)))
@@ -158,10 +186,7 @@ export function portalRoutes(app: App, ctx: Context): void {
             feeds,
           },
           body: `<nav class="td-tabs">${nav}</nav>\n${screen.body}`,
-          data: {
-            boards: org.boards.length > 1 ? org.boards.map((b) => ({ id: b.id, slug: b.slug, name: b.name })) : [],
-            tags: org.tags.map((t) => ({ slug: t.slug, name: t.name, color: t.color })),
-          },
+          data,
         }),
       );
   };

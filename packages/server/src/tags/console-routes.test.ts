@@ -81,8 +81,17 @@ describe.each(testDialects())("console tags on %s", (dialect) => {
 
   it("renames and recolours a tag, and deleting it takes it off every request", async () => {
     const ui = (await tags()).find((t) => t.slug === "ui")!;
-    const renamed = await acme.console.patch(`/workspaces/${acme.wsId}/tags/${ui.id}`, { name: "Interface", color: null, visibility: "team" });
+    const listed = async () => t.app.inject({ url: `/api/v1/feature-requests?appKey=${acme.appKey}&tag=ui` });
+    // Public pages (cached, as the app's tags are) see every change at once.
+    expect((await listed()).json().requests.flatMap((r: { tags: unknown[] }) => r.tags)).toContainEqual({ name: "UI", slug: "ui", color: "#ff0000" });
+    await acme.console.patch(`/workspaces/${acme.wsId}/tags/${ui.id}`, { name: "Interface", color: null });
+    const after = (await listed()).json().requests as Array<{ tags: Array<{ slug: string }> }>;
+    expect(after).toHaveLength(3);
+    expect(after.map((r) => r.tags.find((tag) => tag.slug === "ui"))).toEqual(Array(3).fill({ name: "Interface", slug: "ui", color: null }));
+    const renamed = await acme.console.patch(`/workspaces/${acme.wsId}/tags/${ui.id}`, { visibility: "team" });
     expect(renamed.body).toMatchObject({ name: "Interface", slug: "ui", color: null, visibility: "team", requestCount: 3 });
+    const hidden = await listed();
+    expect([hidden.statusCode, hidden.json().code]).toEqual([400, "unknown_tag"]);
     expect((await acme.console.delete(`/workspaces/${acme.wsId}/tags/${ui.id}`)).status).toBe(200);
     expect((await tags()).map((t) => t.slug)).not.toContain("ui");
     expect((await acme.console.delete(`/workspaces/${acme.wsId}/tags/${ui.id}`)).status).toBe(404);

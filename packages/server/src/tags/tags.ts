@@ -173,16 +173,3 @@ export async function tagsOf(db: Kysely<Database>, featureRequestIds: readonly s
   }
   return out;
 }
-
-/**
- * The ids of the public tags a listing filters on, by slug; a slug the app has no public tag by
- * (unknown or team-only: the same answer) is 400 `unknown_tag`.
- */
-export async function publicTagIds(db: Kysely<Database>, appId: string, slugs: readonly string[]): Promise<string[]> {
-  const wanted = [...new Set(slugs)];
-  if (wanted.length === 0) return [];
-  const rows = await db.selectFrom("tags").select(["id", "slug"]).where("appId", "=", appId).where("visibility", "=", "public").where("slug", "in", wanted).execute();
-  const missing = wanted.filter((slug) => !rows.some((r) => r.slug === slug));
-  if (missing.length > 0) throw new ApiError("unknown_tag", { details: { tags: missing } });
-  return rows.map((r) => r.id);
-}

@@ -1,3 +1,5 @@
+import { ruleCondition } from "../segments/rule.js";
+import { findSegmentInApp, ruleOf } from "../segments/segments.js";
 import { MAX_LIST_OFFSET, PageOffset } from "@tidings/protocol";
 import Type from "typebox";
 import { AppParams } from "../apps/console-routes.js";
@@ -28,6 +30,8 @@ const EndUserListQuery = Type.Object({
   offset: Type.Optional(PageOffset(MAX_LIST_OFFSET)),
   sort: Type.Optional(Type.Union([Type.Literal("last_seen"), Type.Literal("newest"), Type.Literal("mrr")])),
   payer: Type.Optional(Type.Literal("only")),
+  /** End users this segment (`seg_…`) of the app holds. */
+  segmentId: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
 /** End users of an app with their signed attributes (paying, plan, MRR) and activity. Any member may read. */
@@ -41,7 +45,7 @@ export function endUserConsoleRoutes(app: App, ctx: Context): void {
         tags,
         summary: "End users of an app with their attributes and activity",
         description:
-          "`sort`: `last_seen` (default, most recent first), `newest`, `mrr` (highest first); `payer=only` keeps paying users; `limit` 1–200 (default 50). `mrr` is in currency units.",
+          "`sort`: `last_seen` (default, most recent first), `newest`, `mrr` (highest first); `payer=only` keeps paying users; `segmentId` keeps the members of one of the app's segments (`404 segment_not_found` otherwise); `limit` 1–200 (default 50). `mrr` is in currency units.",
         params: AppParams,
         querystring: EndUserListQuery,
         response: { 200: Type.Object({ users: Type.Array(EndUserSchema), total: Type.Integer() }) },
@@ -51,9 +55,10 @@ export function endUserConsoleRoutes(app: App, ctx: Context): void {
       const { wsId, appId } = request.params;
       await workspaceAccess(ctx, request, wsId);
       await findAppInWorkspace(db, wsId, appId);
-      const { limit = 50, offset = 0, sort = "last_seen", payer } = request.query;
+      const { limit = 50, offset = 0, sort = "last_seen", payer, segmentId } = request.query;
       let base = db.selectFrom("endUsers as u").where("u.appId", "=", appId);
       if (payer === "only") base = base.where("u.isPaying", "=", 1);
+      if (segmentId !== undefined) base = base.where(ruleCondition(db, appId, ruleOf(await findSegmentInApp(db, appId, segmentId))));
       const { n } = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
       let query = base
         .leftJoin("companies as c", "c.id", "u.companyId")

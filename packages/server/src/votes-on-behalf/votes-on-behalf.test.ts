@@ -111,6 +111,43 @@ describe.each(testDialects())("votes on a customer's behalf on %s", (dialect) =>
     expect(await follows(id)).toEqual([]);
   });
 
+  it("votes on a private board only for customers its rule admits, by plan or by segment, and writes nothing otherwise", async () => {
+    const timestamp = () => Math.floor(t.clock.now().getTime() / 1000);
+    const plan = async (token: string, value: string) => {
+      const signature = signAttributes(ws.signingSecret, { appKey: ws.appKey, userToken: token, plan: value, timestamp: timestamp() });
+      const res = await t.app.inject({ method: "PUT", url: `/api/v1/public/apps/${ws.appKey}/user`, headers: { "x-user-token": token }, payload: { plan: value, timestamp: timestamp(), signature } });
+      expect(res.statusCode, res.body).toBe(200);
+      t.clock.advance(1000);
+    };
+    await plan("boss", "enterprise");
+    await plan("rex", "free");
+    const board = async (name: string, accessRule: Record<string, unknown>) => {
+      const res = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/boards`, { name, visibility: "private", accessRule });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.id as string;
+    };
+    const createOn = async (boardId: string, title: string) =>
+      (await ws.console.post(`/workspaces/${ws.wsId}/feature-requests`, { appId: ws.appId, title, boardId })).body.id as string;
+
+    const enterprise = await createOn(await board("Enterprise", { plans: ["enterprise"] }), "SCIM");
+    const refused = await onBehalf(enterprise, { endUserId: await publicIdOf("rex") });
+    expect({ status: refused.status, code: refused.body.code, details: refused.body.details }).toMatchObject({
+      status: 409,
+      code: "customer_not_admitted",
+      details: { endUserId: await publicIdOf("rex") },
+    });
+    expect((await detail(enterprise)).voteCount).toBe(0);
+    expect(await follows(enterprise)).toEqual([]);
+    expect((await onBehalf(enterprise, { endUserId: await publicIdOf("boss") })).body).toMatchObject({ added: true, voteCount: 1 });
+
+    const segment = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/segments`, { name: "Acme", rule: { company: { ids: ["acme"] } } });
+    expect(segment.status, JSON.stringify(segment.body)).toBe(201);
+    const acmeOnly = await createOn(await board("Acme lounge", { segmentId: segment.body.id }), "Acme SSO");
+    expect((await onBehalf(acmeOnly, { companyId: await companyId("quiet-co") })).body.code).toBe("customer_not_admitted");
+    expect((await onBehalf(acmeOnly, { companyId: await companyId("acme") })).body).toMatchObject({ added: true, voteCount: 1, voterPublicId: await publicIdOf("acme-1") });
+    expect((await detail(acmeOnly)).voteCount).toBe(1);
+  });
+
   it("answers 404 for another workspace's request, and another app's user", async () => {
     const theirs = await create("Theirs", other);
     expect((await onBehalf(theirs, { email: "ada@example.com" })).body.code).toBe("feature_request_not_found");

@@ -1,4 +1,6 @@
 import type { Kysely } from "kysely";
+import { boardAdmitsEndUser } from "../boards/access.js";
+import { findBoardOfApp } from "../boards/boards.js";
 import { findCompanyInWorkspace } from "../companies/companies.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
@@ -57,7 +59,8 @@ async function customerOf(db: Kysely<Database>, workspaceId: string, request: { 
  * the request's other votes), is marked as added by `addedBy` with `note`, and is idempotent (a
  * customer who voted keeps their vote as it was). The customer then follows the request by the
  * consent rules of {@link followForCustomer}. Nothing is written when the customer or the request
- * is not found.
+ * is not found, or when the request's board is private and its rule does not admit the customer
+ * (409 `customer_not_admitted`: they would follow a request they cannot open).
  *
  * @example
  * ```ts
@@ -75,6 +78,10 @@ export async function voteOnBehalf(
   const request = await findRequestInWorkspace(db, workspaceId, featureRequestId);
   if (request.moderation !== "approved" || request.mergedIntoId !== null) throw new ApiError("feature_request_not_found");
   const customer = await customerOf(db, workspaceId, request, of);
+  const board = await findBoardOfApp(db, request.appId, request.boardId);
+  if (!(await boardAdmitsEndUser(db, request.appId, board, customer.id))) {
+    throw new ApiError("customer_not_admitted", { details: { endUserId: customer.publicId, boardId: board.id } });
+  }
   const app = await db.selectFrom("apps").select(["id", "appKey", "name"]).where("id", "=", request.appId).executeTakeFirstOrThrow();
   const typed = await db
     .selectFrom("submissions")

@@ -33,6 +33,8 @@ import * as m0032 from "./0032-api-token-scopes.js";
 import * as m0033 from "./0033-github.js";
 import * as m0034 from "./0034-feedback-evidence.js";
 import * as m0035 from "./0035-linear.js";
+import * as m0036 from "./0036-trackers.js";
+import * as m0037 from "./0037-segments.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +72,6 @@ export const migrations: Record<string, Migration> = {
   "0033-github": m0033,
   "0034-feedback-evidence": m0034,
   "0035-linear": m0035,
+  "0036-trackers": m0036,
+  "0037-segments": m0037,
 };

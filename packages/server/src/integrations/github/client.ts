@@ -8,11 +8,11 @@ export const GITHUB_TIMEOUT_MS = 10_000;
 /** The wait GitHub asks for after a secondary rate limit that names no time: at least a minute. */
 export const SECONDARY_RATE_LIMIT_WAIT_MS = 60_000;
 
-/** What a connection needs to call GitHub. */
+/** What a connection needs to call GitHub: its repository, and a token or a way to get one (a GitHub App installation's). */
 export interface GithubTarget {
   owner: string;
   repo: string;
-  token: string;
+  token: string | (() => Promise<string>);
   apiBaseUrl: string;
 }
 
@@ -36,6 +36,8 @@ export type GithubFailure =
   | { kind: "forbidden"; message: string }
   /** 404: the issue or the repository does not exist for this token. */
   | { kind: "not_found" }
+  /** The GitHub App installation can no longer reach the repository: `reason` says why. */
+  | { kind: "gone"; reason: string }
   /** Any other answer (a 422, a 5xx). */
   | { kind: "error"; status: number; message: string }
   /** No answer: refused address, network error or timeout. */
@@ -59,6 +61,8 @@ function describe(failure: GithubFailure): string {
       return `GitHub refused the call (403): ${failure.message}`;
     case "not_found":
       return "GitHub answered 404";
+    case "gone":
+      return `GitHub App installation unusable: ${failure.reason}`;
     case "error":
       return `GitHub answered ${failure.status}: ${failure.message}`;
     case "unreachable":
@@ -115,6 +119,17 @@ export function classify(error: unknown, nowMs: number): GithubFailure {
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** An Octokit for one API root, with a token or none, each call given {@link GITHUB_TIMEOUT_MS}. */
+export function githubOctokit(apiBaseUrl: string, token: string | undefined): Octokit {
+  return new Octokit({
+    ...(token === undefined ? {} : { auth: token }),
+    baseUrl: apiBaseUrl.replace(/\/+$/, ""),
+    userAgent: "Tidings",
+    log: silent,
+    request: { signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS) },
+  });
+}
+
 /**
  * The calls Tidings makes to one repository, through Octokit. Every failure is thrown as a
  * {@link GithubCallError}; `onPause` hears when GitHub asks for a pause (a rate-limit answer, or a
@@ -129,22 +144,18 @@ const silent = { debug: () => undefined, info: () => undefined, warn: () => unde
  * ```
  */
 export function githubClient(ctx: Context, target: GithubTarget, onPause: (until: Date) => Promise<void> = async () => undefined) {
-  const octokit = new Octokit({
-    auth: target.token,
-    baseUrl: target.apiBaseUrl.replace(/\/+$/, ""),
-    userAgent: "Tidings",
-    log: silent,
-    request: { signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS) },
-  });
+  let octokit: Octokit | undefined;
+  const client = async (): Promise<Octokit> =>
+    (octokit ??= githubOctokit(target.apiBaseUrl, typeof target.token === "string" ? target.token : await target.token()));
   const repo = { owner: target.owner, repo: target.repo };
   // Once an answer said the hour's calls are spent, the next call of this client waits too.
   let pausedUntil = 0;
-  const call = async <T>(run: () => Promise<{ data: T; headers: Headers }>): Promise<T> => {
+  const call = async <T>(run: (octokit: Octokit) => Promise<{ data: T; headers: Headers }>): Promise<T> => {
     const now = ctx.clock.now().getTime();
     if (pausedUntil > now) throw new GithubCallError({ kind: "rate_limited", retryAfterMs: pausedUntil - now });
     try {
       if (target.apiBaseUrl !== GITHUB_API_BASE_URL) await checkWebhookUrl(target.apiBaseUrl, ctx.config.webhookAllow);
-      const answer = await run();
+      const answer = await run(await client());
       const wait = rateLimitWaitMs(answer.headers, ctx.clock.now().getTime());
       if (wait !== undefined && wait > 0) {
         pausedUntil = ctx.clock.now().getTime() + wait;
@@ -171,19 +182,19 @@ export function githubClient(ctx: Context, target: GithubTarget, onPause: (until
   return {
     /** `GET /repos/{owner}/{repo}`: answers when the token can see the repository. */
     async getRepository(): Promise<void> {
-      await call(() => octokit.rest.repos.get(repo));
+      await call((octokit) => octokit.rest.repos.get(repo));
     },
     /** `GET /repos/{owner}/{repo}/issues/{n}`. */
     async getIssue(issueNumber: number): Promise<GithubIssue> {
-      return toIssue(await call(() => octokit.rest.issues.get({ ...repo, issue_number: issueNumber })));
+      return toIssue(await call((octokit) => octokit.rest.issues.get({ ...repo, issue_number: issueNumber })));
     },
     /** `POST /repos/{owner}/{repo}/issues`. */
     async createIssue(input: { title: string; body: string }): Promise<GithubIssue> {
-      return toIssue(await call(() => octokit.rest.issues.create({ ...repo, title: input.title, body: input.body })));
+      return toIssue(await call((octokit) => octokit.rest.issues.create({ ...repo, title: input.title, body: input.body })));
     },
     /** `PATCH /repos/{owner}/{repo}/issues/{n}` with the body only. */
     async setIssueBody(issueNumber: number, body: string): Promise<GithubIssue> {
-      return toIssue(await call(() => octokit.rest.issues.update({ ...repo, issue_number: issueNumber, body })));
+      return toIssue(await call((octokit) => octokit.rest.issues.update({ ...repo, issue_number: issueNumber, body })));
     },
   };
 }

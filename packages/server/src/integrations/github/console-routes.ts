@@ -6,25 +6,86 @@ import {
   GithubConnectionSchema,
   GithubConnectionWithSecretSchema,
   GithubIssueLinkSchema,
-  IdParam,
   LinkGithubIssueBodySchema,
+  type ConnectGithubBody,
+  type CreateGithubIssueBody,
+  type GithubConnectionPatch,
+  type GithubIssueLink,
 } from "@tidings/protocol";
-import type { FastifyRequest } from "fastify";
-import Type from "typebox";
-import { findAppInWorkspace } from "../../apps/apps.js";
 import { AppParams } from "../../apps/console-routes.js";
-import { workspaceAccess } from "../../console/auth.js";
-import { requireCapability, type Capability } from "../../console/capabilities.js";
 import type { Context } from "../../context.js";
-import { findRequestInWorkspace } from "../../feature-requests/triage.js";
 import type { App } from "../../http/types.js";
 import type { JobRunner } from "../../jobs/runner.js";
-import { acceptableApiBaseUrl, createConnection, findConnection, rotateWebhookSecret, toGithubConnection, updateConnection } from "./connections.js";
-import { createIssueForRequest, findLink, linkIssue, toGithubIssueLink, unlinkIssue } from "./links.js";
+import type { TrackerConnectionRow, TrackerLinkRow } from "../trackers/adapter.js";
+import { findTrackerConnection } from "../trackers/connections.js";
+import { consoleAccess, trackerConsoleRoutes, type TrackerConsoleSpec } from "../trackers/console-routes.js";
+import { githubAdapter } from "./adapter.js";
+import { acceptableApiBaseUrl, createConnection, rotateWebhookSecret, toGithubConnection, updateConnection } from "./connections.js";
 
-const tags = ["console: GitHub"];
-const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
-const Success = Type.Object({ success: Type.Boolean() });
+/** A link as the console shows it. */
+export function toGithubIssueLink(row: TrackerLinkRow, connection: Pick<TrackerConnectionRow, "target">): GithubIssueLink {
+  return {
+    featureRequestId: row.featureRequestId,
+    connectionId: row.connectionId,
+    repository: connection.target,
+    issueNumber: Number(row.issueId),
+    issueUrl: row.issueUrl,
+    issueTitle: row.issueTitle,
+    issueState: row.issueState ?? "open",
+    lastSyncedAt: row.pushedAt,
+    syncError: row.syncError,
+    createdAt: row.createdAt,
+  };
+}
+
+/** GitHub's connection and issue routes: the shared tracker route set with GitHub's schemas and words. */
+export const githubConsoleSpec: TrackerConsoleSpec = {
+  adapter: githubAdapter,
+  schemas: {
+    connection: GithubConnectionSchema,
+    created: GithubConnectionWithSecretSchema,
+    connect: ConnectGithubBodySchema,
+    patch: GithubConnectionPatchSchema,
+    link: GithubIssueLinkSchema,
+    createIssue: CreateGithubIssueBodySchema,
+    linkIssue: LinkGithubIssueBodySchema,
+  },
+  docs: {
+    get: { summary: "The app's GitHub connection (never its token or webhook secret), with its status: `broken` when GitHub refused the token" },
+    connect: {
+      summary: "Connect the app to a GitHub repository; the answer is the only time its webhook secret is shown",
+      description:
+        "The token is a fine-grained personal access token with Issues read and write and Metadata read on the repository (docs/integrations.md). Columns are named by id or slug. 409 `github_already_connected` when the app has a connection.",
+    },
+    patch: { summary: "Change the connection's token, API base URL or column mapping; a new token repairs a broken connection" },
+    disconnect: { summary: "Disconnect the app from GitHub: its links go, the issues stay as they are" },
+    getLink: { summary: "The GitHub issue a request is linked to" },
+    createIssue: {
+      summary: "Open a GitHub issue from a request and link them",
+      description:
+        "The issue's title and body are the request's unless given; the body gets a link back to the request's portal page and the demand block. 409 `github_already_linked`, `github_connection_broken`; 502 `github_unavailable` (with `Retry-After` under GitHub's rate limit).",
+    },
+    linkIssue: {
+      summary: "Link a request to an existing issue of the connected repository, by number or URL",
+      description: "The issue is read from GitHub first (404 `github_issue_not_found`); its demand block is written within a minute.",
+    },
+    unlink: { summary: "Unlink a request from its GitHub issue; the demand block is taken out of the issue, the rest is left as it is" },
+  },
+  async connect(ctx, appId, raw) {
+    const body = raw as ConnectGithubBody;
+    const apiBaseUrl = await acceptableApiBaseUrl(body.apiBaseUrl ?? GITHUB_API_BASE_URL, ctx.config.webhookAllow);
+    return ctx.db.kysely.transaction().execute((trx) => createConnection(trx, ctx.clock, appId, { ...body, apiBaseUrl }));
+  },
+  async patch(ctx, appId, raw) {
+    const { apiBaseUrl: rawBase, ...rest } = raw as GithubConnectionPatch;
+    const apiBaseUrl = rawBase === undefined ? undefined : await acceptableApiBaseUrl(rawBase, ctx.config.webhookAllow);
+    return ctx.db.kysely.transaction().execute(async (trx) => updateConnection(trx, ctx.clock, await findTrackerConnection(trx, githubAdapter, appId), { ...rest, apiBaseUrl }));
+  },
+  view: (ctx, row) => toGithubConnection(ctx.db.kysely, ctx.config, row),
+  created: async (ctx, row) => ({ ...(await toGithubConnection(ctx.db.kysely, ctx.config, row)), webhookSecret: row.webhookSecret }),
+  linkView: toGithubIssueLink,
+  issueInput: (raw) => raw as CreateGithubIssueBody,
+};
 
 /**
  * An app's GitHub connection (connect, change, rotate the webhook secret, disconnect: owners and
@@ -32,86 +93,13 @@ const Success = Type.Object({ success: Type.Boolean() });
  * and unlink with `triage`).
  */
 export function githubConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): void {
-  const db = ctx.db.kysely;
-  const base = "/workspaces/:wsId/apps/:appId/github";
-
-  const appAccess = async (request: FastifyRequest, wsId: string, appId: string, capability?: Capability) => {
-    const { role } = await workspaceAccess(ctx, request, wsId);
-    if (capability !== undefined) requireCapability(role, capability);
-    await findAppInWorkspace(db, wsId, appId);
-  };
-  const requestAccess = async (request: FastifyRequest, wsId: string, id: string, capability?: Capability) => {
-    const { role } = await workspaceAccess(ctx, request, wsId);
-    if (capability !== undefined) requireCapability(role, capability);
-    return findRequestInWorkspace(db, wsId, id);
-  };
-
-  app.get(
-    base,
-    {
-      schema: {
-        tags,
-        summary: "The app's GitHub connection (never its token or webhook secret), with its status: `broken` when GitHub refused the token",
-        params: AppParams,
-        response: { 200: GithubConnectionSchema },
-      },
-    },
-    async (request) => {
-      const { wsId, appId } = request.params;
-      await appAccess(request, wsId, appId);
-      return toGithubConnection(db, ctx.config, await findConnection(db, appId));
-    },
-  );
-
+  trackerConsoleRoutes(app, ctx, jobs, githubConsoleSpec);
+  const access = consoleAccess(ctx);
   app.post(
-    base,
+    "/workspaces/:wsId/apps/:appId/github/webhook-secret",
     {
       schema: {
-        tags,
-        summary: "Connect the app to a GitHub repository; the answer is the only time its webhook secret is shown",
-        description:
-          "The token is a fine-grained personal access token with Issues read and write and Metadata read on the repository (docs/integrations.md). Columns are named by id or slug. 409 `github_already_connected` when the app has a connection.",
-        params: AppParams,
-        body: ConnectGithubBodySchema,
-        response: { 201: GithubConnectionWithSecretSchema },
-      },
-    },
-    async (request, reply) => {
-      const { wsId, appId } = request.params;
-      await appAccess(request, wsId, appId, "app.configure");
-      const apiBaseUrl = await acceptableApiBaseUrl(request.body.apiBaseUrl ?? GITHUB_API_BASE_URL, ctx.config.webhookAllow);
-      const row = await db.transaction().execute((trx) => createConnection(trx, ctx.clock, appId, { ...request.body, apiBaseUrl }));
-      return reply.code(201).send({ ...(await toGithubConnection(db, ctx.config, row)), webhookSecret: row.webhookSecret });
-    },
-  );
-
-  app.patch(
-    base,
-    {
-      schema: {
-        tags,
-        summary: "Change the connection's token, API base URL or column mapping; a new token repairs a broken connection",
-        params: AppParams,
-        body: GithubConnectionPatchSchema,
-        response: { 200: GithubConnectionSchema },
-      },
-    },
-    async (request) => {
-      const { wsId, appId } = request.params;
-      await appAccess(request, wsId, appId, "app.configure");
-      const { apiBaseUrl: rawBase, ...rest } = request.body;
-      const apiBaseUrl = rawBase === undefined ? undefined : await acceptableApiBaseUrl(rawBase, ctx.config.webhookAllow);
-      const row = await db.transaction().execute(async (trx) => updateConnection(trx, ctx.clock, await findConnection(trx, appId), { ...rest, apiBaseUrl }));
-      jobs.kick();
-      return toGithubConnection(db, ctx.config, row);
-    },
-  );
-
-  app.post(
-    base + "/webhook-secret",
-    {
-      schema: {
-        tags,
+        tags: ["console: GitHub"],
         summary: "Rotate the webhook secret: the new one is shown once, deliveries signed with the old one are refused at once",
         params: AppParams,
         response: { 200: GithubConnectionWithSecretSchema },
@@ -119,96 +107,10 @@ export function githubConsoleRoutes(app: App, ctx: Context, jobs: JobRunner): vo
     },
     async (request) => {
       const { wsId, appId } = request.params;
-      await appAccess(request, wsId, appId, "app.configure");
-      const row = await db.transaction().execute(async (trx) => rotateWebhookSecret(trx, ctx.clock, await findConnection(trx, appId)));
-      return { ...(await toGithubConnection(db, ctx.config, row)), webhookSecret: row.webhookSecret };
-    },
-  );
-
-  app.delete(
-    base,
-    {
-      schema: {
-        tags,
-        summary: "Disconnect the app from GitHub: its links go, the issues stay as they are",
-        params: AppParams,
-        response: { 200: Success },
-      },
-    },
-    async (request) => {
-      const { wsId, appId } = request.params;
-      await appAccess(request, wsId, appId, "app.configure");
-      await db.transaction().execute(async (trx) => {
-        const row = await findConnection(trx, appId);
-        await trx.deleteFrom("githubConnections").where("id", "=", row.id).execute();
-      });
-      return { success: true };
-    },
-  );
-
-  const issueBase = "/workspaces/:wsId/feature-requests/:id/github";
-
-  app.get(
-    issueBase,
-    { schema: { tags, summary: "The GitHub issue a request is linked to", params: RequestParams, response: { 200: GithubIssueLinkSchema } } },
-    async (request) => {
-      const { wsId, id } = request.params;
-      const fr = await requestAccess(request, wsId, id);
-      const link = await findLink(db, fr.id);
-      return toGithubIssueLink(link, await findConnection(db, fr.appId));
-    },
-  );
-
-  app.post(
-    issueBase + "/issue",
-    {
-      schema: {
-        tags,
-        summary: "Open a GitHub issue from a request and link them",
-        description:
-          "The issue's title and body are the request's unless given; the body gets a link back to the request's portal page and the demand block. 409 `github_already_linked`, `github_connection_broken`; 502 `github_unavailable` (with `Retry-After` under GitHub's rate limit).",
-        params: RequestParams,
-        body: CreateGithubIssueBodySchema,
-        response: { 201: GithubIssueLinkSchema },
-      },
-    },
-    async (request, reply) => {
-      const { wsId, id } = request.params;
-      const fr = await requestAccess(request, wsId, id, "triage");
-      return reply.code(201).send(await createIssueForRequest(ctx, fr, request.body));
-    },
-  );
-
-  app.put(
-    issueBase,
-    {
-      schema: {
-        tags,
-        summary: "Link a request to an existing issue of the connected repository, by number or URL",
-        description: "The issue is read from GitHub first (404 `github_issue_not_found`); its demand block is written within a minute.",
-        params: RequestParams,
-        body: LinkGithubIssueBodySchema,
-        response: { 201: GithubIssueLinkSchema },
-      },
-    },
-    async (request, reply) => {
-      const { wsId, id } = request.params;
-      const fr = await requestAccess(request, wsId, id, "triage");
-      const link = await linkIssue(ctx, fr, request.body.issue);
-      jobs.kick();
-      return reply.code(201).send(link);
-    },
-  );
-
-  app.delete(
-    issueBase,
-    { schema: { tags, summary: "Unlink a request from its GitHub issue; the demand block is taken out of the issue, the rest is left as it is", params: RequestParams, response: { 200: Success } } },
-    async (request) => {
-      const { wsId, id } = request.params;
-      const fr = await requestAccess(request, wsId, id, "triage");
-      await db.transaction().execute((trx) => unlinkIssue(trx, ctx.clock, fr.id));
-      jobs.kick();
-      return { success: true };
+      await access.app(request, wsId, appId, "app.configure");
+      const row = await ctx.db.kysely.transaction().execute(async (trx) => rotateWebhookSecret(trx, ctx.clock, await findTrackerConnection(trx, githubAdapter, appId)));
+      return { ...(await toGithubConnection(ctx.db.kysely, ctx.config, row)), webhookSecret: row.webhookSecret };
     },
   );
 }
+

@@ -77,7 +77,7 @@ describe.each(testDialects())("GitHub sync on %s", (dialect) => {
     await t.app.jobs.tick();
   };
   const patches = (issue: number) => github.callsTo("PATCH", `/repos/${REPO}/issues/${issue}`);
-  const deliveries = () => t.database.db.kysely.selectFrom("githubWebhookDeliveries").selectAll().where("connectionId", "=", connectionId).execute();
+  const deliveries = () => t.database.db.kysely.selectFrom("trackerWebhookDeliveries").selectAll().where("connectionId", "=", connectionId).execute();
 
   it("moves a request to Shipped when its issue is closed as completed, and its followers hear it in their digest", async () => {
     const id = await newRequest("Dark mode");

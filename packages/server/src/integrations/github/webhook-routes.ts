@@ -1,13 +1,13 @@
 import { Webhooks } from "@octokit/webhooks";
 import { IdParam } from "@tidings/protocol";
 import Type from "typebox";
-import { isoNow } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { ApiError } from "../../http/errors.js";
 import { CONSOLE_BODY_LIMIT, type App } from "../../http/types.js";
-import { enqueueJobs } from "../../jobs/queue.js";
 import type { JobRunner } from "../../jobs/runner.js";
-import { GITHUB_WEBHOOK_JOB, type GithubWebhookJobPayload } from "./sync.js";
+import { markBroken } from "../trackers/broken.js";
+import { rawJsonBodies, takeDelivery } from "../trackers/webhook-intake.js";
+import { githubAdapter, repositoryOf, type GithubWebhookJobPayload } from "./adapter.js";
 
 const Params = Type.Object({ connectionId: IdParam("ghc") });
 const Headers = Type.Object({
@@ -44,10 +44,29 @@ function jobPayload(connection: { id: string; owner: string; repo: string }, eve
 }
 
 /**
+ * Why an `installation` or `installation_repositories` delivery ends a GitHub App connection:
+ * its installation was deleted or suspended, or its repository was taken out of it. Undefined
+ * for anything else (another installation, another repository, a token connection).
+ */
+function installationBreak(connection: { installationId: string | null; owner: string; repo: string }, event: string, payload: unknown): string | undefined {
+  if (connection.installationId === null || typeof payload !== "object" || payload === null) return undefined;
+  const { action, installation, repositories_removed: removed } = payload as { action?: unknown; installation?: { id?: unknown }; repositories_removed?: unknown };
+  if (String(installation?.id) !== connection.installationId) return undefined;
+  if (event === "installation" && action === "deleted") return "installation_removed";
+  if (event === "installation" && action === "suspend") return "installation_suspended";
+  if (event !== "installation_repositories" || action !== "removed" || !Array.isArray(removed)) return undefined;
+  const full = `${connection.owner}/${connection.repo}`.toLowerCase();
+  return removed.some((r: { full_name?: unknown }) => typeof r.full_name === "string" && r.full_name.toLowerCase() === full) ? "repository_removed" : undefined;
+}
+
+/**
  * `POST /api/v1/integrations/github/:connectionId/webhook`: GitHub's webhook deliveries. The
  * signature is checked over the raw body (in constant time, by `@octokit/webhooks`) before
  * anything is read or written; a delivery id already received is acknowledged and ignored; the
- * work (moving a request) is queued, so GitHub gets its 202 at once. Registered in a scope of
+ * work (moving a request) is queued, so GitHub gets its 202 at once. For a GitHub App
+ * installation, an `installation` delivery deleting or suspending it, or an
+ * `installation_repositories` one taking its repository out, marks the connection broken (the
+ * owners' mail is queued) and stops its calls. Registered in a scope of
  * its own, where JSON bodies stay raw text for the signature.
  *
  * @example
@@ -57,8 +76,7 @@ function jobPayload(connection: { id: string; owner: string; repo: string }, eve
  */
 export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): void {
   const db = ctx.db.kysely;
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: CONSOLE_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  rawJsonBodies(app);
 
   app.post(
     "/api/v1/integrations/github/:connectionId/webhook",
@@ -66,9 +84,9 @@ export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       bodyLimit: CONSOLE_BODY_LIMIT,
       schema: {
         tags: ["integrations: GitHub"],
-        summary: "Receive a GitHub webhook delivery (the `issues` events) for a GitHub connection",
+        summary: "Receive a GitHub webhook delivery (the `issues`, `installation` and `installation_repositories` events) for a GitHub connection",
         description:
-          "Give GitHub the connection's `webhookUrl` and webhook secret, content type `application/json`. 401 `invalid_webhook_signature` for a missing or wrong `X-Hub-Signature-256` (nothing is written); 404 `github_not_connected` for an unknown connection. An issue closed as completed, reopened, or labelled with a mapped label moves its linked request.",
+          "Give GitHub the connection's `webhookUrl` and webhook secret, content type `application/json`. 401 `invalid_webhook_signature` for a missing or wrong `X-Hub-Signature-256` (nothing is written); 404 `github_not_connected` for an unknown connection. An issue closed as completed, reopened, or labelled with a mapped label moves its linked request. For a GitHub App installation, the installation deleted or suspended, or the repository taken out of it, marks the connection broken.",
         params: Params,
         headers: Headers,
         documentedBody: { "application/json": { type: "object", description: "GitHub's webhook payload, signed as sent" } },
@@ -76,8 +94,14 @@ export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       },
     },
     async (request, reply) => {
-      const connection = await db.selectFrom("githubConnections").select(["id", "owner", "repo", "webhookSecret"]).where("id", "=", request.params.connectionId).executeTakeFirst();
-      if (connection === undefined) throw new ApiError("github_not_connected");
+      const row = await db
+        .selectFrom("trackerConnections")
+        .select(["id", "target", "webhookSecret", "githubInstallationId as installationId"])
+        .where("id", "=", request.params.connectionId)
+        .where("provider", "=", "github")
+        .executeTakeFirst();
+      if (row === undefined) throw new ApiError("github_not_connected");
+      const connection = { ...row, ...repositoryOf(row) };
       const raw = typeof request.body === "string" ? request.body : "";
       const signature = request.headers["x-hub-signature-256"];
       const verified =
@@ -95,20 +119,10 @@ export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
         throw new ApiError("invalid_json");
       }
       const job = jobPayload(connection, event, deliveryId, payload);
-      const fresh = await db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto("githubWebhookDeliveries")
-          .values({ connectionId: connection.id, deliveryId, event: event.slice(0, 100), receivedAt: isoNow(ctx.clock) })
-          .onConflict((oc) => oc.columns(["connectionId", "deliveryId"]).doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
-        if (job !== undefined) {
-          await enqueueJobs(trx, ctx.clock, [{ kind: GITHUB_WEBHOOK_JOB, refId: connection.id, dedupeKey: `${GITHUB_WEBHOOK_JOB}:${connection.id}:${deliveryId}`, payload: job }]);
-        }
-        return true;
-      });
-      if (fresh && job !== undefined) jobs.kick();
-      return reply.code(202).send({ duplicate: !fresh, queued: fresh && job !== undefined });
+      const answer = await takeDelivery(ctx, jobs, githubAdapter, { connectionId: connection.id, deliveryId, event, job });
+      const reason = answer.duplicate ? undefined : installationBreak(connection, event, payload);
+      if (reason !== undefined) await markBroken(ctx, githubAdapter, connection.id, reason);
+      return reply.code(202).send(answer);
     },
   );
 }

@@ -170,7 +170,7 @@ describe.each(testDialects())("Linear sync on %s", (dialect) => {
     expect((await t.app.inject({ method: "POST", url: `/api/v1/integrations/linear/${connectionId}/webhook`, headers: unsigned, payload: body })).statusCode).toBe(401);
     await tick();
     expect((await request(id)).columnSlug).toBe("under-review");
-    expect(await t.database.db.kysely.selectFrom("linearWebhookDeliveries").selectAll().where("connectionId", "=", connectionId).execute()).toEqual([]);
+    expect(await t.database.db.kysely.selectFrom("trackerWebhookDeliveries").selectAll().where("connectionId", "=", connectionId).execute()).toEqual([]);
     expect(await jobs()).toBe(before);
   });
 

@@ -1,13 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { IdParam } from "@tidings/protocol";
 import Type from "typebox";
-import { isoNow } from "../../clock.js";
 import type { Context } from "../../context.js";
 import { ApiError } from "../../http/errors.js";
 import { CONSOLE_BODY_LIMIT, type App } from "../../http/types.js";
-import { enqueueJobs } from "../../jobs/queue.js";
 import type { JobRunner } from "../../jobs/runner.js";
-import { LINEAR_WEBHOOK_JOB, type LinearWebhookJobPayload } from "./sync.js";
+import { rawJsonBodies, takeDelivery } from "../trackers/webhook-intake.js";
+import { linearAdapter, type LinearWebhookJobPayload } from "./adapter.js";
 
 /** How far a delivery's `webhookTimestamp` may be from now, as Linear's docs advise. */
 export const LINEAR_TIMESTAMP_TOLERANCE_MS = 60_000;
@@ -59,8 +58,7 @@ function jobPayload(connection: { id: string; teamId: string }, deliveryId: stri
  */
 export function linearWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): void {
   const db = ctx.db.kysely;
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: CONSOLE_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  rawJsonBodies(app);
 
   app.post(
     "/api/v1/integrations/linear/:connectionId/webhook",
@@ -78,7 +76,12 @@ export function linearWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       },
     },
     async (request, reply) => {
-      const connection = await db.selectFrom("linearConnections").select(["id", "teamId", "webhookSecret"]).where("id", "=", request.params.connectionId).executeTakeFirst();
+      const connection = await db
+        .selectFrom("trackerConnections")
+        .select(["id", "target as teamId", "webhookSecret"])
+        .where("id", "=", request.params.connectionId)
+        .where("provider", "=", "linear")
+        .executeTakeFirst();
       if (connection === undefined) throw new ApiError("linear_not_connected");
       const raw = typeof request.body === "string" ? request.body : "";
       const signature = request.headers["linear-signature"];
@@ -99,20 +102,7 @@ export function linearWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
         throw new ApiError("validation_failed", { message: "Linear-Delivery is required", details: { formErrors: ["Linear-Delivery is required"], fieldErrors: {} } });
       }
       const job = jobPayload(connection, deliveryId, payload as Record<string, unknown>);
-      const fresh = await db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto("linearWebhookDeliveries")
-          .values({ connectionId: connection.id, deliveryId, receivedAt: isoNow(ctx.clock) })
-          .onConflict((oc) => oc.columns(["connectionId", "deliveryId"]).doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
-        if (job !== undefined) {
-          await enqueueJobs(trx, ctx.clock, [{ kind: LINEAR_WEBHOOK_JOB, refId: connection.id, dedupeKey: `${LINEAR_WEBHOOK_JOB}:${connection.id}:${deliveryId}`, payload: job }]);
-        }
-        return true;
-      });
-      if (fresh && job !== undefined) jobs.kick();
-      return reply.code(202).send({ duplicate: !fresh, queued: fresh && job !== undefined });
+      return reply.code(202).send(await takeDelivery(ctx, jobs, linearAdapter, { connectionId: connection.id, deliveryId, event: typeof (payload as { type?: unknown }).type === "string" ? String((payload as { type: string }).type) : "", job }));
     },
   );
 }

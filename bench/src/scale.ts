@@ -1,0 +1,239 @@
+/**
+ * Growth curve and many apps (`npm run bench:scale`, never part of `npm test`).
+ *
+ * 1. Boards of BENCH_SCALE_SIZES requests (default 10k, 100k and 1M; 10 votes each on average,
+ *    comments, one in 20 pending review; see scale-seed.ts), each on a fresh database seeded in
+ *    bulk, served by `tidings serve` in a child process. For each size and engine: p50/p95
+ *    (sequential requests) and throughput (autocannon) of every board operation, the server's
+ *    RSS and the database's size. Target: from 100k to 1M, no p95 grows by more than 1.5x.
+ * 2. BENCH_SCALE_APPS apps (default 10,000) of 100 requests in one instance, against an instance
+ *    holding one such app, both running and measured in alternated rounds: config, listing and
+ *    vote on a warm app within 1.2x of the single app; the first request for a cold app within 2x
+ *    of a warm one; RSS after every app was read once, against the single app's.
+ *
+ * SQLite always; PostgreSQL too when BENCH_DATABASE_URL names a server (a schema per run, dropped
+ * afterwards). BENCH_SECONDS (default 3) per autocannon run, BENCH_SCALE_SAMPLES (default 200)
+ * sequential requests per latency figure. BENCH_SCALE_APPS=0 skips the second part.
+ */
+import { sql } from "kysely";
+import { alternate, median } from "./alternate.js";
+import { CONNECTIONS } from "./load.js";
+import { openBenchDatabase, type BenchDatabase, type EngineName } from "./scale-database.js";
+import { APP_OPERATIONS, BOARD_OPERATIONS, fixed, measure, megabytes, timeOne, type Figures, type Operation, type Target } from "./scale-measure.js";
+import { seedApp, seedWorkspace, type SeededApp } from "./scale-seed.js";
+import { startServerChild, type ServerChild } from "./server-child.js";
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? "10000,100000,1000000").split(",").map(Number).filter((n) => n > 0);
+const APPS = Number(process.env.BENCH_SCALE_APPS ?? 10_000);
+const APP_REQUESTS = 100;
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
+const postgresUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+const GROWTH_TARGET = 1.5;
+const WARM_TARGET = 1.2;
+const COLD_TARGET = 2;
+/** Cold apps whose first request is timed, per operation. */
+const COLD_APPS = 100;
+const VIEWER = "bench-viewer";
+
+interface BoardRun {
+  size: number;
+  seedSeconds: number;
+  bytes: number;
+  memory: { rss: number; peak: number };
+  figures: Map<Operation, Figures>;
+}
+
+/** Seeds `seed` into a fresh database, then serves it from a child process until `use` is done. */
+async function served<T>(url: string | undefined, label: string, seed: (database: BenchDatabase) => Promise<Target>, use: (server: ServerChild, target: Target, bytes: number) => Promise<T>) {
+  const database = await openBenchDatabase(url, label);
+  try {
+    const target = await seed(database);
+    await database.settle();
+    const bytes = await database.size();
+    await database.db.destroy();
+    const server = await startServerChild(database.serverEnv);
+    try {
+      // The viewer has voted on a few requests, so their pages are really personalised.
+      for (const id of target.ids.slice(0, 5)) await vote(server.url, id, VIEWER);
+      return await use(server, target, bytes);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+async function vote(base: string, id: string, token: string): Promise<void> {
+  const res = await fetch(`${base}/api/v1/feature-requests/${id}/vote`, { method: "POST", headers: { "content-type": "application/json", "x-user-token": token }, body: "{}" });
+  if (!res.ok) throw new Error(`vote answered ${res.status}`);
+  await res.arrayBuffer();
+}
+
+/** Requests all over the board (not only the newest), as targets of reads and writes. */
+async function spreadIds(database: BenchDatabase, app: SeededApp): Promise<string[]> {
+  const rows = await database.db.kysely
+    .selectFrom("featureRequests")
+    .select("id")
+    .where("appId", "=", app.appId)
+    .where("moderation", "=", "approved")
+    .orderBy(sql`random()`)
+    .limit(200)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+async function boardRun(url: string | undefined, size: number): Promise<BoardRun> {
+  let seedSeconds = 0;
+  return served(
+    url,
+    `scale${size}`,
+    async (database) => {
+      const t0 = performance.now();
+      const app = await seedApp(database.db, await seedWorkspace(database.db), "Board", size);
+      seedSeconds = (performance.now() - t0) / 1000;
+      console.log(`${database.engine}: seeded ${size} requests in ${seedSeconds.toFixed(1)} s`);
+      return { appKey: app.appKey, ids: await spreadIds(database, app), viewer: VIEWER };
+    },
+    async (server, target, bytes) => {
+      const figures = new Map<Operation, Figures>();
+      for (const op of BOARD_OPERATIONS) figures.set(op, await measure(server.url, op, target, SAMPLES, seconds));
+      return { size, seedSeconds, bytes, memory: await server.memory(), figures };
+    },
+  );
+}
+
+const label = (size: number) => (size >= 1_000_000 ? `${size / 1_000_000}M` : size >= 1000 ? `${size / 1000}k` : String(size));
+const row = (name: string, cells: string[]) => console.log(`${name.padEnd(22)} ${cells.map((c) => c.padStart(22)).join(" ")}`);
+
+function printBoards(engine: EngineName, runs: BoardRun[]): void {
+  console.log(`\n${engine}: p50 / p95 ms (sequential) and req/s (${CONNECTIONS} connections, ${seconds}s), by board size`);
+  row("operation", runs.map((r) => `${label(r.size)} requests`));
+  for (const op of BOARD_OPERATIONS) {
+    row(
+      op,
+      runs.map((r) => {
+        const f = r.figures.get(op)!;
+        return `${fixed(f.p50)} / ${fixed(f.p95)}  ${fixed(f.rps)}/s`;
+      }),
+    );
+  }
+  row("seeded in", runs.map((r) => `${r.seedSeconds.toFixed(0)} s`));
+  row("database size", runs.map((r) => megabytes(r.bytes)));
+  row("server RSS (peak)", runs.map((r) => `${megabytes(r.memory.rss)} (${megabytes(r.memory.peak)})`));
+  for (let i = 1; i < runs.length; i++) {
+    const [from, to] = [runs[i - 1]!, runs[i]!];
+    const judged = from.size === 100_000 && to.size === 1_000_000;
+    console.log(`p95 growth ${label(from.size)} -> ${label(to.size)}${judged ? ` (target <= ${GROWTH_TARGET}x)` : ""}:`);
+    for (const op of BOARD_OPERATIONS) {
+      const growth = to.figures.get(op)!.p95 / from.figures.get(op)!.p95;
+      console.log(`  ${op.padEnd(20)} ${growth.toFixed(2)}x${judged ? (growth <= GROWTH_TARGET ? "  PASS" : "  ABOVE") : ""}`);
+    }
+  }
+}
+
+/** Seeds `count` apps of APP_REQUESTS requests; the first is the warm one. */
+async function seedApps(database: BenchDatabase, count: number): Promise<Target & { coldKeys: string[]; allKeys: string[] }> {
+  const workspaceId = await seedWorkspace(database.db);
+  const t0 = performance.now();
+  const apps: SeededApp[] = [];
+  for (let i = 0; i < count; i++) {
+    apps.push(await seedApp(database.db, workspaceId, `App ${i}`, APP_REQUESTS));
+    if ((i + 1) % 1000 === 0 || i + 1 === count) console.log(`${database.engine}: ${i + 1} apps seeded (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  const warm = apps[0]!;
+  return { appKey: warm.appKey, ids: warm.recentIds, viewer: VIEWER, coldKeys: apps.slice(1, 1 + 2 * COLD_APPS).map((a) => a.appKey), allKeys: apps.map((a) => a.appKey) };
+}
+
+async function appsRun(url: string | undefined): Promise<void> {
+  await served(
+    url,
+    "oneapp",
+    async (database) => {
+      const one = await seedApps(database, 1);
+      return one;
+    },
+    (single, singleTarget) =>
+      served(
+        url,
+        "apps",
+        async (database) => seedApps(database, APPS),
+        async (many, manyTarget, bytes) => {
+          const { coldKeys, allKeys } = manyTarget as Awaited<ReturnType<typeof seedApps>>;
+          const engine = url === undefined ? "SQLite" : "PostgreSQL";
+          // First requests for apps nothing has read since the server started, each paired with
+          // the same request for the warm app right after it, so drift lands on both alike.
+          const half = Math.ceil(coldKeys.length / 2);
+          const firstAndWarm = async (keys: string[], op: Operation) => {
+            const first: number[] = [];
+            const warm: number[] = [];
+            for (const appKey of keys) {
+              first.push(await timeOne(many.url, op, { ...manyTarget, appKey }));
+              warm.push(await timeOne(many.url, op, manyTarget));
+            }
+            return { first, warm };
+          };
+          await timeOne(many.url, "config", manyTarget);
+          await timeOne(many.url, "anonymous page", manyTarget);
+          const coldConfig = await firstAndWarm(coldKeys.slice(0, half), "config");
+          const coldPage = await firstAndWarm(coldKeys.slice(half), "anonymous page");
+          const stash = new Map<string, Figures[]>();
+          const side = (server: ServerChild, target: Target, op: Operation, name: string) => async () => {
+            const f = await measure(server.url, op, target, SAMPLES, seconds);
+            stash.set(name, [...(stash.get(name) ?? []), f]);
+            return f.rps;
+          };
+          for (const op of APP_OPERATIONS) {
+            await alternate({ single: side(single, singleTarget, op, `single ${op}`), many: side(many, manyTarget, op, `many ${op}`) });
+          }
+          const singleMemory = await single.memory();
+          const warmMemory = await many.memory();
+          // Every app read once: what the instance holds is bounded by its caches, not the apps.
+          const t0 = performance.now();
+          for (const appKey of allKeys) {
+            await timeOne(many.url, "config", { ...manyTarget, appKey });
+            await timeOne(many.url, "anonymous page", { ...manyTarget, appKey });
+          }
+          const sweepSeconds = (performance.now() - t0) / 1000;
+          const sweptMemory = await many.memory();
+
+          const mid = (name: string, pick: (f: Figures) => number) => median(stash.get(name)!.map(pick));
+          console.log(`\n${engine}: ${APPS} apps of ${APP_REQUESTS} requests in one instance (database ${megabytes(bytes)}) against one app alone; medians of ${stash.get("single config")!.length} alternated rounds`);
+          row("operation", ["one app p95 / req/s", `${label(APPS)} apps p95 / req/s`, "p95 ratio", "req/s ratio"]);
+          for (const op of APP_OPERATIONS) {
+            const [s95, m95] = [mid(`single ${op}`, (f) => f.p95), mid(`many ${op}`, (f) => f.p95)];
+            const [sRps, mRps] = [mid(`single ${op}`, (f) => f.rps), mid(`many ${op}`, (f) => f.rps)];
+            const ratio = m95 / s95;
+            row(op, [`${fixed(s95)} ms / ${fixed(sRps)}`, `${fixed(m95)} ms / ${fixed(mRps)}`, `${ratio.toFixed(2)}x ${ratio <= WARM_TARGET ? "PASS" : "ABOVE"}`, `${(mRps / sRps).toFixed(2)}x`]);
+          }
+          const cold = (name: string, samples: { first: number[]; warm: number[] }) => {
+            const first = median(samples.first);
+            const warm = median(samples.warm);
+            const ratio = first / warm;
+            row(name, [`${fixed(first)} ms`, `warm ${fixed(warm)} ms`, `${ratio.toFixed(2)}x ${ratio <= COLD_TARGET ? "PASS" : "ABOVE"}`, `(target <= ${COLD_TARGET}x)`]);
+          };
+          cold("cold app, config (p50)", coldConfig);
+          cold("cold app, page (p50)", coldPage);
+          row("server RSS", [`one app ${megabytes(singleMemory.rss)}`, `warm ${megabytes(warmMemory.rss)}`, `all read ${megabytes(sweptMemory.rss)}`, `peak ${megabytes(sweptMemory.peak)}`]);
+          console.log(`(every app's config and page read once, in ${sweepSeconds.toFixed(0)} s, before the last RSS)`);
+        },
+      ),
+  );
+}
+
+let failed = false;
+for (const url of [undefined, ...(postgresUrl === undefined ? [] : [postgresUrl])]) {
+  const engine: EngineName = url === undefined ? "SQLite" : "PostgreSQL";
+  try {
+    const runs: BoardRun[] = [];
+    for (const size of SIZES) runs.push(await boardRun(url, size));
+    if (runs.length > 0) printBoards(engine, runs);
+    if (APPS > 0) await appsRun(url);
+  } catch (error) {
+    console.error(`${engine}:`, error);
+    failed = true;
+  }
+}
+console.log("\nThe machine may be shared with other work: compare figures within a run, and read growth and ratios before absolute values.");
+if (failed) process.exitCode = 1;
