@@ -4,8 +4,8 @@
  * figure printed side by side. Measures a personalised page of 50 against a bare Fastify route
  * serving the same JSON, the same page for 10,000 distinct identified users (signed X-User-Hash)
  * taking turns, the comments of a request, search latency (p50/p95 over 400 distinct
- * queries), the `top` and `trending` pages computed right after a vote, and vote throughput with
- * 10 and 100 clients. Every throughput is loaded in alternated rounds (see alternate.ts): each
+ * queries), the `top` and `trending` pages computed right after a vote, vote throughput with
+ * 10 and 100 clients, and comments and proposals posted by many callers. Every throughput is loaded in alternated rounds (see alternate.ts): each
  * ratio is the median of its rounds with their spread. The vote target is the server's capacity,
  * so it is judged on the saturated run (100 clients); with 10 clients each one waits for its
  * vote's commit before sending the next, so that line measures latency as much as capacity. When
@@ -93,6 +93,8 @@ async function startEngine(url: string | undefined): Promise<Engine> {
   const kysely = app.ctx.db.kysely;
   const { appId, appKey, signingSecret, firstIds } = await kysely.transaction().execute(async (trx) => {
     const { workspace } = await data.createWorkspace(trx, systemClock, { name: "Bench", slug: "bench" }, null);
+    // Proposals count against the monthly quota: a few seconds of load send thousands.
+    await trx.updateTable("workspaces").set({ monthlySubmissionQuota: null }).where("id", "=", workspace.id).execute();
     const { row, signingSecret } = await data.createApp(trx, systemClock, workspace.id, { name: "Bench app", moderationPolicy: "none" });
     const inputs = Array.from({ length: COUNT }, (_, i) =>
       data.importedRequest(row.id, `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`, `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`),
@@ -285,6 +287,20 @@ try {
     sqlite: voteRate(lite, SATURATING_CONNECTIONS),
     ...(pg === undefined ? {} : { postgres: voteRate(pg, SATURATING_CONNECTIONS) }),
   } as Record<"sqlite" | "postgres", () => Promise<number>>);
+  // Writes that are not votes: comments on the newest requests and proposals, each from one of
+  // 5,000 callers, every one acknowledged only once durable.
+  const writeLoad = { method: "POST" as const, requests: [{ setupRequest: fileURLToPath(new URL("../write-request.cjs", import.meta.url)) as never }] };
+  const writeRate = (e: Engine, kind: "comment" | "proposal") => async () => {
+    // Read by the load generator's thread when it starts.
+    process.env.BENCH_WRITE = JSON.stringify({ kind, targets: e.firstIds, appKey: e.appKey });
+    return (await load(`${e.base}/api/v1/feature-requests`, seconds, writeLoad)).requests.average;
+  };
+  const writes = await alternate({
+    sqliteComment: writeRate(lite, "comment"),
+    ...(pg === undefined ? {} : { postgresComment: writeRate(pg, "comment") }),
+    sqliteProposal: writeRate(lite, "proposal"),
+    ...(pg === undefined ? {} : { postgresProposal: writeRate(pg, "proposal") }),
+  } as Record<"sqliteComment" | "postgresComment" | "sqliteProposal" | "postgresProposal", () => Promise<number>>);
   const syncMs = await fdatasyncLatency(dataDir);
   const stored = async (e: Engine) =>
     Number(
@@ -345,6 +361,8 @@ try {
     both ? median(saturated.postgres) : undefined,
     `SQLite ${sat(saturated.sqlite, 3000)}${both ? `, PostgreSQL ${sat(saturated.postgres, 2000)}, PG/SQLite ${pass(ratio(saturated, "postgres", "sqlite"), 0.8)}` : ""}`,
   );
+  line("comments posted (req/s)", median(writes.sqliteComment), both ? median(writes.postgresComment) : undefined, both ? `PG/SQLite ${pass(ratio(writes, "postgresComment", "sqliteComment"), 0.8)}` : "");
+  line("proposals (req/s)", median(writes.sqliteProposal), both ? median(writes.postgresProposal) : undefined, both ? `PG/SQLite ${pass(ratio(writes, "postgresProposal", "sqliteProposal"), 0.8)}` : "");
   line("fdatasync of a 4 KB append, p50 (ms)", syncMs.toFixed(2), undefined, "(every SQLite vote waits for one)");
   line("votes stored after the run", await stored(lite), both ? await stored(pg) : undefined);
 } catch (err) {
