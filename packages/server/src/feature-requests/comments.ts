@@ -167,20 +167,21 @@ export interface NewComment {
 
 /**
  * Moves a request's `comment_count` by the visible comments added (+) or removed (−); answers
- * false when the request is gone. The update takes the request's row lock (see `lockRequests`).
+ * the request's app, or undefined when the request is gone (one round trip for both). The
+ * update takes the request's row lock (see `lockRequests`).
  */
 export async function moveCommentCount(
   trx: Kysely<Database>,
   featureRequestId: string,
   by: number,
   options: { updatedAt?: string; publicOnly?: boolean } = {},
-): Promise<boolean> {
+): Promise<{ appId: string } | undefined> {
   let query = trx
     .updateTable("featureRequests")
     .set((eb) => ({ commentCount: eb("commentCount", "+", by), ...(options.updatedAt === undefined ? {} : { updatedAt: options.updatedAt }) }))
     .where("id", "=", featureRequestId);
   if (options.publicOnly === true) query = query.where("moderation", "=", "approved").where("mergedIntoId", "is", null);
-  return Number((await query.executeTakeFirst()).numUpdatedRows) > 0;
+  return query.returning("appId").executeTakeFirst();
 }
 
 /**
@@ -191,9 +192,8 @@ export async function moveCommentCount(
  */
 export async function addComment(trx: Kysely<Database>, clock: Clock, input: NewComment): Promise<Comment> {
   const now = isoNow(clock);
-  if (!(await moveCommentCount(trx, input.featureRequestId, 1, { updatedAt: now, publicOnly: input.publicOnly === true }))) {
-    throw new ApiError("feature_request_not_found");
-  }
+  const counted = await moveCommentCount(trx, input.featureRequestId, 1, { updatedAt: now, publicOnly: input.publicOnly === true });
+  if (counted === undefined) throw new ApiError("feature_request_not_found");
   let replyToAuthorName: string | null = null;
   if (input.parentId !== null) {
     const parent = await trx
@@ -226,8 +226,7 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
     })
     .execute();
   const comment = toComment(await commentQuery(trx).where("cm.id", "=", id).executeTakeFirstOrThrow());
-  const { appId } = await trx.selectFrom("featureRequests").select("appId").where("id", "=", input.featureRequestId).executeTakeFirstOrThrow();
-  await queueWebhookEvent(trx, clock, appId, "comment.created", async () => {
+  await queueWebhookEvent(trx, clock, counted.appId, "comment.created", async () => {
     const request = await requestSnapshot(trx, input.featureRequestId);
     if (request === undefined) return undefined;
     const { id, body, authorName, parentId, isTeam, createdAt } = comment;

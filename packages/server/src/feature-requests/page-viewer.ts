@@ -4,6 +4,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { findEndUser, tokenHash } from "../users/identity.js";
 import type { ListPage } from "./list-query.js";
+import { pageViewers } from "./page-viewers.js";
 
 /** A signed-in viewer of a shared page: who they are and what the page shows differently for them. */
 export interface PageViewer {
@@ -17,14 +18,15 @@ export interface PageViewer {
 
 /**
  * The viewer behind `token` on a shared page, or undefined for a token never seen (nothing to
- * personalise). On PostgreSQL one statement answers it all, where three (the end user, their
- * pending requests, their votes) cost a round trip each; SQLite, in process, runs them in turn.
+ * personalise). On PostgreSQL one statement answers it all, for every reader whose lookup arrives
+ * with this one (see page-viewers.ts), where three (the end user, their pending requests, their
+ * votes) cost a round trip each; SQLite, in process, runs them in turn.
  */
 export async function pageViewer(db: Kysely<Database>, dialect: DialectName, appId: string, token: string, page: ListPage): Promise<PageViewer | undefined> {
   const ids = page.requests.map((r) => r.id).sort();
   const range = { from: ids[0] ?? "", to: ids.at(-1) ?? "" };
   if (dialect === "postgres") {
-    const row = await viewerOnPostgres.first(db, { appId, hash: tokenHash(token), ...range });
+    const row = await pageViewers(db).load({ appId, hash: tokenHash(token), ...range });
     if (row === undefined) return undefined;
     return { id: row.id, publicId: row.publicId, ownPending: row.ownPending, voted: new Set(row.voted) };
   }
@@ -58,35 +60,6 @@ const votesInRange = preparedQuery<{ endUserId: string; from: string; to: string
     .where("endUserId", "=", p.endUserId)
     .where("featureRequestId", ">=", p.from)
     .where("featureRequestId", "<=", p.to),
-);
-
-/** {@link pageViewer} on PostgreSQL: the three lookups as subqueries of one statement. */
-const viewerOnPostgres = preparedQuery<
-  { appId: string; hash: string; from: string; to: string },
-  { id: string; publicId: string; ownPending: boolean; voted: string[] }
->((db, p) =>
-  db
-    .selectFrom("endUsers as eu")
-    .select([
-      "eu.id",
-      "eu.publicId",
-      (eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom("featureRequests as fr")
-              .select("fr.id")
-              .where("fr.appId", "=", p.appId)
-              .whereRef("fr.requesterEndUserId", "=", "eu.id")
-              .where("fr.moderation", "=", sql.lit("pending"))
-              .where("fr.mergedIntoId", "is", null),
-          )
-          .as("ownPending"),
-      sql<string[]>`coalesce((select array_agg(v.feature_request_id) from feature_request_votes v
-        where v.end_user_id = eu.id and v.feature_request_id >= ${p.from} and v.feature_request_id <= ${p.to}), '{}')`.as("voted"),
-    ])
-    .where("eu.appId", "=", p.appId)
-    .where("eu.tokenHash", "=", p.hash),
 );
 
 /** The viewer's version of an anonymous page: `hasVoted` and `isOwnRequest` filled in (their pending requests are merged in by own-page.ts). */

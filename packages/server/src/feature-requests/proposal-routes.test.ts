@@ -172,6 +172,20 @@ describe.each(testDialects())("public feature request proposals on %s", (dialect
       expect((await ws.console.get(`/workspaces/${ws.wsId}/usage`)).body.submissions).toBe(1);
     });
 
+    it("creates exactly the quota's proposals when more arrive at once, and writes nothing for the rest", async () => {
+      const ws = await freshApp();
+      await ws.console.put(`/workspaces/${ws.wsId}`, { monthlySubmissionQuota: 3 });
+      // All pass the early check together: the slot taken in each transaction is what refuses.
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => propose(ws.appKey, `Rush ${i}`, "", `rusher-${i}`)));
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 201, 201, 402, 402, 402, 402, 402]);
+      for (const over of answers.filter((a) => a.statusCode === 402)) expect(over.json().code).toBe("tier_limit_submissions");
+      const created = answers.filter((a) => a.statusCode === 201).map((a) => a.json().featureRequestId as string);
+      const listed = (await list(`appKey=${ws.appKey}&limit=50`)).body;
+      expect(listed.total).toBe(3);
+      expect(listed.requests.map((r: { id: string }) => r.id).sort()).toEqual(created.sort());
+      expect((await ws.console.get(`/workspaces/${ws.wsId}/usage`)).body.submissions).toBe(3);
+    });
+
     it("checks the app before the body: an unknown app is 404 whatever the body holds", async () => {
       const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", payload: { appKey: "app_unknown", title: 5 } });
       expect(res.statusCode).toBe(404);

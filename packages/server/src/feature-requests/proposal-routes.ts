@@ -71,9 +71,8 @@ export function proposalRoutes(app: App, ctx: Context): void {
         // The end user before the quota row, in the order feedback takes them, so a new user
         // proposing and sending feedback at once cannot deadlock.
         const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
-        await pass.commit(trx);
         await recordIdempotentWrite(trx, request);
-        return createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
+        const created = await createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
           appId: appRow.id,
           ...(boardIds === undefined ? {} : { boardId: boardIds[0]! }),
           title,
@@ -86,6 +85,11 @@ export function proposalRoutes(app: App, ctx: Context): void {
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
           customFields: fields.values,
         });
+        // The quota row last: every proposal of the workspace updates it, so its lock is held
+        // only from here to the commit, not through the request's reads and inserts above.
+        // Over quota, it throws and the transaction rolls the request back.
+        await pass.commit(trx);
+        return created;
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));
       // A proposal waiting for review lists nothing new (the count of listed requests and the
