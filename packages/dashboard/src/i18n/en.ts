@@ -681,7 +681,6 @@ export const en = {
   "segments.attributeKeyLabel": "Attribute {n} key",
   "segments.attributeValuesLabel": "Attribute {n} values",
   "segments.attributeValuesHint": "Comma-separated. Numbers and true/false match as such; put text that looks like a number in quotes (\"40\").",
-  "segments.attributeItem": "Attribute {n}",
   "segments.addAttribute": "Add attribute condition",
   "segments.removeAttribute": "Remove attribute {n}",
   "segments.mrrBound": "Enter a number from 0 to {max}.",
