@@ -16,6 +16,7 @@ describe.skipIf(!chromiumAvailable())("dashboard segments in Chromium", () => {
   let browser: Browser;
   let page: Page;
   const state = { wsId: "", appId: "", appKey: "" };
+  let report: (userToken: string, attributes: UserAttributes) => Promise<void> = async () => {};
 
   const consoleApi = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${baseUrl}/api/v1/console${url}`, {
@@ -66,7 +67,7 @@ describe.skipIf(!chromiumAvailable())("dashboard segments in Chromium", () => {
 
     // End users as a host app reports them: two paying pro users at an EU company, one in the US, one free.
     const { signingSecret } = await consoleApi<{ signingSecret: string }>("POST", `/workspaces/${state.wsId}/apps/${state.appId}/signing-secret`);
-    const report = async (userToken: string, attributes: UserAttributes) => {
+    report = async (userToken: string, attributes: UserAttributes) => {
       const signed = await signUserAttributes({ secret: signingSecret, appKey: state.appKey, userToken, attributes });
       const res = await fetch(`${baseUrl}/api/v1/public/apps/${state.appKey}/user`, {
         method: "PUT",
@@ -148,5 +149,20 @@ describe.skipIf(!chromiumAvailable())("dashboard segments in Chromium", () => {
     await shot("in-use");
     expect(await page.getByTestId("segment-row").count()).toBe(1);
     expect((await consoleApi<{ segments: unknown[] }>("GET", `/workspaces/${state.wsId}/apps/${state.appId}/segments`)).segments).toHaveLength(1);
+  });
+
+  it("pages through a large segment's members with More members", async () => {
+    for (let i = 0; i < 51; i += 1) await report(`team-${i}`, { plan: "team" });
+    await consoleApi("POST", `/workspaces/${state.wsId}/apps/${state.appId}/segments`, { name: "Team plan", rule: { user: { plans: ["team"] } } });
+    await page.reload();
+    const team = page.getByTestId("segment-row").filter({ hasText: "Team plan" });
+    await team.getByTestId("segment-count").getByText("51 members").waitFor();
+    await team.getByRole("button", { name: "Members of Team plan" }).click();
+    const rows = team.getByTestId("segment-members").locator("tbody tr");
+    await expect.poll(() => rows.count()).toBe(50);
+    await team.getByRole("button", { name: "More members" }).click();
+    await expect.poll(() => rows.count()).toBe(51);
+    expect(await team.getByRole("button", { name: "More members" }).count()).toBe(0);
+    expect(new Set(await rows.locator("code").allInnerTexts()).size).toBe(51);
   });
 });
