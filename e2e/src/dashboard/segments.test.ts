@@ -142,10 +142,21 @@ describe.skipIf(!chromiumAvailable())("dashboard segments in Chromium", () => {
     await expect.poll(() => rows.count()).toBe(4);
   });
 
-  it("refuses to delete the segment while the board uses it, naming the board", async () => {
+  it("mails a release draft only to the segment", async () => {
+    await page.getByRole("link", { name: "Changelog" }).click();
+    await page.getByLabel("Title", { exact: true }).fill("EU pricing");
+    await page.getByLabel("Email only to segment").selectOption({ label: "EU pro payers" });
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Saved.").waitFor();
+    const { entries } = await consoleApi<{ entries: { title: string; emailSegmentId: string | null }[] }>("GET", `/workspaces/${state.wsId}/changelog?appId=${state.appId}`);
+    const { segments } = await consoleApi<{ segments: { id: string }[] }>("GET", `/workspaces/${state.wsId}/apps/${state.appId}/segments`);
+    expect(entries.map((e) => [e.title, e.emailSegmentId])).toEqual([["EU pricing", segments[0]?.id]]);
+  });
+
+  it("refuses to delete the segment while the board and the release use it, naming them", async () => {
     await page.getByRole("link", { name: "Segments" }).click();
     await segmentRow().getByRole("button", { name: "Delete segment EU pro payers" }).click();
-    await page.getByRole("alert").getByText("The segment is in use: boards “Customer council”. Change those first.").waitFor();
+    await page.getByRole("alert").getByText("The segment is in use: boards “Customer council”; releases “EU pricing”. Change those first.").waitFor();
     await shot("in-use");
     expect(await page.getByTestId("segment-row").count()).toBe(1);
     expect((await consoleApi<{ segments: unknown[] }>("GET", `/workspaces/${state.wsId}/apps/${state.appId}/segments`)).segments).toHaveLength(1);
