@@ -13,6 +13,7 @@ import { DataTransfer } from "./pages/DataTransfer.js";
 import { Duplicates } from "./pages/Duplicates.js";
 import { EndUsers } from "./pages/EndUsers.js";
 import { Companies } from "./pages/Companies.js";
+import { Segments } from "./pages/Segments.js";
 import { CompanyDetail } from "./pages/CompanyDetail.js";
 import { Feedback } from "./pages/Feedback.js";
 import { Integrations } from "./pages/Integrations.js";
@@ -77,6 +78,7 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
     else if (route.appId !== undefined && route.section === "companies" && route.itemId !== undefined) {
       page = <CompanyDetail key={route.itemId} wsId={wsId} appId={route.appId} companyId={route.itemId} />;
     } else if (route.appId !== undefined && route.section === "companies") page = <Companies key={route.appId} wsId={wsId} appId={route.appId} />;
+    else if (route.appId !== undefined && route.section === "segments") page = <Segments key={route.appId} wsId={wsId} appId={route.appId} canConfigure={manager} />;
     else if (route.section === "usage") page = <Usage wsId={wsId} />;
     else if (route.section === "data") page = <DataTransfer wsId={wsId} canConfigure={manager} />;
     else if (route.section === "tokens") page = <Tokens workspace={entry?.workspace} />;
@@ -149,6 +151,9 @@ function Shell(props: { session: SessionState; onSignOut: () => void }) {
         </NavLink>
         <NavLink href={appSection("companies")} current={route.section === "companies"}>
           {t("nav.companies")}
+        </NavLink>
+        <NavLink href={appSection("segments")} current={route.section === "segments"}>
+          {t("nav.segments")}
         </NavLink>
         {manager ? (
           <NavLink href={appSection("webhooks")} current={route.section === "webhooks"}>

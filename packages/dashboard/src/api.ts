@@ -1,10 +1,11 @@
-/** A failed console call: status, registry code, and the server's field errors when it sent some. */
+/** A failed console call: status, registry code, the server's field errors when it sent some, and its raw `details` (e.g. what still uses a segment). */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string | undefined,
     message: string,
     readonly fieldErrors: Readonly<Record<string, readonly string[]>> = {},
+    readonly details: unknown = undefined,
   ) {
     super(message);
     this.name = "ApiFailure";
@@ -67,7 +68,7 @@ function failureOf(status: number, json: unknown, path: string): ApiFailure {
   const envelope = (typeof json === "object" && json !== null ? json : {}) as { error?: unknown; code?: unknown; details?: { fieldErrors?: unknown } | null };
   if (status === 401 && !path.startsWith("/auth/")) sessionLost();
   const message = typeof envelope.error === "string" ? envelope.error : `Request failed (${status})`;
-  return new ApiFailure(status, typeof envelope.code === "string" ? envelope.code : undefined, message, fieldErrorsOf(envelope.details?.fieldErrors));
+  return new ApiFailure(status, typeof envelope.code === "string" ? envelope.code : undefined, message, fieldErrorsOf(envelope.details?.fieldErrors), envelope.details ?? undefined);
 }
 
 /**

@@ -10,7 +10,7 @@ const board = {
   description: "Plugs",
   position: 1,
   visibility: "private",
-  accessRule: { plans: ["pro", "team"], isPaying: true },
+  accessRule: { plans: ["pro", "team"], isPaying: true, segmentId: "seg_01j0000000000000000000000a" },
   isDefault: false,
   requestCount: 3,
   createdAt: "2030-01-01T00:00:00.000Z",
@@ -20,15 +20,16 @@ const board = {
 describe("board form", () => {
   it("sends a stored board back unchanged, its access rule included", () => {
     const form = formFromBoard(board);
-    expect(form).toMatchObject({ plans: "pro, team", paying: "yes" });
+    expect(form).toMatchObject({ plans: "pro, team", paying: "yes", segmentId: "seg_01j0000000000000000000000a" });
     expect(validateBoard(form)).toEqual({});
-    expect(boardBody(form)).toEqual({ name: "Integrations", slug: "integrations", description: "Plugs", visibility: "private", accessRule: { plans: ["pro", "team"], isPaying: true } });
+    expect(boardBody(form)).toEqual({ name: "Integrations", slug: "integrations", description: "Plugs", visibility: "private", accessRule: { plans: ["pro", "team"], isPaying: true, segmentId: "seg_01j0000000000000000000000a" } });
   });
 
   it("reads plans as a comma-separated list, and a private board with no condition admits every identified user", () => {
     const form = { ...EMPTY_BOARD_FORM, name: " Bugs ", visibility: "private" as const, plans: " pro,, pro , team ", paying: "no" as const };
     expect(boardBody(form)).toEqual({ name: "Bugs", description: "", visibility: "private", accessRule: { plans: ["pro", "team"], isPaying: false } });
     expect(boardBody({ ...form, plans: "", paying: "any" }).accessRule).toBeNull();
+    expect(boardBody({ ...form, plans: "", paying: "any", segmentId: "seg_1" }).accessRule).toEqual({ segmentId: "seg_1" });
     // A public board keeps no rule, whatever the hidden inputs hold.
     expect(boardBody({ ...form, visibility: "public" }).accessRule).toBeNull();
   });
@@ -46,7 +47,7 @@ describe("board form", () => {
   });
 
   it("says who a board is shown to", () => {
-    expect(describeAccess(board)).toBe("Private: plans pro, team · paying customers");
+    expect(describeAccess(board, () => "Big accounts")).toBe("Private: plans pro, team · paying customers · segment Big accounts");
     expect(describeAccess({ visibility: "private", accessRule: null })).toBe("Private: every identified user");
     expect(describeAccess({ visibility: "public", accessRule: null })).toBe("Public");
   });

@@ -13,10 +13,12 @@ export interface BoardForm {
   visibility: BoardVisibility;
   plans: string;
   paying: PayingRule;
+  /** A segment the caller must be in; empty for none. */
+  segmentId: string;
 }
 
 /** The form of a new board. */
-export const EMPTY_BOARD_FORM: BoardForm = { name: "", slug: "", description: "", visibility: "public", plans: "", paying: "any" };
+export const EMPTY_BOARD_FORM: BoardForm = { name: "", slug: "", description: "", visibility: "public", plans: "", paying: "any", segmentId: "" };
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -30,6 +32,7 @@ export function formFromBoard(board: Board): BoardForm {
     visibility: board.visibility,
     plans: (rule.plans ?? []).join(", "),
     paying: rule.isPaying === undefined ? "any" : rule.isPaying ? "yes" : "no",
+    segmentId: rule.segmentId ?? "",
   };
 }
 
@@ -68,6 +71,7 @@ export function accessRuleOf(form: BoardForm): BoardAccessRule | null {
   const rule: BoardAccessRule = {};
   if (plans.length > 0) rule.plans = plans;
   if (form.paying !== "any") rule.isPaying = form.paying === "yes";
+  if (form.segmentId !== "") rule.segmentId = form.segmentId;
   return Object.keys(rule).length === 0 ? null : rule;
 }
 
@@ -83,12 +87,13 @@ export function boardBody(form: BoardForm): CreateBoardBody {
   };
 }
 
-/** Who a board is shown to, in a line. */
-export function describeAccess(board: Pick<Board, "visibility" | "accessRule">): string {
+/** Who a board is shown to, in a line; `segmentName` names a segment by id (the id itself by default). */
+export function describeAccess(board: Pick<Board, "visibility" | "accessRule">, segmentName: (id: string) => string = (id) => id): string {
   if (board.visibility === "public") return t("boards.public");
   const rule = board.accessRule ?? {};
   const parts: string[] = [];
   if (rule.plans !== undefined) parts.push(t("boards.rulePlans", { plans: rule.plans.join(", ") }));
   if (rule.isPaying !== undefined) parts.push(rule.isPaying ? t("boards.rulePaying") : t("boards.ruleNotPaying"));
+  if (rule.segmentId !== undefined) parts.push(t("boards.ruleSegment", { name: segmentName(rule.segmentId) }));
   return parts.length === 0 ? t("boards.privateEveryone") : t("boards.privateTo", { rule: parts.join(" · ") });
 }

@@ -124,9 +124,9 @@ describe("dashboard page helpers", () => {
 
   it("asks for the company filters the server knows, counting revenue in the chosen currency and leaving out what is not a number", () => {
     const filters = { tab: "all" as const, q: "", sort: "company_count", currency: "EUR", columnId: "", boardId: "", tagIds: [], fields: [] };
-    const params = requestListParams("app_1", { ...filters, plan: " Pro ", companyId: "co_1", minCompanyRevenue: "99.5", minCompanies: "2" }, { limit: 20, offset: 0 });
-    expect(Object.fromEntries(params)).toMatchObject({ sort: "company_count", currency: "EUR", minCompanyRevenue: "99.5", minCompanies: "2", plan: "Pro", companyId: "co_1" });
-    const loose = requestListParams("app_1", { ...filters, plan: " ", minCompanyRevenue: "-3", minCompanies: "1.5" }, { limit: 20, offset: 0 });
+    const params = requestListParams("app_1", { ...filters, plan: " Pro ", companyId: "co_1", segmentId: "seg_1", minCompanyRevenue: "99.5", minCompanies: "2" }, { limit: 20, offset: 0 });
+    expect(Object.fromEntries(params)).toMatchObject({ sort: "company_count", currency: "EUR", minCompanyRevenue: "99.5", minCompanies: "2", plan: "Pro", companyId: "co_1", segmentId: "seg_1" });
+    const loose = requestListParams("app_1", { ...filters, plan: " ", segmentId: "", minCompanyRevenue: "-3", minCompanies: "1.5" }, { limit: 20, offset: 0 });
     expect([...loose.keys()]).toEqual(["appId", "limit", "offset", "sort"]);
   });
 

@@ -3,9 +3,10 @@ import { useState, type ReactNode } from "react";
 import { api } from "../api.js";
 import { boardBody, describeAccess, EMPTY_BOARD_FORM, formFromBoard, validateBoard, type BoardForm, type PayingRule } from "../board-form.js";
 import { ListStatus } from "../components/ListStatus.js";
-import { choices, Select } from "../components/Select.js";
+import { choices, Select, type Choice } from "../components/Select.js";
 import { useAction } from "../components/useAction.js";
 import { useEditorForm } from "../components/useEditorForm.js";
+import { useSegmentChoices } from "../components/useSegments.js";
 import { describedBy, ErrorBanner, Field, Notice, type useLoad } from "../components/ui.js";
 import { errorsAt } from "../form-errors.js";
 import { t } from "../i18n/t.js";
@@ -13,9 +14,9 @@ import { t } from "../i18n/t.js";
 type BoardList = ReturnType<typeof useLoad<{ boards: Board[] }>>;
 
 /** Where a refusal that names no body field belongs on the board form. */
-const BOARD_ERROR_FIELDS = { slug_taken: "slug", default_board: "visibility" };
+const BOARD_ERROR_FIELDS = { slug_taken: "slug", default_board: "visibility", segment_not_found: "accessRule.segmentId" };
 
-function BoardEditor(props: { idPrefix: string; initial: BoardForm; submitLabel: string; onSubmit: (body: CreateBoardBody) => Promise<void>; onCancel?: () => void }) {
+function BoardEditor(props: { idPrefix: string; segments: readonly Choice[]; initial: BoardForm; submitLabel: string; onSubmit: (body: CreateBoardBody) => Promise<void>; onCancel?: () => void }) {
   const { form, update, errors, failure, onSubmit } = useEditorForm({
     initial: props.initial,
     validate: validateBoard,
@@ -64,6 +65,9 @@ function BoardEditor(props: { idPrefix: string; initial: BoardForm; submitLabel:
               {...describedBy(id("paying"), errs)}
             />
           ))}
+          {field("segment", "accessRule.segmentId", t("boards.segment"), (errs) => (
+            <Select id={id("segment")} value={form.segmentId} choices={props.segments} onChange={(segmentId) => update({ segmentId })} {...describedBy(id("segment"), errs)} />
+          ))}
         </fieldset>
       ) : null}
       <ErrorBanner error={failure} />
@@ -89,6 +93,8 @@ export function BoardsSection(props: { wsId: string; appId: string; canConfigure
   const action = useAction(boards.reload);
   const { failure, notice, setNotice } = action;
   const list = boards.data?.boards ?? [];
+  const segments = useSegmentChoices(props.wsId, props.appId, t("segments.none"));
+  const segmentName = (id: string) => segments.segments.find((s) => s.id === id)?.name ?? id;
   const reorder = (index: number, delta: number) => {
     const ids = list.map((b) => b.id);
     const [moved] = ids.splice(index, 1);
@@ -113,6 +119,7 @@ export function BoardsSection(props: { wsId: string; appId: string; canConfigure
             {editing === board.id ? (
               <div className="row-main">
                 <BoardEditor
+                  segments={segments.choices}
                   idPrefix={`board-${board.id}`}
                   initial={formFromBoard(board)}
                   submitLabel={t("common.save")}
@@ -131,7 +138,7 @@ export function BoardsSection(props: { wsId: string; appId: string; canConfigure
                     {board.name} {board.isDefault ? <span className="badge">{t("boards.default")}</span> : null}
                   </strong>
                   <small>
-                    <code>{board.slug}</code> · {describeAccess(board)} · {t("boards.requests", { count: board.requestCount })}
+                    <code>{board.slug}</code> · {describeAccess(board, segmentName)} · {t("boards.requests", { count: board.requestCount })}
                   </small>
                   {board.description === "" ? null : <p>{board.description}</p>}
                 </div>
@@ -174,6 +181,7 @@ export function BoardsSection(props: { wsId: string; appId: string; canConfigure
         <>
           <h3>{t("boards.add")}</h3>
           <BoardEditor
+            segments={segments.choices}
             idPrefix="new-board"
             initial={EMPTY_BOARD_FORM}
             submitLabel={t("boards.add")}

@@ -2,6 +2,8 @@ import { type AdminChangelogEntry, type AdminFeatureRequest, textLength } from "
 import { useEffect, useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
+import { Select } from "../components/Select.js";
+import { useSegmentChoices } from "../components/useSegments.js";
 import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
@@ -19,9 +21,11 @@ interface Draft {
   linkedRequestIds: string[];
   /** When to publish, as a `datetime-local` value (local time); empty for no schedule. */
   scheduledAt: string;
+  /** The segment whose subscribers alone are mailed the release; empty for every subscriber. */
+  emailSegmentId: string;
 }
 
-const EMPTY: Draft = { id: null, title: "", versionLabel: "", body: "", linkedRequestIds: [], scheduledAt: "" };
+const EMPTY: Draft = { id: null, title: "", versionLabel: "", body: "", linkedRequestIds: [], scheduledAt: "", emailSegmentId: "" };
 
 /** An ISO time as a `datetime-local` value in the browser's time zone ("" for none). */
 export function toLocalInput(iso: string | null): string {
@@ -46,6 +50,7 @@ const editable = (entry: AdminChangelogEntry): Draft => ({
   body: entry.body,
   linkedRequestIds: [...entry.linkedRequestIds],
   scheduledAt: toLocalInput(entry.scheduledAt),
+  emailSegmentId: entry.emailSegmentId ?? "",
 });
 // The unsaved draft survives a lost session (the signed-in shell unmounts) in this tab's session storage.
 const draftKey = (appId: string) => `tidings.dashboard.changelog-draft.${appId}`;
@@ -68,6 +73,7 @@ export function Changelog(props: { wsId: string; appId: string }) {
     () => api<{ requests: AdminFeatureRequest[] }>("GET", `/workspaces/${props.wsId}/feature-requests?appId=${props.appId}&limit=200`),
     [props.wsId, props.appId],
   );
+  const segments = useSegmentChoices(props.wsId, props.appId, t("changelog.emailEveryone"));
   const [draft, setDraft] = useState<Draft>(() => storedDraft(props.appId));
   const [preview, setPreview] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -115,6 +121,7 @@ export function Changelog(props: { wsId: string; appId: string }) {
       linkedRequestIds: draft.linkedRequestIds,
       // An empty schedule unschedules (back to draft); publishing now ignores it.
       scheduledAt,
+      emailSegmentId: draft.emailSegmentId === "" ? null : draft.emailSegmentId,
     };
     try {
       let entry =
@@ -161,6 +168,9 @@ export function Changelog(props: { wsId: string; appId: string }) {
             onChange={(e) => setDraft({ ...draft, scheduledAt: e.target.value })}
             {...describedBy("cl-schedule", errors.scheduledAt)}
           />
+        </Field>
+        <Field id="cl-segment" label={t("changelog.emailSegment")} errors={errors.emailSegmentId}>
+          <Select id="cl-segment" value={draft.emailSegmentId} choices={segments.choices} onChange={(emailSegmentId) => setDraft({ ...draft, emailSegmentId })} {...describedBy("cl-segment", errors.emailSegmentId)} />
         </Field>
         <fieldset className="field">
           <legend>{t("changelog.linkedRequests")}</legend>

@@ -4,6 +4,7 @@ import { DataTable } from "../components/DataTable.js";
 import { LabelledSelect } from "../components/LabelledSelect.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { choices } from "../components/Select.js";
+import { useSegmentChoices } from "../components/useSegments.js";
 import { ErrorBanner, Pager, useLoad } from "../components/ui.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
@@ -53,12 +54,15 @@ export function formatRevenue(revenue: ReadonlyArray<{ currency: string; mrr: nu
 export function EndUsers(props: { wsId: string; appId: string }) {
   const [sort, setSort] = useState<(typeof SORTS)[number]>("last_seen");
   const [payers, setPayers] = useState(false);
+  const [segmentId, setSegmentId] = useState("");
+  const segments = useSegmentChoices(props.wsId, props.appId, t("segments.anyone"));
   const { offset, setOffset, refilter } = useOffset();
   const list = useLoad(() => {
     const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset), sort });
     if (payers) params.set("payer", "only");
+    if (segmentId !== "") params.set("segmentId", segmentId);
     return api<{ users: EndUser[]; total: number }>("GET", `/workspaces/${props.wsId}/apps/${props.appId}/end-users?${params.toString()}`);
-  }, [props.wsId, props.appId, sort, payers, offset]);
+  }, [props.wsId, props.appId, sort, payers, segmentId, offset]);
   const users = list.data?.users ?? [];
   const paying = (v: boolean | null) => (v === null ? t("common.unknown") : v ? t("common.yes") : t("common.no"));
 
@@ -70,6 +74,7 @@ export function EndUsers(props: { wsId: string; appId: string }) {
         <label className="check">
           <input type="checkbox" checked={payers} onChange={(e) => refilter(setPayers)(e.target.checked)} /> {t("endUsers.payersOnly")}
         </label>
+        {segments.segments.length === 0 ? null : <LabelledSelect label={t("segments.filter")} value={segmentId} choices={segments.choices} onChange={refilter(setSegmentId)} />}
       </div>
       <ErrorBanner error={list.error} onRetry={list.reload} />
       <ListStatus list={list} count={users.length} empty={t("endUsers.empty")} showLoading />

@@ -4,6 +4,7 @@ import { api } from "../api.js";
 import { navigate } from "../router.js";
 import { FieldFilter, type FieldFilterValue } from "../components/FieldFilter.js";
 import { LabelledSelect } from "../components/LabelledSelect.js";
+import { useSegmentChoices } from "../components/useSegments.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
 import { choices, Select } from "../components/Select.js";
@@ -40,6 +41,8 @@ export interface RequestFilters {
   plan?: string;
   /** A company (`co_…`) whose users voted. */
   companyId?: string;
+  /** A segment (`seg_…`) at least one of whose members voted. */
+  segmentId?: string;
   /** At least this company revenue, in `currency` units (as typed). */
   minCompanyRevenue?: string;
   /** At least this many voting companies (as typed). */
@@ -67,6 +70,7 @@ export function requestListParams(appId: string, filters: RequestFilters, page: 
   if (minCompanies !== undefined && Number.isInteger(minCompanies) && minCompanies >= 1) params.set("minCompanies", String(minCompanies));
   if (filters.plan !== undefined && filters.plan.trim() !== "") params.set("plan", filters.plan.trim());
   if (filters.companyId !== undefined && filters.companyId !== "") params.set("companyId", filters.companyId);
+  if (filters.segmentId !== undefined && filters.segmentId !== "") params.set("segmentId", filters.segmentId);
   if (filters.boardId !== "") params.set("boardId", filters.boardId);
   for (const tagId of filters.tagIds) params.append("tagId", tagId);
   for (const field of filters.fields) params.append(`field.${field.key}`, field.value);
@@ -93,6 +97,8 @@ export function Requests(props: { wsId: string; appId: string }) {
   const [fieldFilters, setFieldFilters] = useState<FieldFilterValue[]>([]);
   const [currency, setCurrency] = useState("USD");
   const [companyId, setCompanyId] = useState("");
+  const [segmentId, setSegmentId] = useState("");
+  const segments = useSegmentChoices(props.wsId, props.appId, t("segments.anyone"));
   // Typed filters apply with the search, as the search text does.
   const [typed, setTyped] = useState({ plan: "", minCompanyRevenue: "", minCompanies: "" });
   const [applied, setApplied] = useState(typed);
@@ -108,10 +114,10 @@ export function Requests(props: { wsId: string; appId: string }) {
   const tags = useLoad(() => api<{ tags: Tag[] }>("GET", `${appBase}/tags`), [props.wsId, props.appId]);
   const fields = useLoad(() => api<{ fields: CustomField[] }>("GET", `${appBase}/fields`), [props.wsId, props.appId]);
   const companies = useLoad(() => api<{ companies: Company[] }>("GET", `${appBase}/companies?limit=200&sort=mrr`), [props.wsId, props.appId]);
-  const filters: RequestFilters = { tab, q: search.query, sort, currency, columnId, boardId, tagIds, fields: fieldFilters, companyId, ...applied };
+  const filters: RequestFilters = { tab, q: search.query, sort, currency, columnId, boardId, tagIds, fields: fieldFilters, companyId, segmentId, ...applied };
   const list = useLoad(
     () => api<List>("GET", `${base}/feature-requests?${requestListParams(props.appId, filters, { limit: PAGE, offset }).toString()}`),
-    [props.wsId, props.appId, tab, search.query, sort, currency, columnId, boardId, tagIds, fieldFilters, companyId, applied, offset],
+    [props.wsId, props.appId, tab, search.query, sort, currency, columnId, boardId, tagIds, fieldFilters, companyId, segmentId, applied, offset],
   );
 
   const switchTab = (next: "pending" | "all") => {
@@ -213,6 +219,7 @@ export function Requests(props: { wsId: string; appId: string }) {
         ) : null}
         {boardList.length > 1 ? <LabelledSelect label={t("requests.board")} value={boardId} choices={[{ value: "", label: t("requests.anyBoard") }, ...boardChoices]} onChange={refilter(setBoardId)} /> : null}
         <TagFilter tags={tagList} selected={tagIds} onChange={refilter(setTagIds)} />
+        {segments.segments.length === 0 ? null : <LabelledSelect label={t("segments.filter")} value={segmentId} choices={segments.choices} onChange={refilter(setSegmentId)} />}
         <FieldFilter fields={requestFields} filters={fieldFilters} onChange={refilter(setFieldFilters)} />
       </SearchForm>
       {notice === null ? null : <Notice>{notice}</Notice>}
