@@ -1,41 +1,25 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
 import { startGithubServer, type GithubServer } from "@tidings/testing/github-server";
 import { startLinearServer, type LinearServer } from "@tidings/testing/linear-server";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, chromiumAvailable, launchChromium } from "./browser.js";
+import { chromiumAvailable } from "./browser.js";
+import { openDashboard, type DashboardSession } from "./dashboard-session.js";
 
-const ADMIN_TOKEN = "e2e-integrations-admin-token-0123456789";
 const OWNER = { name: "Gil Hub", email: "gil@tracked.example", password: "correct horse battery staple" };
 const TOKEN = "github_pat_11AAAAAAA0e2e0token0for0the0dashboard";
 const LINEAR_KEY = "lin_api_e2e0key0for0the0dashboard0000";
 
 describe.skipIf(!chromiumAvailable())("dashboard GitHub and Linear integrations in Chromium", () => {
+  let dash: DashboardSession;
   let baseUrl = "";
-  let close: () => Promise<void> = async () => {};
   let github: GithubServer;
   let linear: LinearServer;
-  let browser: Browser;
   let page: Page;
   const state = { wsId: "", appId: "" };
 
-  const consoleApi = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}/api/v1/console${url}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as T;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const shot = async (name: string) => {
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: new URL(`dashboard-integrations-${name}.png`, ARTIFACTS).pathname, fullPage: true });
-  };
+  /** The operator's view of the data, to check what the UI did. */
+  const consoleApi = <T,>(method: string, url: string, body?: unknown) => dash.consoleApi<T>(method, url, body);
+  const shot = (name: string) => dash.shot(name);
   const integrations = async () => {
     await page.goto(`${baseUrl}/admin/w/${state.wsId}/a/${state.appId}/integrations`);
     await page.getByRole("heading", { name: "Integrations", level: 1 }).waitFor();
@@ -45,41 +29,15 @@ describe.skipIf(!chromiumAvailable())("dashboard GitHub and Linear integrations 
     github = await startGithubServer({ token: TOKEN, repositories: ["acme/notes"] });
     github.issues("acme/notes").set(7, { number: 7, title: "Dark mode", body: "Please", state: "open" });
     linear = await startLinearServer({ apiKey: LINEAR_KEY, teamId: "team-1", teamKey: "ENG" });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-integrations-e2e-"));
-    // The stand-ins for GitHub and Linear listen on loopback, which only an allowed address may be.
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0", TIDINGS_WEBHOOK_ALLOW: "127.0.0.1/32,localhost" });
-    const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false, jobIntervalMs: 0 });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    if (address === null || typeof address === "string") throw new Error("no TCP address");
-    baseUrl = `http://127.0.0.1:${address.port}`;
-    const code = await setupCode(app.ctx);
-    close = async () => {
-      await app.close();
-      await github.close();
-      await linear.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(8000);
-    page.on("dialog", (dialog) => void dialog.accept());
-    await page.goto(setupLink(baseUrl, code));
-    await page.getByLabel("Your name").fill(OWNER.name);
-    await page.getByLabel("Email").fill(OWNER.email);
-    await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByLabel("Workspace name").fill("Tracked");
-    await page.getByRole("button", { name: "Create owner account" }).click();
-    await page.getByLabel("App name").fill("Tracked Notes");
-    await page.getByRole("button", { name: "Create app" }).click();
-    await page.getByRole("heading", { name: "Settings of Tracked Notes" }).waitFor();
-    const match = /\/admin\/w\/(ws_[^/]+)\/a\/(app_[^/]+)\/settings/.exec(page.url());
-    state.wsId = match?.[1] ?? "";
-    state.appId = match?.[2] ?? "";
+    dash = await openDashboard({ name: "integrations", owner: OWNER, workspace: "Tracked", app: "Tracked Notes", env: { TIDINGS_WEBHOOK_ALLOW: "127.0.0.1/32,localhost" } });
+    ({ baseUrl, page } = dash);
+    state.wsId = dash.wsId;
+    state.appId = dash.appId;
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await close();
+    await dash?.close();
+    await github?.close();
+    await linear?.close();
   }, 60_000);
 
   it("connects GitHub with a token, shows the webhook secret once, and saves a label rule", async () => {

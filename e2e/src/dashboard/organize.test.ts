@@ -1,78 +1,35 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, chromiumAvailable, launchChromium } from "./browser.js";
+import { chromiumAvailable } from "./browser.js";
+import { openDashboard, type DashboardSession } from "./dashboard-session.js";
 
-const ADMIN_TOKEN = "e2e-organize-admin-token-0123456789";
 const OWNER = { name: "Tara Triage", email: "tara@sorted.example", password: "correct horse battery staple" };
 
 type Record = { id: string; title: string; boardId: string; tags: { slug: string }[]; fields: { key: string; value: unknown }[] };
 
 describe.skipIf(!chromiumAvailable())("dashboard boards, tags and custom fields in Chromium", () => {
-  let baseUrl = "";
-  let close: () => Promise<void> = async () => {};
-  let browser: Browser;
+  let dash: DashboardSession;
   let page: Page;
   const state = { wsId: "", appId: "", appKey: "" };
 
   /** The operator's view of the data, to check what the UI did. */
-  const consoleApi = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}/api/v1/console${url}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as T;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const consoleApi = <T,>(method: string, url: string, body?: unknown) => dash.consoleApi<T>(method, url, body);
   const records = async () =>
     (await consoleApi<{ requests: Record[] }>("GET", `/workspaces/${state.wsId}/feature-requests?appId=${state.appId}&limit=200`)).requests;
   const record = async (title: string) => (await records()).find((r) => r.title === title)!;
-  const shot = async (name: string) => {
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: new URL(`dashboard-organize-${name}.png`, ARTIFACTS).pathname, fullPage: true });
-  };
+  const shot = (name: string) => dash.shot(name);
   const rows = () => page.getByTestId("request-row");
   const titles = async () => (await rows().locator("strong").allInnerTexts()).sort();
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-organize-e2e-"));
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0" });
-    const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false, jobIntervalMs: 0 });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    if (address === null || typeof address === "string") throw new Error("no TCP address");
-    baseUrl = `http://127.0.0.1:${address.port}`;
-    const code = await setupCode(app.ctx);
-    close = async () => {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(8000);
-    page.on("dialog", (dialog) => void dialog.accept());
-    await page.goto(setupLink(baseUrl, code));
-    await page.getByLabel("Your name").fill(OWNER.name);
-    await page.getByLabel("Email").fill(OWNER.email);
-    await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByLabel("Workspace name").fill("Sorted");
-    await page.getByRole("button", { name: "Create owner account" }).click();
-    await page.getByLabel("App name").fill("Sorted Notes");
-    await page.getByRole("button", { name: "Create app" }).click();
-    await page.getByRole("heading", { name: "Settings of Sorted Notes" }).waitFor();
-    const match = /\/admin\/w\/(ws_[^/]+)\/a\/(app_[^/]+)\/settings/.exec(page.url());
-    state.wsId = match?.[1] ?? "";
-    state.appId = match?.[2] ?? "";
-    state.appKey = (await page.getByTestId("app-key").textContent()) ?? "";
+    dash = await openDashboard({ name: "organize", owner: OWNER, workspace: "Sorted", app: "Sorted Notes" });
+    ({ page } = dash);
+    state.wsId = dash.wsId;
+    state.appId = dash.appId;
+    state.appKey = dash.appKey;
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await close();
+    await dash?.close();
   }, 60_000);
 
   it("adds a private board, shows a taken slug at its input, and reorders the boards", async () => {

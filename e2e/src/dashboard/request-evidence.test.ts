@@ -1,33 +1,20 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { buildApp, loadConfig, setupCode, setupLink } from "@tidings/server";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, chromiumAvailable, launchChromium } from "./browser.js";
+import { chromiumAvailable } from "./browser.js";
+import { openDashboard, type DashboardSession } from "./dashboard-session.js";
 
-const ADMIN_TOKEN = "e2e-evidence-admin-token-0123456789";
 const OWNER = { name: "Eve Evidence", email: "eve@evidence.example", password: "correct horse battery staple" };
 
 type Detail = { voteCount: number; feedback: { submissionId: string; voterPublicId: string | null }[]; voters: { publicId: string; addedByTeam: boolean; note: string | null }[] };
 
 describe.skipIf(!chromiumAvailable())("dashboard feedback links and votes on behalf in Chromium", () => {
+  let dash: DashboardSession;
   let baseUrl = "";
-  let close: () => Promise<void> = async () => {};
-  let browser: Browser;
   let page: Page;
   const state = { wsId: "", appId: "", appKey: "", rex: "" };
 
-  const consoleApi = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}/api/v1/console${url}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as T;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  /** The operator's view of the data, to check what the UI did. */
+  const consoleApi = <T,>(method: string, url: string, body?: unknown) => dash.consoleApi<T>(method, url, body);
   const newRequest = async (title: string) => (await consoleApi<{ id: string }>("POST", `/workspaces/${state.wsId}/feature-requests`, { appId: state.appId, title })).id;
   const detail = (id: string) => consoleApi<Detail>("GET", `/workspaces/${state.wsId}/feature-requests/${id}`);
   const sendFeedback = async (userToken: string, title: string, description: string) => {
@@ -38,49 +25,21 @@ describe.skipIf(!chromiumAvailable())("dashboard feedback links and votes on beh
     });
     expect(res.status).toBe(201);
   };
-  const shot = async (name: string) => {
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: new URL(`dashboard-evidence-${name}.png`, ARTIFACTS).pathname, fullPage: true });
-  };
+  const shot = (name: string) => dash.shot(name);
   const openRequest = async (id: string, title: string) => {
     await page.goto(`${baseUrl}/admin/w/${state.wsId}/a/${state.appId}/requests/${id}`);
     await page.getByRole("heading", { name: title, level: 1 }).waitFor();
   };
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-evidence-e2e-"));
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0" });
-    const app = await buildApp({ ...config, adminToken: ADMIN_TOKEN }, { logger: false, jobIntervalMs: 0 });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    if (address === null || typeof address === "string") throw new Error("no TCP address");
-    baseUrl = `http://127.0.0.1:${address.port}`;
-    const code = await setupCode(app.ctx);
-    close = async () => {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(8000);
-    page.on("dialog", (dialog) => void dialog.accept());
-    await page.goto(setupLink(baseUrl, code));
-    await page.getByLabel("Your name").fill(OWNER.name);
-    await page.getByLabel("Email").fill(OWNER.email);
-    await page.getByLabel("Password").fill(OWNER.password);
-    await page.getByLabel("Workspace name").fill("Evidence");
-    await page.getByRole("button", { name: "Create owner account" }).click();
-    await page.getByLabel("App name").fill("Evidence Notes");
-    await page.getByRole("button", { name: "Create app" }).click();
-    await page.getByRole("heading", { name: "Settings of Evidence Notes" }).waitFor();
-    const match = /\/admin\/w\/(ws_[^/]+)\/a\/(app_[^/]+)\/settings/.exec(page.url());
-    state.wsId = match?.[1] ?? "";
-    state.appId = match?.[2] ?? "";
-    state.appKey = (await page.getByTestId("app-key").textContent()) ?? "";
+    dash = await openDashboard({ name: "evidence", owner: OWNER, workspace: "Evidence", app: "Evidence Notes" });
+    ({ baseUrl, page } = dash);
+    state.wsId = dash.wsId;
+    state.appId = dash.appId;
+    state.appKey = dash.appKey;
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await close();
+    await dash?.close();
   }, 60_000);
 
   it("links a feedback item to a request picked by search, lists it with its quote on the request, and unlinks it there", async () => {
