@@ -6,6 +6,7 @@ import { optional } from "../components/optional.js";
 import { ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
+import { CredentialForm } from "./CredentialForm.js";
 import { IntegrationStatus } from "./IntegrationStatus.js";
 
 type LabelRow = { label: string; column: string };
@@ -26,7 +27,6 @@ export function GithubIntegration(props: { wsId: string; appId: string; columns:
   const { failure, notice, run } = useAction(connection.reload);
   const [form, setForm] = useState({ owner: "", repo: "", token: "", apiBaseUrl: "" });
   const [secret, setSecret] = useState<string | null>(null);
-  const [newToken, setNewToken] = useState("");
   const [mapping, setMapping] = useState<{ closed: string; reopened: string; labels: LabelRow[] } | null>(null);
 
   const c = connection.data;
@@ -118,18 +118,7 @@ export function GithubIntegration(props: { wsId: string; appId: string; columns:
               <button type="submit">{t("integrations.saveMapping")}</button>
             </div>
           </form>
-          <form
-            className="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void run(() => api("PATCH", path, { token: newToken.trim() }), t("integrations.credentialSaved")).then((ok) => ok && setNewToken(""));
-            }}
-          >
-            <Field id="gh-new-token" label={t("integrations.github.newToken")}>
-              <input id="gh-new-token" type="password" autoComplete="off" required value={newToken} onChange={(e) => setNewToken(e.target.value)} />
-            </Field>
-            <button type="submit">{t("integrations.saveCredential")}</button>
-          </form>
+          <CredentialForm id="gh-new-token" label={t("integrations.github.newToken")} field="token" path={path} run={run} />
           <div className="inline-form">
             <button type="button" onClick={() => void run(async () => setSecret((await api<{ webhookSecret: string }>("POST", `${path}/webhook-secret`)).webhookSecret), t("integrations.github.rotated"))}>
               {t("integrations.github.rotate")}

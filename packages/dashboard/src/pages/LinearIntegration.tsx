@@ -6,6 +6,7 @@ import { optional } from "../components/optional.js";
 import { ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
+import { CredentialForm } from "./CredentialForm.js";
 import { IntegrationStatus } from "./IntegrationStatus.js";
 
 const STATES = ["completed", "started", "canceled"] as const;
@@ -17,7 +18,6 @@ export function LinearIntegration(props: { wsId: string; appId: string; columns:
   const connection = useLoad(() => optional(api<LinearConnection>("GET", path), ["linear_not_connected"]), [path]);
   const { failure, notice, run } = useAction(connection.reload);
   const [form, setForm] = useState({ teamId: "", apiKey: "", webhookSecret: "", apiUrl: "" });
-  const [newKey, setNewKey] = useState("");
   const [mapping, setMapping] = useState<StateMapping | null>(null);
 
   const c = connection.data;
@@ -89,18 +89,7 @@ export function LinearIntegration(props: { wsId: string; appId: string; columns:
             ))}
             <button type="submit">{t("integrations.saveMapping")}</button>
           </form>
-          <form
-            className="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void run(() => api("PATCH", path, { apiKey: newKey.trim() }), t("integrations.credentialSaved")).then((ok) => ok && setNewKey(""));
-            }}
-          >
-            <Field id="ln-new-key" label={t("integrations.linear.newKey")}>
-              <input id="ln-new-key" type="password" autoComplete="off" required value={newKey} onChange={(e) => setNewKey(e.target.value)} />
-            </Field>
-            <button type="submit">{t("integrations.saveCredential")}</button>
-          </form>
+          <CredentialForm id="ln-new-key" label={t("integrations.linear.newKey")} field="apiKey" path={path} run={run} />
           <button
             type="button"
             className="danger"
