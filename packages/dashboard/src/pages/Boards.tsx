@@ -1,14 +1,14 @@
 import type { Board, CreateBoardBody } from "@tidings/protocol";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { api } from "../api.js";
 import { boardBody, describeAccess, EMPTY_BOARD_FORM, formFromBoard, validateBoard, type BoardForm, type PayingRule } from "../board-form.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { choices, Select, type Choice } from "../components/Select.js";
 import { useAction } from "../components/useAction.js";
+import { formFields } from "../components/form-fields.js";
 import { useEditorForm } from "../components/useEditorForm.js";
 import { useSegmentChoices } from "../components/useSegments.js";
-import { describedBy, ErrorBanner, Field, Notice, type useLoad } from "../components/ui.js";
-import { errorsAt } from "../form-errors.js";
+import { describedBy, ErrorBanner, Notice, type useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 
 type BoardList = ReturnType<typeof useLoad<{ boards: Board[] }>>;
@@ -24,15 +24,7 @@ function BoardEditor(props: { idPrefix: string; segments: readonly Choice[]; ini
     byCode: BOARD_ERROR_FIELDS,
     reset: props.onCancel === undefined,
   });
-  const id = (name: string) => `${props.idPrefix}-${name}`;
-  const field = (name: string, path: string, label: string, input: (errs: string[] | undefined) => ReactNode, hint?: string) => {
-    const errs = errorsAt(errors, path, (i) => t("form.item", { n: i + 1 }));
-    return (
-      <Field id={id(name)} label={label} errors={errs} hint={hint}>
-        {input(errs)}
-      </Field>
-    );
-  };
+  const { id, field } = formFields(props.idPrefix, errors);
   return (
     <form className="settings" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={props.submitLabel}>
       {field("name", "name", t("boards.name"), (errs) => (

@@ -1,10 +1,9 @@
 import type { CreateSegmentBody } from "@tidings/protocol";
-import type { ReactNode } from "react";
 import type { PayingRule } from "../board-form.js";
 import { choices, Select } from "../components/Select.js";
+import { formFields } from "../components/form-fields.js";
 import { useEditorForm } from "../components/useEditorForm.js";
-import { describedBy, ErrorBanner, Field } from "../components/ui.js";
-import { errorsAt } from "../form-errors.js";
+import { describedBy, ErrorBanner } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { segmentBody, validateSegment, type MrrInput, type SegmentForm } from "../segment-form.js";
 
@@ -20,15 +19,7 @@ export function SegmentEditor(props: { idPrefix: string; initial: SegmentForm; s
     byCode: SEGMENT_ERROR_FIELDS,
     reset: props.onCancel === undefined,
   });
-  const id = (name: string) => `${props.idPrefix}-${name}`;
-  const field = (name: string, path: string, label: string, input: (errs: string[] | undefined) => ReactNode, hint?: string) => {
-    const errs = errorsAt(errors, path, (i) => t("form.item", { n: i + 1 }));
-    return (
-      <Field id={id(name)} label={label} errors={errs} hint={hint}>
-        {input(errs)}
-      </Field>
-    );
-  };
+  const { id, field } = formFields(props.idPrefix, errors);
   const text = (name: string, path: string, label: string, value: string, set: (value: string) => void, hint?: string) =>
     field(name, path, label, (errs) => <input id={id(name)} value={value} onChange={(e) => set(e.target.value)} {...describedBy(id(name), errs)} />, hint);
   const mrr = (name: "userMrr" | "companyMrr", path: string, what: string) => {
