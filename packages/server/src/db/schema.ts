@@ -236,6 +236,8 @@ export interface FeatureRequestTagsTable {
    */
   listed: Generated<Flag>;
   requestCreatedAt: Generated<string>;
+  /** The request's vote count (triggers of migration 0038): a tag's `top` page is read in order from its rows too. */
+  requestVoteCount: Generated<number>;
 }
 
 export interface FeatureRequestsTable {

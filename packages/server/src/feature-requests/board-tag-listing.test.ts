@@ -125,17 +125,13 @@ const anonymous = (appId: string, sort: FeatureRequestSort, extra: Partial<ListQ
 });
 
 /**
- * The indexes a page of `extra` is read through on SQLite: a board's order; a tag's rows newest
- * first, then the requests by id; the app's order. A `top` page of a tag learns whether the tag is
- * small from the listing's total when the tag is its only filter, else from the tag's rows; one
- * that is not (both tags here) walks its board's or the app's order, then reads the requests by id.
+ * The indexes a page of `extra` is read through on SQLite: a board's order; a tag's rows in the
+ * page's order (newest, or most votes first), then the requests by id; the app's order.
  */
 function sqliteDrivers(extra: Partial<ListQuery>, sort: "newest" | "top"): Set<string> {
   const board = extra.boardIds?.length === 1 ? `feature_requests_board_${sort}_idx` : `feature_requests_listed_${sort}_idx`;
   if (extra.tagIds === undefined) return new Set([board]);
-  const alone = extra.tagIds.length === 1 && extra.boardIds === undefined;
-  if (sort === "top") return new Set([...(alone ? [] : ["feature_request_tags_newest_idx"]), board, "sqlite_autoindex_feature_requests_1"]);
-  return new Set(["feature_request_tags_newest_idx", "sqlite_autoindex_feature_requests_1"]);
+  return new Set([`feature_request_tags_${sort}_idx`, "sqlite_autoindex_feature_requests_1"]);
 }
 
 // A listing filtered by board or tag reads the board's or the tag's requests in the listing's
@@ -230,7 +226,7 @@ describe.each(testDialects())("listings filtered by board and tag on %s", (diale
       expect(listed.ids, name).toEqual(expected(query(sort, extra)));
       expect(listed.totals, name).toEqual([expected(query(sort, extra)).length]);
     }
-    // Small pages: a `top` page of the common tag walks the app's order instead of sorting the tag's requests.
+    // Small pages: many cursors into the tags' orders.
     for (const [name, extra] of filters(boards, tags).filter(([, f]) => f.tagIds !== undefined)) {
       expect((await everyPage(query(sort, { ...extra, limit: 5 }))).ids, `${name}, pages of 5`).toEqual(expected(query(sort, extra)));
     }
@@ -274,6 +270,8 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
   let appId: string;
   let boards: { main: string; bugs: string; lab: string };
   let tags: { common: string; rare: string };
+  /** A tag on every request with 4 votes: 44k requests have more, so the app's `top` order meets its first one late. */
+  let middling: string;
 
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
@@ -304,6 +302,9 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
       select id, ${tags.common}, created_at from feature_requests where app_id = ${appId} and ${tens} % 5 = 0`.execute(db);
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at)
       select id, ${tags.rare}, created_at from feature_requests where app_id = ${appId} and ${tens} % 100 in (35, 70)`.execute(db);
+    middling = (await createTag(db, clock, appId, { name: "Middling" })).id;
+    await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at)
+      select id, ${middling}, created_at from feature_requests where app_id = ${appId} and vote_count = 4`.execute(db);
     // As autovacuum leaves a table after a bulk insert: vacuumed (pages marked all-visible, so an
     // index is read alone) and analyzed. Only these tables: a bare VACUUM would take every schema
     // of the database.
@@ -321,12 +322,26 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
       .orderBy("listed")
       .execute();
     // The tags' copies of their requests' state came with them (migration 0030's trigger).
-    expect(counted.map((c) => [c.tagId === tags.common ? "common" : "rare", c.listed, Number(c.n)]).sort()).toEqual([
+    const name = (id: string) => (id === tags.common ? "common" : id === tags.rare ? "rare" : "middling");
+    // Votes (13 i) % 9 = 4 where i % 9 = 1; one in ten of them pending (i % 10 = 3).
+    const fours = Array.from({ length: COUNT }, (_, i) => i).filter((i) => i % 9 === 1);
+    const foursPending = fours.filter((i) => i % 10 === 3).length;
+    expect(counted.map((c) => [name(c.tagId), c.listed, Number(c.n)]).sort()).toEqual([
       ["common", 0, 2000],
       ["common", 1, 18_000],
+      ["middling", 0, foursPending],
+      ["middling", 1, fours.length - foursPending],
       ["rare", 0, 200],
       ["rare", 1, 1800],
     ]);
+    // And their votes (migration 0038's).
+    const copies = await t.db.kysely
+      .selectFrom("featureRequestTags as t0")
+      .innerJoin("featureRequests as fr", "fr.id", "t0.featureRequestId")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .whereRef("t0.requestVoteCount", "<>", "fr.voteCount")
+      .executeTakeFirstOrThrow();
+    expect(Number(copies.n)).toBe(0);
   });
 
   it("reads every filtered page, and its count, through indexes", async () => {
@@ -351,18 +366,14 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
         } else {
           // A filtered count looks at no more rows than the app's.
           expect(countOf(plans), label).toBeLessThanOrEqual(countOf(unfiltered));
-          // A `newest` page of 20 (21 read, to know whether more follow) reads about as many
-          // requests as it shows, however rare the tag: a tag's, its rows in order, then the
+          // A page of 20 (21 read, to know whether more follow) reads about as many requests as
+          // it shows, however rare the tag, in either order: a tag's, its rows in order, then the
           // requests by id; on a board too, each of the tag's requests is checked for the board,
           // which holds one in five. (The boards a caller may see walk the app's order, nine
-          // requests in ten.) A tag's `top` page sorts a small tag's requests (fewer than 40 per
-          // row of the page) or walks the app's order looking for a larger one: about 2,500 rows
-          // at worst on 100k requests, a tag on one request in forty.
+          // requests in ten.)
           const pageReads = plans.filter((s) => !s.count).flatMap((s) => s.steps.filter((step) => step.table === "feature_requests").map((step) => step.examined));
           const bound =
-            sort === "top" && extra.tagIds !== undefined
-              ? (COUNT / (40 * 21)) * 21
-              : name === "a board and a tag"
+            name === "a board and a tag"
                 ? 2 * 5 * 21
                 : name === "the boards a caller may see"
                   ? 2 * 21 * (10 / 9)
@@ -370,6 +381,32 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
           expect(Math.max(...pageReads), label).toBeLessThanOrEqual(bound);
         }
       }
+    }
+  });
+
+  // A tag whose requests all sit in the middle of the app's `top` order: walking that order for
+  // them passed 44k requests with more votes before the first. Its rows hold their requests'
+  // votes (migration 0038), so its `top` page is read from them in order, as its `newest` page is.
+  it("reads a `top` page of a tag whose requests all have middling votes from the tag's rows", async () => {
+    const q = anonymous(appId, "top", { tagIds: [middling] });
+    const page = await listFeatureRequests(t.db.kysely, dialect, clock, q);
+    const expected = await t.db.kysely
+      .selectFrom("featureRequests")
+      .select("id")
+      .where("appId", "=", appId)
+      .where("voteCount", "=", 4)
+      .where("moderation", "=", "approved")
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .limit(20)
+      .execute();
+    expect(page.requests.map((r) => [r.id, r.voteCount])).toEqual(expected.map((r) => [r.id, 4]));
+    const plans = await planOf(t, dialect, clock, q);
+    if (dialect === "sqlite") {
+      expect(new Set(plans.filter((s) => !s.count).map((s) => s.steps[0]!.index))).toEqual(sqliteDrivers(q, "top"));
+    } else {
+      const pageReads = plans.filter((s) => !s.count).flatMap((s) => s.steps.filter((step) => step.table === "feature_requests").map((step) => step.examined));
+      expect(Math.max(...pageReads)).toBeLessThanOrEqual(2 * 21);
     }
   });
 });

@@ -31,15 +31,14 @@ export function votesThenNewest<Q extends Orderable<Q>>(query: Q): Q {
   return query.orderBy(sql.ref("fr.voteCount"), "desc").orderBy(sql.ref("fr.createdAt"), "desc").orderBy(sql.ref("fr.id"), "desc");
 }
 
-/** The columns an order is read from: the request's own, or their copies on a tag's rows (`t0`, migration 0030). */
+/** The columns an order is read from: the request's own, or their copies on a tag's rows (`t0`, migrations 0030 and 0038). */
 interface OrderColumns {
   voteCount: string;
   createdAt: string;
   id: string;
 }
 const REQUEST_ORDER: OrderColumns = { voteCount: "fr.voteCount", createdAt: "fr.createdAt", id: "fr.id" };
-/** A tag's rows hold no vote count: they serve `newest` only. */
-const TAG_ORDER: OrderColumns = { voteCount: "fr.voteCount", createdAt: "t0.requestCreatedAt", id: "t0.featureRequestId" };
+const TAG_ORDER: OrderColumns = { voteCount: "t0.requestVoteCount", createdAt: "t0.requestCreatedAt", id: "t0.featureRequestId" };
 
 /** Rows strictly after `after` in its order, compared on `columns` (so an index of them can seek to it). */
 export function afterKey(after: After, columns: OrderColumns = REQUEST_ORDER) {
@@ -58,27 +57,24 @@ export function compareKeys(order: "newest" | "top", a: OrderKey, b: OrderKey): 
 }
 
 /**
- * Per row of a page, how many listed requests a tag may have for its `top` page to be read by
- * sorting them all: past that, walking the app's `top` order and looking for the tag on each
- * request reads fewer. (On 100k requests and pages of 50, either way reads at most about 2,500
- * rows, the worst case being a tag on one request in forty.)
+ * The first `limit` approved requests carrying every tag of the query, in `order` after `after`,
+ * read in order from the first tag's rows (their copies of their request's state, time and vote
+ * count, migrations 0030 and 0038): a page reads about as many rows as it shows, however few
+ * requests carry the tag and however its requests' votes fall. Walking the app's order and looking
+ * up each request's tags instead read a hundred requests per one shown for a tag on one in a
+ * hundred, and thousands for a tag whose requests all sit in the middle of the app's `top` order.
  */
-const SMALL_TAG_PER_ROW = 40;
-
-/**
- * The first `limit` approved requests carrying every tag of the query, newest first after
- * `after`, read in order from the first tag's rows (their copies of their request's state and
- * time, migration 0030): a page reads about as many rows as it shows, however few requests carry
- * the tag. Walking the app's order and looking up each request's tags instead read a hundred
- * requests per one shown for a tag on one in a hundred.
- */
-function taggedNewest(db: Kysely<Database>, query: ListQuery, tagId: string, after: After | undefined, limit: number) {
+function taggedInOrder(db: Kysely<Database>, query: ListQuery, tagId: string, order: "newest" | "top", after: After | undefined, limit: number) {
   const others = [...new Set(query.tagIds)].filter((id) => id !== tagId);
   let q = db
     .selectFrom("featureRequestTags as t0")
     .where("t0.tagId", "=", tagId)
     .where("t0.listed", "=", sql.lit(1))
-    .select(["t0.featureRequestId as id", "t0.requestCreatedAt as createdAt", sql<number>`0`.as("voteCount")]);
+    .select([
+      "t0.featureRequestId as id",
+      "t0.requestCreatedAt as createdAt",
+      order === "top" ? sql<number>`${sql.ref("t0.requestVoteCount")}`.as("voteCount") : sql<number>`0`.as("voteCount"),
+    ]);
   // A tag is its app's and its rows say whether their request is listed, so the tag alone is
   // read from its index alone; a board, a version or another tag is checked on each request
   // (`cross join` keeps SQLite from starting at the app's requests and looking for the tag on each).
@@ -86,55 +82,14 @@ function taggedNewest(db: Kysely<Database>, query: ListQuery, tagId: string, aft
     q = q.crossJoin("featureRequests as fr").whereRef("fr.id", "=", "t0.featureRequestId").where(approvedBy({ ...query, tagIds: others }));
   }
   if (after !== undefined) q = q.where(afterKey(after, TAG_ORDER));
+  if (order === "top") q = q.orderBy("t0.requestVoteCount", "desc");
   return q.orderBy("t0.requestCreatedAt", "desc").orderBy("t0.featureRequestId", "desc").limit(limit).execute();
-}
-
-/** Whether fewer than `bound` listed requests carry the tag: its `bound`-th row in its index (read there alone) is missing. */
-async function tagHasFewer(db: Kysely<Database>, tagId: string, bound: number): Promise<boolean> {
-  const last = await db
-    .selectFrom("featureRequestTags as t0")
-    .select("t0.featureRequestId")
-    .where("t0.tagId", "=", tagId)
-    .where("t0.listed", "=", sql.lit(1))
-    .orderBy("t0.requestCreatedAt")
-    .orderBy("t0.featureRequestId")
-    .offset(bound - 1)
-    .limit(1)
-    .executeTakeFirst();
-  return last === undefined;
-}
-
-/**
- * Whether fewer than `bound` listed requests carry the tag. The total of a listing filtered by
- * the tag alone counts them (a viewer's adds their own pending requests: then only a total below
- * `bound` answers), so it answers without a read; with another filter the total says nothing of
- * the tag's size, which is then looked up.
- */
-async function smallTag(db: Kysely<Database>, query: ListQuery, tagId: string, bound: number, total: number | undefined): Promise<boolean> {
-  const alone = new Set(query.tagIds).size === 1 && query.boardIds === undefined && query.versionId === undefined;
-  if (alone && total !== undefined && (query.viewerEndUserId === null || total < bound)) return total < bound;
-  return tagHasFewer(db, tagId, bound);
-}
-
-/** The `top` page of a small tag: its listed requests read from its rows, then sorted. */
-function smallTagTop(db: Kysely<Database>, query: ListQuery, tagId: string, after: After | undefined, limit: number) {
-  const others = [...new Set(query.tagIds)].filter((id) => id !== tagId);
-  let q = db
-    .selectFrom("featureRequestTags as t0")
-    .crossJoin("featureRequests as fr")
-    .whereRef("fr.id", "=", "t0.featureRequestId")
-    .where("t0.tagId", "=", tagId)
-    .where("t0.listed", "=", sql.lit(1))
-    .where(approvedBy({ ...query, tagIds: others }))
-    .select(["fr.id", "fr.createdAt", "fr.voteCount"]);
-  if (after !== undefined) q = q.where(afterKey(after));
-  return q.$call(votesThenNewest).limit(limit).execute();
 }
 
 /**
  * The first `limit` listed requests in `order` after `after`: the approved ones, read in order
  * from their partial index (migration 0011; with a tag filter, the tag's rows, see
- * {@link taggedNewest} and {@link SMALL_TAG_PER_ROW}), and the viewer's own pending ones of `own`
+ * {@link taggedInOrder}), and the viewer's own pending ones of `own`
  * (the window of their newest, see own-pending.ts, read by primary key), merged. The approved side
  * reads at most `limit` index entries and rows, the viewer's side at most the window's, however
  * many requests the viewer has waiting for review.
@@ -146,8 +101,6 @@ export async function listedInOrder(
   after: After | undefined,
   limit: number,
   own: readonly string[] = [],
-  /** The listing's total when already counted (or cached): with a tag alone, it tells the tag's size without reading it. */
-  total?: number,
 ): Promise<OrderKey[]> {
   const slice = (filter: ReturnType<typeof approvedBy>) => {
     // Votes only where they order: `newest` is then read from its index alone.
@@ -160,14 +113,7 @@ export async function listedInOrder(
     return q.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(limit).execute();
   };
   const tagId = query.tagIds?.[0];
-  const approved =
-    tagId === undefined
-      ? await slice(approvedBy(query))
-      : order === "newest"
-        ? await taggedNewest(db, query, tagId, after, limit)
-        : await smallTag(db, query, tagId, SMALL_TAG_PER_ROW * limit, total)
-          ? await smallTagTop(db, query, tagId, after, limit)
-          : await slice(approvedBy(query));
+  const approved = tagId === undefined ? await slice(approvedBy(query)) : await taggedInOrder(db, query, tagId, order, after, limit);
   if (query.viewerEndUserId === null || own.length === 0) return approved;
   const listed = new Set(approved.map((r) => r.id));
   // A request approved since the window was read is among the approved already.

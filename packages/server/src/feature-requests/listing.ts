@@ -70,10 +70,8 @@ export async function listFeatureRequests(
       ? { ids: await trendingIds(db, query, since, rankPage, cache, own), total: await countListed(db, query, cache, own) }
       : orderedFirst
         ? await (async () => {
-            // Counted first (shared through the cache): the total sizes a tag for its `top` page.
-            const total = await countListed(db, query, cache, own);
-            const keys = await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1, own, total);
-            return { ids: keys.slice(offset).map((r) => r.id), total };
+            const keys = await listedInOrder(db, query, query.sort === "top" ? "top" : "newest", after, offset + query.limit + 1, own);
+            return { ids: keys.slice(offset).map((r) => r.id), total: await countListed(db, query, cache, own) };
           })()
         : null;
   // A ranked page is read by primary key alone: with the listing's filters and order SQLite

@@ -76,13 +76,13 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
 /**
  * Columns left out of the archive: secrets (an archive is a file people mail around; the import
  * issues a new signing secret and the verification secret is entered again) and copies the
- * importer or the database derive again (search text, a tag row's copy of its request's state and time).
+ * importer or the database derive again (search text, a tag row's copy of its request's state, time and votes).
  */
 export const OMITTED_COLUMNS: Partial<Record<ArchiveTable, readonly string[]>> = {
   apps: ["signingSecret", "verificationSecret"],
   featureRequests: ["searchTitle", "searchBody", "searchExtra"],
-  // The tag rows' copies of their request's state and time, which the database keeps (migration 0030).
-  featureRequestTags: ["listed", "requestCreatedAt"],
+  // The tag rows' copies of their request's state, time and votes, which the database keeps (migrations 0030, 0038).
+  featureRequestTags: ["listed", "requestCreatedAt", "requestVoteCount"],
   submissions: ["searchText"],
   uploads: ["sessionId"],
 };
