@@ -5,8 +5,8 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify from "fastify";
 import { appConsoleRoutes } from "./apps/console-routes.js";
 import { publicConfigRoutes } from "./apps/public-routes.js";
-import { openRedisCache, type CacheLog } from "./cache/redis-cache.js";
-import { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
+import { openRedisCache, RedisCache, type CacheLog } from "./cache/redis-cache.js";
+import { cacheLimits, MemoryCache, type SharedCache } from "./cache/shared-cache.js";
 import { systemClock, type Clock, type Timers } from "./clock.js";
 import type { Config } from "./config.js";
 import { authenticate } from "./console/auth.js";
@@ -143,7 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   const redisCache =
     options.cache === undefined && config.redisUrl !== null
-      ? await openRedisCache(config.redisUrl, clock, forwardLog, options.cachePrefix)
+      ? await openRedisCache(config.redisUrl, clock, forwardLog, options.cachePrefix, cacheLimits(config))
       : undefined;
   // The scrape's failures are logged by the app's logger, built below.
   const metricsLog: { to?: CacheLog } = {};
@@ -152,8 +152,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     queueDepth: () => queueDepth(db.kysely),
     onCollectError: (err) => metricsLog.to?.warn({ err }, "metrics: could not read the job queue"),
     processMetrics: config.metricsEnabled,
+    cacheStats: () => (cache instanceof MemoryCache || cache instanceof RedisCache ? cache.stats() : undefined),
   });
-  const cache = options.cache ?? redisCache?.cache ?? new MemoryCache(clock);
+  const cache = options.cache ?? redisCache?.cache ?? new MemoryCache(clock, cacheLimits(config));
   const ctx: Context = {
     config,
     db,

@@ -50,6 +50,12 @@ export interface Config {
   setupCode: string | null;
   /** `redis://` or `rediss://` URL of the Redis every instance shares rate limits and the public cache's invalidations through; null keeps both in memory. @default null */
   redisUrl: string | null;
+  /**
+   * `TIDINGS_CACHE_MAX_MB` (1-65536): about how many megabytes of cached pages, configs and
+   * counts each instance keeps in memory (with `REDIS_URL` too: Redis carries only the
+   * invalidations); the least recently used go first. @default 64
+   */
+  cacheMaxMb: number;
   /** Rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`, per user token or IP) and its per-IP cap over all users (`TIDINGS_RATE_LIMIT_<BUCKET>_PER_IP=<requests>`). @default DEFAULT_RATE_LIMITS */
   rateLimits: RateLimitRules;
   /**
@@ -169,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     setupCode,
     redisUrl: parseRedisUrl(env),
+    cacheMaxMb: parseInteger(env, "TIDINGS_CACHE_MAX_MB", 64, 1, 65_536),
     rateLimits: parseRateLimits(env),
     production: env.NODE_ENV?.trim() === "production",
     turnstileVerifyUrl: parseUrl(env, "TURNSTILE_VERIFY_URL") ?? "https://challenges.cloudflare.com/turnstile/v0/siteverify",

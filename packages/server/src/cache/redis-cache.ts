@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
-import { MemoryCache, type SharedCache } from "./shared-cache.js";
+import { DEFAULT_CACHE_LIMITS, MemoryCache, type CacheLimits, type CacheStats, type SharedCache } from "./shared-cache.js";
 
 /** Where the cache reports an outage and its end (a Fastify logger fits). */
 export interface CacheLog {
@@ -57,14 +57,19 @@ export class RedisCache implements SharedCache {
     private readonly clock: Clock,
     private readonly log: CacheLog,
     private readonly prefix = DEFAULT_CACHE_PREFIX,
-    private readonly maxEntries = 10_000,
+    private readonly limits: CacheLimits = DEFAULT_CACHE_LIMITS,
   ) {
-    this.#local = new MemoryCache(clock, maxEntries);
+    this.#local = new MemoryCache(clock, limits);
     this.#epochKey = `${prefix}epoch`;
     // A lost connection may hide invalidations from other instances, even without a failed command.
     redis.on("close", () => {
       if (!this.#closing) this.#fail(new Error("connection to Redis closed"));
     });
+  }
+
+  /** What this instance keeps in memory (values live here; Redis carries the invalidations). */
+  stats(): CacheStats {
+    return this.#local.stats();
   }
 
   /** True while Redis is unreachable and every read goes to the database. */
@@ -148,13 +153,13 @@ export class RedisCache implements SharedCache {
       return;
     }
     if (!this.#down) return;
-    this.#local = new MemoryCache(this.clock, this.maxEntries);
+    this.#local = new MemoryCache(this.clock, this.limits);
     this.#down = false;
     this.log.info({}, "shared cache: Redis is back, caching resumed");
   }
 
   #fail(error: Error): void {
-    this.#local = new MemoryCache(this.clock, this.maxEntries);
+    this.#local = new MemoryCache(this.clock, this.limits);
     if (this.#down) return;
     this.#down = true;
     this.#nextProbeAt = this.clock.now().getTime() + PROBE_INTERVAL_MS;
@@ -181,7 +186,7 @@ export interface OpenedRedisCache {
  * const { cache, close } = await openRedisCache(config.redisUrl, systemClock, app.log);
  * ```
  */
-export async function openRedisCache(redisUrl: string, clock: Clock, log: CacheLog, prefix = DEFAULT_CACHE_PREFIX): Promise<OpenedRedisCache> {
+export async function openRedisCache(redisUrl: string, clock: Clock, log: CacheLog, prefix = DEFAULT_CACHE_PREFIX, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Promise<OpenedRedisCache> {
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     // During an outage a command fails at once instead of queueing until Redis is back.
@@ -191,7 +196,7 @@ export async function openRedisCache(redisUrl: string, clock: Clock, log: CacheL
   });
   // Failures surface (once per outage) through the cache; without a listener ioredis prints each.
   redis.on("error", () => {});
-  const cache = new RedisCache(redis, clock, log, prefix);
+  const cache = new RedisCache(redis, clock, log, prefix, limits);
   await redis.connect().catch((error: unknown) => cache.degrade(error as Error));
   return {
     cache,

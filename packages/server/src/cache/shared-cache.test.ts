@@ -25,7 +25,7 @@ describe("MemoryCache", () => {
   });
 
   it("evicts the oldest entry when full", async () => {
-    const cache = new MemoryCache(new FakeClock(), 2);
+    const cache = new MemoryCache(new FakeClock(), { maxBytes: 1024 * 1024, maxEntries: 2 });
     await cache.set("a", 1, { ttlMs: 1000, tags: [] });
     await cache.set("b", 2, { ttlMs: 1000, tags: [] });
     await cache.set("c", 3, { ttlMs: 1000, tags: [] });
@@ -54,5 +54,53 @@ describe("MemoryCache", () => {
     expect(cache.size).toBe(4);
     expect(await cache.get("count")).toBe(1);
     expect(await cache.get("fresh")).toBeUndefined();
+  });
+
+  // A page of 50 requests as the listing caches it: the items, and their JSON ready to send.
+  const page = (n: number) => {
+    const requests = Array.from({ length: 50 }, (_, i) => ({ id: `fr_${n}_${i}`, title: `Request ${i} of page ${n}`, description: "Please add this. ".repeat(20), voteCount: i, tags: [{ slug: "ui", name: "UI" }] }));
+    return { page: { requests, total: 5000, hasMore: true, nextCursor: "c" }, body: { json: JSON.stringify({ requests }), etag: `"${n}"` } };
+  };
+
+  it("holds about its byte limit of values, the least recently read going first", async () => {
+    const one = JSON.stringify(page(0)).length;
+    const cache = new MemoryCache(new FakeClock(), { maxBytes: 40 * one });
+    for (let n = 0; n < 200; n++) {
+      await cache.set(`fr-list:${n}`, page(n), { ttlMs: 60_000, tags: ["app:1"] });
+      // The first page is read all along: it stays.
+      expect(await cache.get(`fr-list:0`), `after page ${n}`).toBeDefined();
+    }
+    const { entries, bytes } = cache.stats();
+    expect(bytes).toBeLessThanOrEqual(40 * one);
+    // Each page is counted at least at its text's size (and not wildly more): 10 to 40 of them fit.
+    expect(entries).toBeGreaterThanOrEqual(10);
+    expect(entries).toBeLessThanOrEqual(40);
+    expect(await cache.get("fr-list:1")).toBeUndefined();
+    expect(await cache.get("fr-list:199")).toEqual(page(199));
+    // Evicted entries left their tags: dropping the tag empties the cache.
+    await cache.invalidateTag("app:1");
+    expect(cache.stats()).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it("does not keep a value larger than its whole limit, nor its tags", async () => {
+    const cache = new MemoryCache(new FakeClock(), { maxBytes: 10_000 });
+    await cache.set("small", "x", { ttlMs: 1000, tags: ["app:1"] });
+    await cache.set("huge", "x".repeat(20_000), { ttlMs: 1000, tags: ["app:1"] });
+    expect(await cache.get("huge")).toBeUndefined();
+    expect(await cache.get("small")).toBe("x");
+    // Replacing an entry with one too large drops the old value too.
+    await cache.set("small", "y".repeat(20_000), { ttlMs: 1000, tags: [] });
+    expect(await cache.get("small")).toBeUndefined();
+    expect(cache.stats().entries).toBe(0);
+  });
+
+  it("moves an entry's tags when it is set again", async () => {
+    const cache = new MemoryCache(new FakeClock());
+    await cache.set("k", 1, { ttlMs: 1000, tags: ["app:1"] });
+    await cache.set("k", 2, { ttlMs: 1000, tags: ["app:2"] });
+    await cache.invalidateTag("app:1");
+    expect(await cache.get("k")).toBe(2);
+    await cache.invalidateTag("app:2");
+    expect(await cache.get("k")).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { openRedisCache } from "../cache/redis-cache.js";
-import { MemoryCache } from "../cache/shared-cache.js";
+import { cacheLimits, MemoryCache } from "../cache/shared-cache.js";
 import { systemClock } from "../clock.js";
 import { commandConfig, type CommandIo } from "../command-io.js";
 import { migrateToLatest, openDatabase } from "../db/database.js";
@@ -51,7 +51,7 @@ export async function mcpCommand(args: string[], io: CommandIo, stdin: Readable 
   const clock = systemClock;
   const db = openDatabase(config.databaseUrl);
   const log = { warn: (details: object, message: string) => io.stderr.write(`${message} ${JSON.stringify(details)}\n`) };
-  const redis = config.redisUrl === null ? undefined : await openRedisCache(config.redisUrl, clock, { warn: log.warn, info: () => {} });
+  const redis = config.redisUrl === null ? undefined : await openRedisCache(config.redisUrl, clock, { warn: log.warn, info: () => {} }, undefined, cacheLimits(config));
   try {
     await migrateToLatest(db);
     const ctx = { config, db, clock };
@@ -64,7 +64,7 @@ export async function mcpCommand(args: string[], io: CommandIo, stdin: Readable 
       return 2;
     }
     const server = createMcpServer({
-      ctx: { db, clock, cache: redis?.cache ?? new MemoryCache(clock), publicBase: publicBase(config) },
+      ctx: { db, clock, cache: redis?.cache ?? new MemoryCache(clock, cacheLimits(config)), publicBase: publicBase(config) },
       scope: access.scope,
       authorize: () => mcpAccess(ctx, token.trim()),
       log: (error) => io.stderr.write(`MCP tool failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),

@@ -106,6 +106,10 @@ describe.each(testDialects())("GET /metrics on %s", (dialect) => {
     // app_demo: a miss, then a hit; app_missing: a miss.
     expect(delta("tidings_cache_lookups_total", { cache: "config", result: "miss" })).toBe(2);
     expect(delta("tidings_cache_lookups_total", { cache: "config", result: "hit" })).toBe(1);
+    // What they cached is in the cache's gauges.
+    expect(after.value("tidings_cache_entries", {})).toBeGreaterThan(before.value("tidings_cache_entries", {}));
+    expect(after.value("tidings_cache_bytes", {})).toBeGreaterThan(before.value("tidings_cache_bytes", {}));
+    expect(after.value("tidings_cache_bytes", {})).toBeLessThanOrEqual(t.app.ctx.config.cacheMaxMb * 1024 * 1024);
     // The misses read the app from the database.
     expect(after.count("tidings_db_query_duration_seconds", { operation: "select", outcome: "ok" })).toBeGreaterThan(
       before.count("tidings_db_query_duration_seconds", { operation: "select", outcome: "ok" }),

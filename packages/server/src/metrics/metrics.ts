@@ -1,5 +1,6 @@
 import type { LogEvent } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { CacheStats } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { QueueDepth } from "../jobs/queue.js";
 import type { AttemptOutcome } from "../webhooks/send.js";
@@ -41,6 +42,8 @@ export interface MetricsSources {
   queueDepth: () => Promise<QueueDepth[]>;
   /** A failed read of the queue (the scrape still answers, without the job gauges). */
   onCollectError: (error: unknown) => void;
+  /** The in-process cache's size (see cache/shared-cache.ts); absent or undefined: the gauges stay empty. */
+  cacheStats?: () => CacheStats | undefined;
   /** Also collect Node's process metrics (CPU, memory, event loop, GC): only for an instance that serves them. @default false */
   processMetrics?: boolean;
 }
@@ -125,6 +128,27 @@ export function createMetrics(sources: MetricsSources): Metrics {
       this.reset();
       const now = sources.clock.now().getTime();
       for (const row of rows ?? []) this.set({ kind: row.kind }, Math.max(0, (now - Date.parse(row.oldestCreatedAt)) / 1000));
+    },
+  });
+
+  new Gauge({
+    name: "tidings_cache_bytes",
+    help: "About how many bytes of values this instance's in-process cache holds (bounded by TIDINGS_CACHE_MAX_MB)",
+    registers,
+    collect() {
+      const stats = sources.cacheStats?.();
+      if (stats === undefined) this.reset();
+      else this.set(stats.bytes);
+    },
+  });
+  new Gauge({
+    name: "tidings_cache_entries",
+    help: "Entries in this instance's in-process cache",
+    registers,
+    collect() {
+      const stats = sources.cacheStats?.();
+      if (stats === undefined) this.reset();
+      else this.set(stats.entries);
     },
   });
 
