@@ -9,7 +9,7 @@ import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } fro
 import { titleMatches, type TitleLookup, type TitleMatch } from "./title-matches.js";
 import { titleStems, typedMatch, typedTitle } from "./title-similarity.js";
 
-/** How many requests holding every word typed are read: the newest of them, to be scored. */
+/** How many requests holding every word typed are read, to be scored (see titleMatches for which). */
 export const FULL_LOOKUP = 50;
 /** How many requests each narrower lookup reads, when too few hold every word. */
 export const PARTIAL_LOOKUP = 20;
@@ -23,8 +23,8 @@ export const LOOKUP_TERMS = 4;
  * voted, then the newest.
  *
  * The work is bounded whatever the size of the board: candidates come from the title index in
- * at most two statements of bounded lookups (see titleMatches), and only they are scored. First
- * the {@link FULL_LOOKUP} newest requests holding every word; when fewer than asked do, each of
+ * a few statements of bounded lookups (see titleMatches), and only they are scored. First
+ * {@link FULL_LOOKUP} requests holding every word; when fewer than asked do, each of
  * the {@link LOOKUP_TERMS} longest words alone and (from three words on) every set of them but
  * one, {@link PARTIAL_LOOKUP} requests each. The narrower sets find a near-duplicate that lacks
  * one word typed even when every single word is common on the board.
