@@ -19,13 +19,15 @@ export interface TitleLookup {
 
 /**
  * Public requests (approved, not merged) of an app whose titles hold words starting with the
- * terms of each lookup, in one statement (two on PostgreSQL), each stopping at its limit. So the rows
- * read are bounded by the lookups' limits whatever the size of the board: on SQLite each lookup
- * walks the FTS5 postings of its title words (the prefix indexes of migration 0007), newest
- * indexed first, until it has its rows; on PostgreSQL it reads the GIN index of the app's title
- * words (migration 0038) until it has them. Terms hold letters and digits only (see searchText),
- * at most six of them (see STEM_LETTERS), so they need no quoting and each is one key of either
- * index. A request found by several lookups comes once.
+ * terms of each lookup, each lookup stopping at its limit, all of them in one statement (on
+ * PostgreSQL, one for lookups of one word and one for the others). So what is read is bounded
+ * whatever the size of the board: on SQLite each lookup walks the FTS5 postings of its title
+ * words (the prefix indexes of migration 0007), newest indexed first, until it has its rows, and
+ * one of several words that are all common reads a bounded number of one word's postings instead
+ * (see {@link WALKED_POSTINGS}); on PostgreSQL it reads the GIN index of the app's title words
+ * (migration 0038), a common word's postings sampled (see {@link GIN_SAMPLE}). Terms hold letters
+ * and digits only (see searchText), at most six of them (see STEM_LETTERS), so they need no
+ * quoting and each is one key of either index. A request found by several lookups comes once.
  *
  * @example
  * ```ts
