@@ -14,6 +14,7 @@
  * SQLite always; PostgreSQL too when BENCH_DATABASE_URL names a server (a schema per run, dropped
  * afterwards). BENCH_SECONDS (default 3) per autocannon run, BENCH_SCALE_SAMPLES (default 200)
  * sequential requests per latency figure. BENCH_SCALE_APPS=0 skips the second part.
+ * BENCH_SCALE_OPS (e.g. "search,similar requests") times only those board operations.
  */
 import { sql } from "kysely";
 import { alternate, median } from "./alternate.js";
@@ -28,6 +29,9 @@ const APPS = Number(process.env.BENCH_SCALE_APPS ?? 10_000);
 const APP_REQUESTS = 100;
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
+/** BENCH_SCALE_OPS: a comma-separated subset of the board operations (default all), to time a few quickly. */
+const chosen = process.env.BENCH_SCALE_OPS?.split(",").map((op) => op.trim()).filter((op) => op !== "");
+const OPERATIONS = BOARD_OPERATIONS.filter((op) => chosen === undefined || chosen.length === 0 || chosen.includes(op));
 const postgresUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const GROWTH_TARGET = 1.5;
 const WARM_TARGET = 1.2;
@@ -98,7 +102,7 @@ async function boardRun(url: string | undefined, size: number): Promise<BoardRun
     },
     async (server, target, bytes) => {
       const figures = new Map<Operation, Figures>();
-      for (const op of BOARD_OPERATIONS) figures.set(op, await measure(server.url, op, target, SAMPLES, seconds));
+      for (const op of OPERATIONS) figures.set(op, await measure(server.url, op, target, SAMPLES, seconds));
       return { size, seedSeconds, bytes, memory: await server.memory(), figures };
     },
   );
@@ -110,7 +114,7 @@ const row = (name: string, cells: string[]) => console.log(`${name.padEnd(22)} $
 function printBoards(engine: EngineName, runs: BoardRun[]): void {
   console.log(`\n${engine}: p50 / p95 ms (sequential) and req/s (${CONNECTIONS} connections, ${seconds}s), by board size`);
   row("operation", runs.map((r) => `${label(r.size)} requests`));
-  for (const op of BOARD_OPERATIONS) {
+  for (const op of OPERATIONS) {
     row(
       op,
       runs.map((r) => {
@@ -126,7 +130,7 @@ function printBoards(engine: EngineName, runs: BoardRun[]): void {
     const [from, to] = [runs[i - 1]!, runs[i]!];
     const judged = from.size === 100_000 && to.size === 1_000_000;
     console.log(`p95 growth ${label(from.size)} -> ${label(to.size)}${judged ? ` (target <= ${GROWTH_TARGET}x)` : ""}:`);
-    for (const op of BOARD_OPERATIONS) {
+    for (const op of OPERATIONS) {
       const growth = to.figures.get(op)!.p95 / from.figures.get(op)!.p95;
       console.log(`  ${op.padEnd(20)} ${growth.toFixed(2)}x${judged ? (growth <= GROWTH_TARGET ? "  PASS" : "  ABOVE") : ""}`);
     }

@@ -525,11 +525,13 @@ export interface FeatureRequestsFtsTable {
 
 /**
  * PostgreSQL only: every word prefix (one to eight letters) of each public request's search texts,
- * kept by triggers on `feature_requests` (migration 0024).
+ * kept by triggers on `feature_requests` (migration 0024), and those of its title alone, each
+ * after the app's id and a space (`titleKeys`, migration 0039).
  */
 export interface FeatureRequestSearchTable {
   featureRequestId: string;
   prefixes: string[];
+  titleKeys: Generated<string[]>;
 }
 
 /** A signed-in browser: only the SHA-256 of the session cookie is stored. */

@@ -115,7 +115,7 @@ export function listingRoutes(app: App, ctx: Context): void {
         tags,
         summary: "Public requests similar to a title being typed", readsHeaders: ["X-App-Key", ...IDENTITY_HEADERS],
         description:
-          "For a compose sheet: requests holding every word of `title` (the last one as a prefix), or, when none does, those holding most of its longest words. Spends the `search` rate limit; pace calls while the user types.",
+          "For a compose sheet: requests whose title holds the most of the telling words of `title` (the last one as a prefix, as it is being typed), the most alike first, then the most voted. Spends the `search` rate limit; pace calls while the user types.",
         querystring: SimilarFeatureRequestsQuerySchema,
         response: { 200: SimilarFeatureRequestsSchema, ...errors },
       },
@@ -134,7 +134,6 @@ export function listingRoutes(app: App, ctx: Context): void {
       const requests = await similarRequests(
         db,
         ctx.db.dialect,
-        ctx.clock,
         { appId: appRow.id, title: request.query.title, limit: request.query.limit ?? 5, boardIds: boardsToRead(audience, undefined) },
         countCache,
       );

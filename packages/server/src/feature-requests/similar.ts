@@ -1,64 +1,100 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
-import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
-import { listFeatureRequests } from "./listing.js";
-import { searchTerms } from "../search/search-text.js";
+import { publicTagsOf } from "../tags/public-tags.js";
+import { toPublicTag } from "../tags/tags.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } from "./items.js";
+import { titleMatches, type TitleLookup, type TitleMatch } from "./title-matches.js";
+import { titleStems, typedMatch, typedTitle } from "./title-similarity.js";
 
-/** Words this short say little about what a title is about ("a", "to", "in"), unless typed last. */
-const MIN_WORD = 3;
-/** How many of a title's longest words are searched one by one when no request holds them all. */
-const SINGLE_WORDS = 3;
+/** How many requests holding every word typed are read, to be scored (see titleMatches for which). */
+export const FULL_LOOKUP = 50;
+/** How many requests each narrower lookup reads, when too few hold every word. */
+export const PARTIAL_LOOKUP = 20;
+/** How many of the title's longest (rarest) words the narrower lookups are made of. */
+export const LOOKUP_TERMS = 4;
 
 /**
  * Public requests like a title being typed, for a proposer to vote on instead of proposing a
- * duplicate. First the requests holding every word (the last one as a prefix, as it is being
- * typed), by relevance; only when none does, requests holding any of the title's longest words,
- * most of them first, then most votes (a typed sentence rarely matches an existing title word for
- * word). Each pass is the public search itself, full text on both engines.
+ * duplicate: those whose title holds the most of its telling words (the last one as a prefix,
+ * as it is being typed; see typedTitle), then the most alike (see typedMatch), then the most
+ * voted, then the newest.
+ *
+ * The work is bounded whatever the size of the board: candidates come from the title index in
+ * a few statements of bounded lookups (see titleMatches), and only they are scored. First
+ * {@link FULL_LOOKUP} requests holding every word; when fewer than asked do, each of
+ * the {@link LOOKUP_TERMS} longest words alone and (from three words on) every set of them but
+ * one, {@link PARTIAL_LOOKUP} requests each. The narrower sets find a near-duplicate that lacks
+ * one word typed even when every single word is common on the board.
  *
  * @example
  * ```ts
- * await similarRequests(db, dialect, clock, { appId, title: "dark mo", limit: 5 }); // [Dark mode, …]
+ * await similarRequests(db, dialect, { appId, title: "dark mo", limit: 5 }); // [Dark mode, …]
  * ```
  */
 export async function similarRequests(
   db: Kysely<Database>,
   dialect: DialectName,
-  clock: Clock,
   /** `boardIds`: only requests on these boards (the ones the caller may see); absent: every board. */
   input: { appId: string; title: string; limit: number; boardIds?: readonly string[] | undefined },
   cache?: { shared: SharedCache; tags: string[] },
 ): Promise<FeatureRequestItem[]> {
-  const terms = searchTerms(input.title);
-  if (terms.length === 0) return [];
-  const search = async (q: string, limit: number) =>
-    (
-      await listFeatureRequests(
-        db,
-        dialect,
-        clock,
-        { appId: input.appId, viewerEndUserId: null, limit, offset: 0, cursor: undefined, versionId: undefined, boardIds: input.boardIds, q, sort: "top" },
-        cache,
-      )
-    ).requests;
-  const all = await search(terms.join(" "), input.limit);
-  if (all.length > 0 || terms.length < 2) return all;
-
-  const words = [...new Set(terms.filter((t, i) => t.length >= MIN_WORD || i === terms.length - 1))]
-    .sort((a, b) => b.length - a.length)
-    .slice(0, SINGLE_WORDS);
-  const hits = new Map<string, { item: FeatureRequestItem; words: number }>();
-  for (const word of words) {
-    for (const item of await search(word, input.limit)) {
-      const hit = hits.get(item.id);
-      hits.set(item.id, { item, words: (hit?.words ?? 0) + 1 });
+  const typed = typedTitle(input.title);
+  if (typed.terms.length === 0 || input.limit <= 0) return [];
+  const scope = { appId: input.appId, boardIds: input.boardIds };
+  const found = await titleMatches(db, dialect, scope, [{ terms: typed.terms, limit: FULL_LOOKUP }]);
+  if (found.length < input.limit && typed.terms.length > 1) {
+    const seen = new Set(found.map((m) => m.id));
+    for (const match of await titleMatches(db, dialect, scope, narrowerLookups(typed.terms))) {
+      if (!seen.has(match.id)) found.push(match);
     }
   }
-  const partial = [...hits.values()]
-    .sort((a, b) => b.words - a.words || b.item.voteCount - a.item.voteCount || (a.item.createdAt < b.item.createdAt ? 1 : -1))
-    .map((h) => h.item);
-  return partial.slice(0, input.limit);
+  const ranked = found
+    .map((match) => ({ match, ...typedMatch(typed, titleStems(match.title)) }))
+    .filter((r) => r.held > 0)
+    .sort((a, b) => b.held - a.held || b.similarity - a.similarity || newerFirst(a.match, b.match))
+    .slice(0, input.limit)
+    .map((r) => r.match.id);
+  return itemsOf(db, input.appId, ranked, cache?.shared);
+}
+
+/** Each of the longest terms alone and, from three of them, every set of them but one. */
+function narrowerLookups(terms: readonly string[]): TitleLookup[] {
+  const longest = [...terms].sort((a, b) => b.length - a.length).slice(0, LOOKUP_TERMS);
+  const lookups = longest.map((term) => ({ terms: [term], limit: PARTIAL_LOOKUP }));
+  if (longest.length >= 3) {
+    for (const left of longest) lookups.push({ terms: longest.filter((term) => term !== left), limit: PARTIAL_LOOKUP });
+  }
+  return lookups;
+}
+
+/** Most votes first, then newest, as the `top` order ties them. */
+function newerFirst(a: TitleMatch, b: TitleMatch): number {
+  return b.voteCount - a.voteCount || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/** The items of `ids`, in that order, as an anonymous visitor sees them. */
+async function itemsOf(db: Kysely<Database>, appId: string, ids: string[], shared: SharedCache | undefined): Promise<FeatureRequestItem[]> {
+  if (ids.length === 0) return [];
+  const [rows, commenters, tags] = await Promise.all([
+    db
+      .selectFrom("featureRequests as fr")
+      .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+      .leftJoin("appVersions as v", "v.id", "fr.versionId")
+      .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+      .select(ITEM_COLUMNS)
+      .select(ITEM_JOINED_COLUMNS)
+      .where(idIn(db, "fr.id", ids))
+      .execute(),
+    recentCommenters(db, ids),
+    publicTagsOf(db, appId, ids, shared),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (row === undefined) return [];
+    return [toItem(row, commenters.get(id) ?? [], { hasVoted: false, isOwnRequest: false }, (tags.get(id) ?? []).map(toPublicTag))];
+  });
 }

@@ -56,3 +56,54 @@ export function titleSimilarity(a: readonly string[], b: readonly string[]): num
   const shared = new Set(a.filter((stem) => other.has(stem))).size;
   return Math.round((200 * shared) / (new Set(a).size + other.size)) / 100;
 }
+
+/** A title being typed, as it is compared: its telling words, and whether the last is still being typed. */
+export interface TypedTitle {
+  /** The title's stems (see {@link titleStems}), in its order; the last is the word being typed when `lastIsPrefix`. */
+  terms: string[];
+  /** The last term is the start of a word still being typed, of any length, matched as a prefix. */
+  lastIsPrefix: boolean;
+}
+
+/**
+ * The words a title being typed is compared by: its stems (see {@link titleStems}), and the last
+ * word as typed so far, kept even when short ("dark mo" keeps "mo", the start of "mode") and
+ * matched as the start of a word. At most 12 words of the title are read.
+ *
+ * @example
+ * ```ts
+ * typedTitle("Please add a dark mo"); // { terms: ["dark", "mo"], lastIsPrefix: true }
+ * ```
+ */
+export function typedTitle(title: string): TypedTitle {
+  const text = searchText(title);
+  if (text === "") return { terms: [], lastIsPrefix: false };
+  const words = text.split(" ").slice(0, 12);
+  const last = words.at(-1)!;
+  const stems = titleStems(words.slice(0, -1).join(" "));
+  // A last word that is filler ("add") says no more typed than done; one shorter than a stem
+  // may be the start of any word, so it is kept as a prefix.
+  if (FILLER.has(last)) return { terms: stems, lastIsPrefix: false };
+  const typing = last.slice(0, STEM_LETTERS);
+  if (stems.includes(typing)) return { terms: stems, lastIsPrefix: false };
+  return { terms: [...stems, typing], lastIsPrefix: true };
+}
+
+/**
+ * How well a request's title answers a title being typed: how many of the typed terms it holds
+ * (the last, when still being typed, as the start of one of its stems), then how alike the two
+ * are as {@link titleSimilarity} measures them, so a title holding the same words and few
+ * others comes before a long one that merely mentions them.
+ *
+ * @example
+ * ```ts
+ * typedMatch(typedTitle("dark mo"), titleStems("Dark mode")); // { held: 2, similarity: 1 }
+ * ```
+ */
+export function typedMatch(typed: TypedTitle, stems: readonly string[]): { held: number; similarity: number } {
+  if (typed.terms.length === 0 || stems.length === 0) return { held: 0, similarity: 0 };
+  const own = new Set(stems);
+  const lastIndex = typed.terms.length - 1;
+  const held = typed.terms.filter((term, i) => (typed.lastIsPrefix && i === lastIndex ? stems.some((s) => s.startsWith(term)) : own.has(term))).length;
+  return { held, similarity: Math.round((200 * held) / (typed.terms.length + own.size)) / 100 };
+}

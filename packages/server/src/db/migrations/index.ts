@@ -36,6 +36,7 @@ import * as m0035 from "./0035-linear.js";
 import * as m0036 from "./0036-trackers.js";
 import * as m0037 from "./0037-segments.js";
 import * as m0038 from "./0038-tag-top-order.js";
+import * as m0039 from "./0039-title-word-index.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   "0036-trackers": m0036,
   "0037-segments": m0037,
   "0038-tag-top-order": m0038,
+  "0039-title-word-index": m0039,
 };
