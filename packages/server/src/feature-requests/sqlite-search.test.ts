@@ -1,6 +1,8 @@
+import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
+import { StatementRecorder } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
@@ -53,6 +55,26 @@ describe("search ranking on SQLite", () => {
       // A window smaller than the matches: pages inside its part of either tier come from it.
       const windowed = await rankOnSqlite(t.db.kysely, { appId }, terms, page, 20);
       expect(windowed, `offset ${offset}, window 20`).toEqual(whole);
+      // Tiers too large to gather from their matches: walked in the `top` index's order instead.
+      const walked = await rankOnSqlite(t.db.kysely, { appId }, terms, page, 0, 0);
+      expect(walked, `offset ${offset}, tiers walked`).toEqual(whole);
+    }
+  });
+
+  // On a large board SQLite walked every listed request, in the `top` index's order, to find a
+  // tier's few matches (or none): a small tier's page is read from its matches, by primary key.
+  it("reads a small tier of a large search from its matches, never walking the app's requests", async () => {
+    for (const q of ["idea", "dark mo", "idea 4", "nothing here"]) {
+      const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
+      const whole = await rankOnSqlite(t.db.kysely, { appId }, searchTerms(q), { offset: 0, limit: 9 });
+      const paged = await rankOnSqlite(t.db.kysely.withPlugin(recorder), { appId }, searchTerms(q), { offset: 0, limit: 9 }, 0);
+      expect(paged, q).toEqual(whole);
+      const reads: string[] = [];
+      for (const query of recorder.queries) {
+        const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+        reads.push(...plan.rows.filter((r) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(r.detail)).map((r) => r.detail));
+      }
+      for (const read of reads) expect(read, q).toMatch(/USING INDEX sqlite_autoindex_feature_requests_1 \(id=\?\)/);
     }
   });
 

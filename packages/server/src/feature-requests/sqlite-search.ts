@@ -29,6 +29,14 @@ const SMALL_RESULT = 200;
 /** How many of the most voted listed requests a large search's page is first looked for among. */
 const WALKED_ROWS = 2000;
 
+/**
+ * Up to this many matches, a tier of a large search is gathered from the index: its matches are
+ * read by primary key (2–3 µs each on 100k requests) and ordered, so the tier costs what it
+ * holds. Past it, the tier is walked in the `top` index's order, where a common word fills a page
+ * within a few rows.
+ */
+const GATHERED_TIER = 2000;
+
 interface RankedMatch {
   id: string;
   title: string;
@@ -47,8 +55,9 @@ function byVotesThenNewest(a: RankedMatch, b: RankedMatch): number {
  * migration 0007 for words of up to eight letters). Relevance is tiered: requests whose title
  * holds every term first, then the others; within a tier, most votes first, then newest, as
  * PostgreSQL orders them (`rankOnPostgres`). Small result sets (the usual case for a typed
- * query) are read whole, with their titles and votes, in one query; large ones are counted and
- * each tier's page is read in the `top` index's order.
+ * query) are read whole, with their titles and votes, in one query; large ones are counted tier
+ * by tier, and each tier's page is read from its matches when it holds few (see GATHERED_TIER),
+ * else in the `top` index's order.
  */
 export async function rankOnSqlite(
   db: Kysely<Database>,
@@ -56,6 +65,7 @@ export async function rankOnSqlite(
   terms: string[],
   page: { offset: number; limit: number },
   smallResult = SMALL_RESULT,
+  gatheredTier = GATHERED_TIER,
 ): Promise<{ ids: string[]; total: number }> {
   const prefix = appPrefixes(query.appId).visible;
   const anywhere = terms.map((t) => `"${prefix}${t}"*`).join(" AND ");
@@ -64,10 +74,12 @@ export async function rankOnSqlite(
     Number((await sql<{ n: number }>`select count(*) as n from feature_requests_fts where feature_requests_fts match ${match}`.execute(db)).rows[0]?.n ?? 0);
   const end = page.offset + Math.max(0, page.limit);
 
-  const { rows: matches } = await sql<RankedMatch>`select fr.id, feature_requests_fts.title, fr.vote_count, fr.created_at
-    from feature_requests_fts join feature_requests fr on fr.id = feature_requests_fts.feature_request_id
-    where feature_requests_fts match ${anywhere} limit ${smallResult + 1}`.execute(db);
-  if (matches.length <= smallResult) {
+  // Counted first, from the index alone: a large result's first matches are not read for nothing.
+  const total = await count(anywhere);
+  if (total <= smallResult) {
+    const { rows: matches } = await sql<RankedMatch>`select fr.id, feature_requests_fts.title, fr.vote_count, fr.created_at
+      from feature_requests_fts join feature_requests fr on fr.id = feature_requests_fts.feature_request_id
+      where feature_requests_fts match ${anywhere}`.execute(db);
     // The title column holds the prefixed words, so "every term in the title" is a check on them.
     const prefixed = terms.map((t) => `${prefix}${t}`);
     const titled = (title: string) => {
@@ -79,14 +91,17 @@ export async function rankOnSqlite(
     return { ids: [...inTitleTier, ...otherTier].slice(page.offset, end).map((m) => m.id), total: matches.length };
   }
 
-  const total = await count(anywhere);
   const tiers = [inTitle, `${anywhere} NOT (${inTitle})`];
-  // A tier's page is first looked for among the app's most voted listed requests, walked in the
-  // `top` index's order (migration 0011) and checked against their search text as ownMatches
-  // does: a common word fills a page within a few dozen rows. When the walk does not fill it
-  // (rare words, deep pages), the tier's matches are gathered from the index and the listed
-  // requests among them read in that order; gathering reads each match's stored row (about
-  // 20 µs each), so it is the fallback, not the rule.
+  // Each tier's size decides how its page is read; counting a tier reads only the index.
+  const titled = await count(inTitle);
+  const sizes = [titled, total - titled];
+  // A small tier is gathered (see GATHERED_TIER). A large one's page is first looked for among
+  // the app's most voted listed requests, walked in the `top` index's order (migration 0011) and
+  // checked against their search text as ownMatches does: a common word fills a page within a
+  // few dozen rows. When the walk does not fill it (deep pages, matches among old requests), the
+  // listed requests are walked further in that order, each checked against the tier's matches.
+  // Given the matches as a subquery alone, SQLite took that walk for every tier, small or empty:
+  // the whole board (30–40 ms on 100k requests) to find a few hundred matches or none.
   const text = {
     anywhere: sql`' ' || ${sql.ref("fr.searchTitle")} || ' ' || ${sql.ref("fr.searchBody")} || ' ' || ${sql.ref("fr.searchExtra")}`,
     inTitle: sql`' ' || ${sql.ref("fr.searchTitle")}`,
@@ -95,7 +110,22 @@ export async function rankOnSqlite(
   const holds = [sql<SqlBool>`${all("inTitle")}`, sql<SqlBool>`${all("anywhere")} and not (${all("inTitle")})`];
   const listed = approvedBy({ appId: query.appId, versionId: undefined });
   const ids = async (tier: 0 | 1, limit: number, offset: number): Promise<string[]> => {
-    if (limit <= 0) return [];
+    if (limit <= 0 || offset >= sizes[tier]!) return [];
+    if (sizes[tier]! <= gatheredTier) {
+      // CROSS JOIN keeps the index's matches as the outer loop: SQLite does not reorder it.
+      const gathered = await db
+        .selectFrom("featureRequestsFts")
+        .crossJoin("featureRequests as fr")
+        .whereRef("fr.id", "=", "featureRequestsFts.featureRequestId")
+        .where(sql<SqlBool>`feature_requests_fts match ${tiers[tier]!}`)
+        .where(listed)
+        .select("fr.id")
+        .$call(votesThenNewest)
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return gathered.map((r) => r.id);
+    }
     const walked = await db
       .selectFrom((eb) =>
         eb
@@ -127,7 +157,7 @@ export async function rankOnSqlite(
   const fromFirst = await ids(0, page.limit, page.offset);
   if (fromFirst.length === page.limit) return { ids: fromFirst, total };
   // The page runs past the title tier: where that tier ends decides the offset in the other.
-  const first = fromFirst.length > 0 || page.offset === 0 ? page.offset + fromFirst.length : await count(inTitle);
+  const first = fromFirst.length > 0 || page.offset === 0 ? page.offset + fromFirst.length : titled;
   const fromSecond = await ids(1, page.limit - fromFirst.length, Math.max(0, page.offset - first));
   return { ids: [...fromFirst, ...fromSecond], total };
 }
