@@ -98,7 +98,7 @@ export function listingRoutes(app: App, ctx: Context): void {
       // where it can be (`newest` and `top`), else their page is built in full.
       if (viewer.ownPending) {
         const personal = { ...listQuery, viewerEndUserId: viewer.id };
-        const merged = await ownPage(db, personal, cached.page, viewer);
+        const merged = await ownPage(db, personal, cached.page, viewer, { shared: ctx.cache, appId: appRow.id });
         if (merged !== undefined) return reply.type("application/json; charset=utf-8").send(JSON.stringify(merged) as never);
         return listFeatureRequests(db, ctx.db.dialect, ctx.clock, personal, countCache);
       }

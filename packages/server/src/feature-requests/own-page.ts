@@ -2,7 +2,7 @@ import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { tagsOf, toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem, type CommentersCache } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
 import type { ListPage, ListQuery } from "./list-query.js";
@@ -22,7 +22,7 @@ import { personalisePage, type PageViewer } from "./page-viewer.js";
  * matches it. Undefined for the pages built in full (`trending`, `newest` and `top` by offset,
  * searches the caller's own requests match), which read the same window.
  */
-export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: ListPage, viewer: PageViewer): Promise<ListPage | undefined> {
+export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: ListPage, viewer: PageViewer, commentersCache?: CommentersCache): Promise<ListPage | undefined> {
   const searching = query.q !== undefined && query.q.trim() !== "";
   if (!searching && (query.sort === "trending" || query.offset > 0)) return undefined;
   const own = await newestOwnPending(db, query.appId, viewer.id);
@@ -58,7 +58,7 @@ export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: Li
     .sort((a, b) => compareKeys(order, a.key, b.key))
     .slice(0, query.limit);
   const wanted = merged.filter((m) => m.item === undefined).map((m) => m.key.id);
-  const items = await ownItems(db, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)));
+  const items = await ownItems(db, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)), commentersCache);
   const requests = merged.map((m) => m.item ?? items.get(m.key.id)).filter((item): item is FeatureRequestItem => item !== undefined);
   const hasMore = shared.hasMore || shared.requests.length + onward.length > query.limit;
   const last = merged.at(-1)?.key;
@@ -71,7 +71,7 @@ export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: Li
 }
 
 /** The items of the caller's own pending requests `ids`, read together (rows, recent commenters, public tags). */
-async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>): Promise<Map<string, FeatureRequestItem>> {
+async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>, commentersCache: CommentersCache | undefined): Promise<Map<string, FeatureRequestItem>> {
   if (ids.length === 0) return new Map();
   const [rows, commenters, tags] = await Promise.all([
     db
@@ -83,7 +83,7 @@ async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>)
       .select(ITEM_JOINED_COLUMNS)
       .where("fr.id", "in", ids)
       .execute(),
-    recentCommenters(db, ids),
+    recentCommenters(db, ids, commentersCache),
     tagsOf(db, ids, true),
   ]);
   return new Map(
