@@ -25,30 +25,32 @@ const reader = users === undefined ? () => pick(readers) : user;
 // `heavy`: half of the personalised reads come from the callers who keep proposing.
 const caller = users === undefined ? () => (Math.random() < 0.5 ? pick(proposers) : pick(readers)) : user;
 
-/** The mix, as [weight in percent, request]. */
+/** The mix, as [kind, weight in percent, request]. */
 const MIX = [
-  [14, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=newest&limit=20`, caller())],
-  [10, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=top&limit=20`, caller())],
-  [8, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=trending&limit=20`, caller())],
-  [4, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=${pick(SORTS)}&limit=20`, null)],
-  [10, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&q=${pick(WORDS)}+${pick(WORDS).slice(0, 3)}&limit=20`, Math.random() < 0.5 ? caller() : null)],
-  [14, (req) => get(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, null)],
-  [6, (req) => get(req, `/api/v1/public/columns/${appKey}`, null)],
-  [4, (req) => get(req, `/api/v1/public/versions/${appKey}`, null)],
-  [6, (req) => get(req, `/api/v1/public/config/${appKey}`, null)],
-  [4, (req) => get(req, `/api/v1/public/apps/${appKey}/changelog`, null)],
-  [6, (req) => json(req, "/api/v1/feature-requests", proposer(), { appKey, title: `${pick(WORDS)} ${pick(WORDS)} proposal`, description: "Held-load proposal." })],
-  [7, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/vote`, users === undefined ? `voter-${Math.floor(Math.random() * 5000)}` : user(), {})],
-  [4, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, reader(), { body: `Held-load comment ${Math.random()}` })],
-  [3, (req) => json(req, "/api/v1/feedback", reader(), { appKey, title: "Held-load feedback", description: "Something to look at." })],
+  ["list newest", 14, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=newest&limit=20`, caller())],
+  ["list top", 10, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=top&limit=20`, caller())],
+  ["list trending", 8, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=trending&limit=20`, caller())],
+  ["list anon", 4, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&sort=${pick(SORTS)}&limit=20`, null)],
+  ["search", 10, (req) => get(req, `/api/v1/feature-requests?appKey=${appKey}&q=${pick(WORDS)}+${pick(WORDS).slice(0, 3)}&limit=20`, Math.random() < 0.5 ? caller() : null)],
+  ["comments", 14, (req) => get(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, null)],
+  ["columns", 6, (req) => get(req, `/api/v1/public/columns/${appKey}`, null)],
+  ["versions", 4, (req) => get(req, `/api/v1/public/versions/${appKey}`, null)],
+  ["config", 6, (req) => get(req, `/api/v1/public/config/${appKey}`, null)],
+  ["changelog", 4, (req) => get(req, `/api/v1/public/apps/${appKey}/changelog`, null)],
+  ["propose", 6, (req) => json(req, "/api/v1/feature-requests", proposer(), { appKey, title: `${pick(WORDS)} ${pick(WORDS)} proposal`, description: "Held-load proposal." })],
+  ["vote", 7, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/vote`, users === undefined ? `voter-${Math.floor(Math.random() * 5000)}` : user(), {})],
+  ["comment", 4, (req) => json(req, `/api/v1/feature-requests/${pick(requestIds)}/comments`, reader(), { body: `Held-load comment ${Math.random()}` })],
+  ["feedback", 3, (req) => json(req, "/api/v1/feedback", reader(), { appKey, title: "Held-load feedback", description: "Something to look at." })],
 ];
-const total = MIX.reduce((sum, [weight]) => sum + weight, 0);
+const total = MIX.reduce((sum, [, weight]) => sum + weight, 0);
 
 module.exports = function setupRequest(req) {
   let draw = Math.random() * total;
-  for (const [weight, build] of MIX) {
+  for (const [, weight, build] of MIX) {
     draw -= weight;
     if (draw < 0) return build(req);
   }
-  return MIX[0][1](req);
+  return MIX[0][2](req);
 };
+// Each kind on its own, for timing them one at a time (BENCH_HELD_PROBE).
+module.exports.kinds = MIX.map(([kind, , build]) => ({ kind, build }));

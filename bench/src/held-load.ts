@@ -13,11 +13,13 @@
  * On SQLite, and on a fresh schema of the PostgreSQL at BENCH_DATABASE_URL when it is set
  * (BENCH_HELD_ENGINES=sqlite or =postgres picks one). Everything written stays in the data.
  * The process's RSS is printed after each window (the load generator runs in a worker thread of
- * this process, so part of it is autocannon's).
+ * this process, so part of it is autocannon's). BENCH_HELD_PROBE=1 also times each kind of
+ * request on its own before and after the load (see `probe`), to say which kinds grew dearer.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { CompiledQuery } from "kysely";
 import { buildApp, data, DEFAULT_RATE_LIMITS, loadConfig, migrateToLatest, openDatabase, systemClock, type Db } from "@tidings/server";
@@ -39,6 +41,8 @@ for (const s of scenarios) if (s !== "many" && s !== "heavy") throw new Error(`B
 const postgresUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const engines = (process.env.BENCH_HELD_ENGINES ?? (postgresUrl === undefined ? "sqlite" : "sqlite,postgres")).split(",").map((s) => s.trim());
 if (engines.includes("postgres") && postgresUrl === undefined) throw new Error("BENCH_HELD_ENGINES=postgres needs BENCH_DATABASE_URL");
+/** The tables the load's writes change, analyzed between windows when autovacuum is off. */
+const WRITTEN_TABLES = "feature_requests, feature_request_search, feature_request_votes, feature_request_comments, end_users, submissions";
 const WORDS = ["dark", "mode", "export", "sync", "offline", "widget", "calendar", "share", "import", "theme", "search", "filter"];
 
 // One IP sends everything: every per-IP budget is lifted, so the limiter is consulted on every
@@ -75,12 +79,44 @@ async function startServer(url: string | undefined) {
   };
 }
 
+const probing = process.env.BENCH_HELD_PROBE === "1";
+type Kind = { kind: string; build: (req: Record<string, unknown>) => { method: string; path: string; headers: Record<string, string>; body?: string } };
+
+/**
+ * With BENCH_HELD_PROBE=1, each kind of request of the mix is sent on its own, one at a time, 80
+ * times, before the first window and after the last, the shared listing pages dropped before each
+ * (under the load, the writes drop them all the time): the median CPU time of each (this process,
+ * so the client's share too) says which kinds grew dearer over the run, without the queueing of
+ * the held load or the other work of a shared machine blurring it as wall time would.
+ */
+async function probe(base: string, dropShared: () => Promise<void>): Promise<Map<string, number>> {
+  // Read after BENCH_HELD_LOAD is set: the module reads it when first loaded.
+  const { kinds } = createRequire(import.meta.url)("../held-load-request.cjs") as { kinds: Kind[] };
+  const medians = new Map<string, number>();
+  for (const { kind, build } of kinds) {
+    const times: number[] = [];
+    for (let i = 0; i < 80; i++) {
+      const { method, path: at, headers, body } = build({});
+      await dropShared();
+      const started = process.cpuUsage();
+      const res = await fetch(`${base}${at}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      await res.arrayBuffer();
+      const used = process.cpuUsage(started);
+      if (!res.ok) throw new Error(`${kind}: ${method} ${at} answered ${res.status}`);
+      times.push((used.user + used.system) / 1000);
+    }
+    times.sort((a, b) => a - b);
+    medians.set(kind, times[times.length >> 1]!);
+  }
+  return medians;
+}
+
 async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): Promise<boolean> {
   const server = await startServer(engine === "postgres" ? postgresUrl : undefined);
   const { tidings } = server;
   try {
     const db = tidings.ctx.db.kysely;
-    const { appKey, requestIds } = await db.transaction().execute(async (trx) => {
+    const { appId, appKey, requestIds } = await db.transaction().execute(async (trx) => {
       const { workspace } = await data.createWorkspace(trx, systemClock, { name: "Bench", slug: "bench" }, null);
       // Feedback and proposals count against the monthly quota: a minute of load sends thousands.
       await trx.updateTable("workspaces").set({ monthlySubmissionQuota: null }).where("id", "=", workspace.id).execute();
@@ -90,10 +126,18 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
         data.importedRequest(row.id, `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`, `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`),
       );
       const created = await data.createFeatureRequests(trx, systemClock, tidings.ctx.db.dialect, row.id, inputs);
-      return { appKey: row.appKey, requestIds: created.slice(-500).map((r) => r.id) };
+      return { appId: row.id, appKey: row.appKey, requestIds: created.slice(-500).map((r) => r.id) };
     });
     // With statistics, as a running database has them (autovacuum analyzes after a bulk write).
     if (engine === "postgres") await db.executeQuery(CompiledQuery.raw("analyze"));
+    // Autovacuum re-analyzes a table once a tenth of its rows changed (within its one-minute
+    // nap); a server with it turned off kept the statistics of the seeded board, which has no
+    // pending request, and its planner then read every pending request of the app to find one
+    // caller's (7.6 ms instead of 0.05 after 9,000 proposals). The load's writes are analyzed
+    // after each window there, as autovacuum would have (the tables they write, in this schema:
+    // a bare ANALYZE would take every schema of the database).
+    const autovacuumOff =
+      engine === "postgres" && (await db.executeQuery<{ autovacuum: string }>(CompiledQuery.raw("show autovacuum"))).rows[0]?.autovacuum === "off";
     const base = await tidings.listen({ port: 0, host: HOST });
     process.env.BENCH_HELD_LOAD = JSON.stringify({
       appKey,
@@ -107,13 +151,20 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
 
     // JIT and first statements warmed before anything is recorded.
     await load(url, 2, mix);
+    const probes: Array<Map<string, number>> = [];
+    // The app's content tag (context.ts): as a write in the mix does, it drops the shared pages.
+    const dropShared = () => tidings.ctx.cache.invalidateTag(`app-content:${appId}`);
+    // The first pass warms each kind's code; the second is the one compared.
+    if (probing) for (let pass = 0; pass < 2; pass++) probes[0] = await probe(base, dropShared);
     // One autocannon run per window, back to back: each window's figure is its own average.
     const windows: Array<{ rate: number; rss: number; heap: number }> = [];
     for (let elapsed = 0; elapsed < seconds; elapsed += WINDOW_SECONDS) {
       const result = await load(url, Math.min(WINDOW_SECONDS, seconds - elapsed), mix);
+      if (autovacuumOff) await db.executeQuery(CompiledQuery.raw(`analyze ${WRITTEN_TABLES}`));
       const { rss, heapUsed } = process.memoryUsage();
       windows.push({ rate: result.requests.average, rss, heap: heapUsed });
     }
+    if (probing) probes.push(await probe(base, dropShared));
     const counted = await db
       .selectFrom("featureRequests")
       .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.count<number>("requesterEndUserId").distinct().as("proposers")])
@@ -127,6 +178,7 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
     const ratio = windows.at(-1)!.rate / windows[0]!.rate;
     const rssDrift = windows.at(-1)!.rss / windows[1]!.rss - 1;
     const who = scenario === "many" ? `writes from ${USERS} distinct users` : "proposals from 4 callers who also read the board";
+    if (autovacuumOff) console.log("\n(autovacuum is off on this server: the bench analyzes after each window, as it would)");
     console.log(`\nheld mixed load, ${scenario}: ${CONNECTIONS} connections, ${seconds}s, 80% reads / 20% writes, loopback, ${engine === "sqlite" ? "SQLite" : "PostgreSQL"}, ${COUNT} requests in the app, ${who}`);
     windows.forEach(({ rate, rss, heap }, i) =>
       console.log(`${`window ${i * WINDOW_SECONDS}-${Math.min((i + 1) * WINDOW_SECONDS, seconds)} s (req/s)`.padEnd(40)} ${rate.toFixed(0).padStart(10)}  (after it: RSS ${mb(rss)}, heap ${mb(heap)})`),
@@ -138,6 +190,13 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
     console.log(
       `(after the run: ${Number(counted.n)} proposals pending review from ${Number(counted.proposers)} callers, ${Number(comments.n)} comments, ${Number(votes.n)} votes, all kept)`,
     );
+    if (probing) {
+      console.log("each kind alone, one at a time (median CPU ms, shared listings dropped before each): before the first window / after the last");
+      for (const [kind, first] of probes[0]!) {
+        const last = probes[1]!.get(kind)!;
+        console.log(`  ${kind.padEnd(38)} ${first.toFixed(2).padStart(8)} ${last.toFixed(2).padStart(8)}  x${(last / first).toFixed(2)}`);
+      }
+    }
     return ratioOk && rssOk;
   } finally {
     await server.close();

@@ -44,6 +44,14 @@ export function appRequestSetTag(appId: string): string {
   return `app-requests:${appId}`;
 }
 
+/**
+ * The cache tag of what is read from one request's comments (its recent commenters): a comment on
+ * it drops this alone, where the app's content tag would drop every request's.
+ */
+export function requestCommentsTag(requestId: string): string {
+  return `request-comments:${requestId}`;
+}
+
 /** Tags for a cached answer built from an app's public content: dropped by console and public writes. */
 export function contentTags(appId: string): string[] {
   return [appTag(appId), appContentTag(appId)];

@@ -94,6 +94,38 @@ describe.each(testDialects())("public feature request comments on %s", (dialect)
       expect((await commenters())[busy]).toEqual({ count: 24, names: ["Yan", "Zed"], more: false });
     });
 
+    it("keeps a request's recent commenters across votes, and drops them when its thread changes", async () => {
+      const app = await freshApp();
+      const thread = (await propose(app.appKey, "Kept thread")).json().featureRequestId;
+      const other = (await propose(app.appKey, "Other thread")).json().featureRequestId;
+      const say = async (id: string, authorName: string) => {
+        t.clock.advance(1000);
+        const res = await post(id, { body: `From ${authorName}`, authorName }, authorName.toLowerCase());
+        expect(res.statusCode).toBe(201);
+        return res.json().id as string;
+      };
+      const names = async () => {
+        const { requests } = (await list(`appKey=${app.appKey}`)).body as { requests: Array<{ id: string; recentCommenters: Array<{ authorName: string }> }> };
+        return Object.fromEntries(requests.map((r) => [r.id, r.recentCommenters.map((c) => c.authorName)]));
+      };
+      await say(thread, "Ann");
+      const rude = await say(thread, "Rex");
+      expect(await names()).toEqual({ [thread]: ["Rex", "Ann"], [other]: [] });
+      // A vote drops the listing's pages, not the threads': the commenters are as they were.
+      expect((await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${thread}/vote`, headers: { "x-user-token": "voter" }, payload: {} })).statusCode).toBe(200);
+      expect(await names()).toEqual({ [thread]: ["Rex", "Ann"], [other]: [] });
+      // A comment on one request changes that request's commenters alone.
+      await say(other, "Oli");
+      expect(await names()).toEqual({ [thread]: ["Rex", "Ann"], [other]: ["Oli"] });
+      // Hidden from the console, Rex leaves the listing at once.
+      expect((await app.console.patch(`/workspaces/${app.wsId}/comments/${rude}/hide`, { isHidden: true })).body).toEqual({ success: true });
+      expect(await names()).toEqual({ [thread]: ["Ann"], [other]: ["Oli"] });
+      // Deleted from the console, Oli's comment takes Oli off the other request.
+      const commentId = (await t.app.inject({ url: `/api/v1/feature-requests/${other}/comments` })).json().comments[0].id as string;
+      expect((await app.console.delete(`/workspaces/${app.wsId}/comments/${commentId}`)).status).toBe(200);
+      expect(await names()).toEqual({ [thread]: ["Ann"], [other]: [] });
+    });
+
     it("refuses a reply to a comment of another request with 400 invalid_parent and stores nothing", async () => {
       const elsewhere = await post(otherId, { body: "Elsewhere" });
       const res = await post(requestId, { body: "Wrong thread", parentId: elsewhere.json().id });

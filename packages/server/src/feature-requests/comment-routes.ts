@@ -1,5 +1,5 @@
 import { CommentListQuerySchema, CommentListSchema, CommentSchema, PostCommentBodySchema } from "@tidings/protocol";
-import { appContentTag, type Context } from "../context.js";
+import { appContentTag, requestCommentsTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
@@ -84,6 +84,7 @@ export function commentRoutes(app: App, ctx: Context): void {
         });
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));
+      await ctx.cache.invalidateTag(requestCommentsTag(fr.id));
       return reply.code(201).send(comment);
     },
   );

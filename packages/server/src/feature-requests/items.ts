@@ -1,5 +1,7 @@
 import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
+import type { SharedCache } from "../cache/shared-cache.js";
+import { appTag, requestCommentsTag } from "../context.js";
 import { executeNamed } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
 
@@ -131,11 +133,53 @@ async function latestComments(db: Kysely<Database>, ids: string[]): Promise<Late
 }
 
 /**
+ * How long a request's recent commenters may be reused from the shared cache: as long as an
+ * anonymous listing page may be stale. A new public comment drops its request's entry (see
+ * {@link requestCommentsTag}) and console writes drop the app's sooner; the time bounds a read
+ * that raced a comment and stored what it read before it.
+ */
+export const COMMENTERS_CACHE_SECONDS = 10;
+
+/** Where a listing keeps the recent commenters of its app's requests between pages. */
+export interface CommentersCache {
+  shared: SharedCache;
+  appId: string;
+}
+
+const commentersKey = (id: string) => `fr-commenters:${id}`;
+
+/**
  * The latest distinct commenters (up to 4, to know whether there are more than 3) per request,
  * among its {@link RECENT_COMMENTS_READ} latest comments, hidden comments excluded: the same
- * answer as the public listing's.
+ * answer as the public listing's. With `cache` (the public pages, whose requests are all of one
+ * app), each request's answer is kept until its thread changes. Read for every page, they cost
+ * it up to its 20 requests times 20 comments, so pages grew dearer with every comment their
+ * requests got (0.3 ms a page on SQLite with a comment or so per request, 1 ms with four), and
+ * every vote drops the cached pages, so a busy board read them again for nearly every page.
  */
-export async function recentCommenters(db: Kysely<Database>, ids: string[]): Promise<Map<string, Commenter[]>> {
+export async function recentCommenters(db: Kysely<Database>, ids: string[], cache?: CommentersCache): Promise<Map<string, Commenter[]>> {
+  if (cache === undefined) return readRecentCommenters(db, ids);
+  const out = new Map<string, Commenter[]>();
+  const hits = await Promise.all(ids.map((id) => cache.shared.get<Commenter[]>(commentersKey(id))));
+  const missing = ids.filter((id, i) => {
+    const hit = hits[i];
+    if (hit !== undefined) out.set(id, hit);
+    return hit === undefined;
+  });
+  if (missing.length === 0) return out;
+  const read = await readRecentCommenters(db, missing);
+  const tags = (id: string) => [appTag(cache.appId), requestCommentsTag(id)];
+  await Promise.all(
+    missing.map((id) => {
+      const commenters = read.get(id) ?? [];
+      out.set(id, commenters);
+      return cache.shared.set(commentersKey(id), commenters, { ttlMs: COMMENTERS_CACHE_SECONDS * 1000, tags: tags(id) });
+    }),
+  );
+  return out;
+}
+
+async function readRecentCommenters(db: Kysely<Database>, ids: string[]): Promise<Map<string, Commenter[]>> {
   const out = new Map<string, Commenter[]>();
   if (ids.length === 0) return out;
   const rows = await latestComments(db, ids);

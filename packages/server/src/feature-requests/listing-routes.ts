@@ -22,6 +22,7 @@ import { ownPage } from "./own-page.js";
 import { pageViewer, personalisePage } from "./page-viewer.js";
 import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
 import { similarRequests } from "./similar.js";
+import { TRENDING_WINDOW_DAYS, trendingRanking } from "./trending.js";
 import { audienceSees, boardAudience, boardsToRead } from "../boards/access.js";
 import { publicTagIds } from "../tags/public-tags.js";
 
@@ -98,7 +99,12 @@ export function listingRoutes(app: App, ctx: Context): void {
       // where it can be (`newest` and `top`), else their page is built in full.
       if (viewer.ownPending) {
         const personal = { ...listQuery, viewerEndUserId: viewer.id };
-        const merged = await ownPage(db, personal, cached.page, viewer);
+        const since = new Date(ctx.clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
+        const merged = await ownPage(db, personal, cached.page, viewer, {
+          commenters: { shared: ctx.cache, appId: appRow.id },
+          // The ranking the shared page was built from, shared through the cache like it.
+          ranking: () => trendingRanking(db, personal, since, countCache),
+        });
         if (merged !== undefined) return reply.type("application/json; charset=utf-8").send(JSON.stringify(merged) as never);
         return listFeatureRequests(db, ctx.db.dialect, ctx.clock, personal, countCache);
       }

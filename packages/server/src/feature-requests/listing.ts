@@ -126,7 +126,8 @@ export async function listFeatureRequests(
 
   // A ranked page's ids are known already: on PostgreSQL its recent commenters are read beside
   // its rows, on another pooled connection, instead of one round trip later.
-  const early = ranked !== null && dialect === "postgres" ? recentCommenters(db, ranked.ids.slice(0, query.limit)) : undefined;
+  const commentersCache = cache === undefined ? undefined : { shared: cache.shared, appId: query.appId };
+  const early = ranked !== null && dialect === "postgres" ? recentCommenters(db, ranked.ids.slice(0, query.limit), commentersCache) : undefined;
   early?.catch(() => undefined);
   let rows = await executeNamed(db, page);
   if (ranked !== null) {
@@ -138,7 +139,7 @@ export async function listFeatureRequests(
   const last = pageRows.at(-1);
   const nextCursor = hasMore && last !== undefined ? cursorAfter(query, keyset, last, offset + query.limit) : null;
   const pageIds = pageRows.map((r) => r.id);
-  const [commenters, tags] = await Promise.all([early ?? recentCommenters(db, pageIds), publicTagsOf(db, query.appId, pageIds, cache?.shared)]);
+  const [commenters, tags] = await Promise.all([early ?? recentCommenters(db, pageIds, commentersCache), publicTagsOf(db, query.appId, pageIds, cache?.shared)]);
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];
     const personal = { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer };

@@ -2,7 +2,7 @@ import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { tagsOf, toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem, type CommentersCache } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
 import type { ListPage, ListQuery } from "./list-query.js";
@@ -19,15 +19,25 @@ import { personalisePage, type PageViewer } from "./page-viewer.js";
  * those landing on the page read as items. Building a whole personal page instead cost every
  * caller with a pending request several statements more per page, a share of callers that grows
  * as proposals wait for review. A search is the shared page when none of the caller's window
- * matches it. Undefined for the pages built in full (`trending`, `newest` and `top` by offset,
- * searches the caller's own requests match), which read the same window.
+ * matches it. A `trending` page is the shared page when the requests voted on recently fill it
+ * (`ranking`, see trending.ts). Undefined for the pages built in full (other `trending` pages,
+ * `newest` and `top` by offset, searches the caller's own requests match), which read the same
+ * window.
  */
-export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: ListPage, viewer: PageViewer): Promise<ListPage | undefined> {
+export async function ownPage(
+  db: Kysely<Database>,
+  query: ListQuery,
+  shared: ListPage,
+  viewer: PageViewer,
+  options: { commenters?: CommentersCache; ranking?: () => Promise<readonly string[]> } = {},
+): Promise<ListPage | undefined> {
   const searching = query.q !== undefined && query.q.trim() !== "";
-  if (!searching && (query.sort === "trending" || query.offset > 0)) return undefined;
+  if (!searching && query.sort === "trending" && options.ranking === undefined) return undefined;
+  if (!searching && query.sort !== "trending" && query.offset > 0) return undefined;
   const own = await newestOwnPending(db, query.appId, viewer.id);
   const personal = personalisePage(shared, viewer);
   if (own.length === 0) return personal;
+  if (!searching && query.sort === "trending") return ownTrendingPage(db, query, personal, own, await options.ranking!());
   // A search lists the caller's matches first, then exactly the public search (see own-search.ts):
   // without a match of theirs, that is the shared page.
   if (searching) {
@@ -58,7 +68,7 @@ export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: Li
     .sort((a, b) => compareKeys(order, a.key, b.key))
     .slice(0, query.limit);
   const wanted = merged.filter((m) => m.item === undefined).map((m) => m.key.id);
-  const items = await ownItems(db, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)));
+  const items = await ownItems(db, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)), options.commenters);
   const requests = merged.map((m) => m.item ?? items.get(m.key.id)).filter((item): item is FeatureRequestItem => item !== undefined);
   const hasMore = shared.hasMore || shared.requests.length + onward.length > query.limit;
   const last = merged.at(-1)?.key;
@@ -70,8 +80,31 @@ export async function ownPage(db: Kysely<Database>, query: ListQuery, shared: Li
   };
 }
 
+/**
+ * The caller's `trending` page when the app's requests voted on recently (`hot`, the ranking the
+ * shared page was built from) fill it: their own pending requests come after those, in `top`
+ * order (see `trendingIds`), so the page is the shared one and only its total (and whether more
+ * follow) counts them. Building it in full instead read the page again with every filter, for a
+ * share of callers that grows as proposals wait for review. Undefined when the page reaches past
+ * the ranking, or was built from another one (it changed since), for the full build.
+ */
+async function ownTrendingPage(db: Kysely<Database>, query: ListQuery, personal: ListPage, own: readonly string[], hot: readonly string[]): Promise<ListPage | undefined> {
+  const { offset } = pageStart(query, false);
+  const end = offset + query.limit;
+  const ids = personal.requests.map((r) => r.id);
+  if (hot.length < end || ids.length !== query.limit || ids.some((id, i) => hot[offset + i] !== id)) return undefined;
+  // The window's requests the filters keep (≤ 50 rows); one approved since the window was read
+  // may be on the page already: counted once.
+  const listed = new Set(ids);
+  const mine = (await db.selectFrom("featureRequests as fr").where(ownPendingBy(query, own)).select("fr.id").execute()).filter((r) => !listed.has(r.id));
+  const total = personal.total + mine.length;
+  const hasMore = total > end;
+  const last = personal.requests.at(-1)!;
+  return { ...personal, total, hasMore, nextCursor: hasMore ? cursorAfter(query, false, last, end) : null };
+}
+
 /** The items of the caller's own pending requests `ids`, read together (rows, recent commenters, public tags). */
-async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>): Promise<Map<string, FeatureRequestItem>> {
+async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>, commentersCache: CommentersCache | undefined): Promise<Map<string, FeatureRequestItem>> {
   if (ids.length === 0) return new Map();
   const [rows, commenters, tags] = await Promise.all([
     db
@@ -83,7 +116,7 @@ async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>)
       .select(ITEM_JOINED_COLUMNS)
       .where("fr.id", "in", ids)
       .execute(),
-    recentCommenters(db, ids),
+    recentCommenters(db, ids, commentersCache),
     tagsOf(db, ids, true),
   ]);
   return new Map(

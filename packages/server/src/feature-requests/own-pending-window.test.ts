@@ -76,6 +76,55 @@ describe.each(testDialects())("a caller's window of their own pending requests, 
     expect(await everyPage(`sort=${sort}`, "someone")).toEqual({ ids: expect.arrayContaining(approved), totals: [approved.length] });
   });
 
+  it("shows a caller the trending pages everyone sees while recent votes fill them, then their own in top order", async () => {
+    const board = await createWorkspaceWithApp(t.app, t.admin.authorization, `trending-${dialect}`);
+    await board.console.put(`/workspaces/${board.wsId}/apps/${board.appId}/settings`, { moderationPolicy: "all" });
+    const pageOf = async (token: string | null, cursor: string | null) => {
+      const res = await t.app.inject({
+        url: `/api/v1/feature-requests?appKey=${board.appKey}&sort=trending&limit=2${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`,
+        headers: token === null ? {} : { "x-user-token": token },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Page;
+    };
+    const ideas: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      t.clock.advance(1000);
+      const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "someone" }, payload: { appKey: board.appKey, title: `Voted idea ${i}` } });
+      ideas.push(res.json().featureRequestId as string);
+      expect((await board.console.post(`/workspaces/${board.wsId}/feature-requests/${ideas[i]}/approve`)).status).toBe(200);
+    }
+    // Recent votes on four of them: 3, 2, 1 and 1, so they lead the ranking in that order.
+    const votes: Array<[number, number]> = [[4, 3], [1, 2], [5, 1], [2, 1]];
+    for (const [idea, count] of votes) {
+      for (let v = 0; v < count; v++) {
+        const res = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${ideas[idea]}/vote`, headers: { "x-user-token": `voter-${v}` }, payload: {} });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    t.clock.advance(1000);
+    const own = (await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "proposer" }, payload: { appKey: board.appKey, title: "My idea" } })).json().featureRequestId as string;
+    // Past the ranking's 5 s, so the pages read the votes above.
+    t.clock.advance(10_000);
+
+    const everyone = await pageOf(null, null);
+    const first = await pageOf("proposer", null);
+    expect(first.requests.map((r) => r.id)).toEqual([ideas[4], ideas[1]]);
+    expect(first.requests.map((r) => r.id)).toEqual(everyone.requests.map((r) => r.id));
+    // Their pending request is counted, though not on the page.
+    expect(everyone.total).toBe(6);
+    expect(first.total).toBe(7);
+    const ids = first.requests.map((r) => r.id);
+    for (let cursor = first.nextCursor; cursor !== null; ) {
+      const page = await pageOf("proposer", cursor);
+      expect(page.total).toBe(7);
+      ids.push(...page.requests.map((r) => r.id));
+      cursor = page.nextCursor;
+    }
+    // The voted ones, then the others in top order (no votes: newest first), theirs among them.
+    expect(ids).toEqual([ideas[4], ideas[1], ideas[5], ideas[2], own, ideas[3], ideas[0]]);
+  });
+
   it("searches the same window: the newest 50 matches of theirs first, then the public ones", async () => {
     const seen = await everyPage("q=idea", "viewer");
     expect(seen.ids.slice(0, OWN_PENDING_SHOWN).sort()).toEqual(mine.slice(-OWN_PENDING_SHOWN).sort());

@@ -32,7 +32,7 @@ export function recentVoteCounts(db: Kysely<Database>, since: string) {
  * app and version filter, and shared by every viewer; votes do not drop it (they would recompute
  * it after every vote), changes to which requests are listed do (the cache's tags).
  */
-async function trendingRanking(db: Kysely<Database>, query: ListQuery, since: string, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<string[]> {
+export async function trendingRanking(db: Kysely<Database>, query: ListQuery, since: string, cache: { shared: SharedCache; tags: string[] } | undefined): Promise<string[]> {
   const compute = async () =>
     (
       await db
