@@ -17,7 +17,8 @@ import { WorkspaceParams } from "../console/routes.js";
 import { appTag, type Context } from "../context.js";
 import type { App } from "../http/types.js";
 import { toWorkspace } from "../workspaces/workspaces.js";
-import { createApp, findAppInWorkspace, rotateSigningSecret, toAppRecord, toAppSettings, updateApp } from "./apps.js";
+import { createApp, findAppInWorkspace, rotateSigningSecret, updateApp } from "./apps.js";
+import { toAppRecord, toAppSettings } from "./app-record.js";
 
 export const AppParams = Type.Object({ wsId: IdParam("ws"), appId: IdParam("app") });
 const tags = ["console: apps"];

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Kysely } from "kysely";
-import { findAppByKey, createApp, type AppRow } from "../apps/apps.js";
+import { createApp, type AppRow } from "../apps/apps.js";
+import { findAppByKey } from "../apps/app-keys.js";
 import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { migrateToLatest, openDatabase, type Db, type DialectName } from "../db/database.js";

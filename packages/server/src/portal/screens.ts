@@ -1,7 +1,7 @@
 import { portalPath, portalSlug, type PortalRoute } from "@tidings/client";
 import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
 import escapeHtml from "escape-html";
-import { sdkOf, type AppRow } from "../apps/apps.js";
+import { sdkOf, type AppRow } from "../apps/app-row.js";
 import type { BoardRow } from "../boards/boards.js";
 import { linkedRequests, toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
