@@ -13,7 +13,7 @@ import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import { appTag, type Context } from "../context.js";
 import type { App } from "../http/types.js";
 import { toWorkspace } from "../workspaces/workspaces.js";

@@ -13,7 +13,7 @@ import { findAppInWorkspace } from "../apps/apps.js";
 import { isoNow } from "../clock.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability, type Capability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";

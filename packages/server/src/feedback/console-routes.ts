@@ -18,7 +18,7 @@ import Type from "typebox";
 import { isoNow } from "../clock.js";
 import { actorOf, principalOf, workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import { appTag, type Context } from "../context.js";
 import { createTeamRequest } from "../feature-requests/triage.js";
 import { linkFeedback, unlinkFeedback } from "../feature-requests/feedback-links.js";
