@@ -12,7 +12,8 @@ import { ruleCondition } from "../segments/rule.js";
 import { ruleOf } from "../segments/segments.js";
 import type { EntryRow } from "./entries.js";
 import { renderMarkdown } from "./markdown.js";
-import { mailJob, messageHost, requestSubscription, unsubscribeUrl, type MailApp, type MailJobPayload } from "./subscriptions.js";
+import { mailJob, messageHost, unsubscribeUrl, type MailApp, type MailJobPayload } from "./subscription-mail.js";
+import { requestSubscription } from "./subscriptions.js";
 
 async function mailAppOf(db: Kysely<Database>, appId: string): Promise<MailApp> {
   return db.selectFrom("apps").select(["id", "appKey", "name"]).where("id", "=", appId).executeTakeFirstOrThrow();

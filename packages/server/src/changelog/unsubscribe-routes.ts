@@ -14,7 +14,7 @@ import { hashUserToken } from "../users/attributes.js";
 import { identifyCaller } from "../users/identity.js";
 import { interstitialRoute, tokenOf } from "./link-interstitial.js";
 import { errors, Params, tags, TokenQuery } from "./public-schemas.js";
-import { isUnsubscribeToken, unsubscribeByEmail, unsubscribeWithToken } from "./subscriptions.js";
+import { isUnsubscribeToken, unsubscribeByEmail, unsubscribeWithToken } from "./unsubscribing.js";
 
 /** Leaving: the mailed unsubscribe link (its page and RFC 8058 one-click POST) and the legacy address form. */
 export function unsubscribeRoutes(app: App, ctx: Context, runner: JobRunner): void {

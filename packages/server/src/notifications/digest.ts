@@ -2,7 +2,7 @@ import escapeHtml from "escape-html";
 import type { Kysely } from "kysely";
 import { isoNow } from "../clock.js";
 import { renderMarkdown } from "../changelog/markdown.js";
-import { mailJob, messageHost, unsubscribeUrl, type MailApp } from "../changelog/subscriptions.js";
+import { mailJob, messageHost, unsubscribeUrl, type MailApp } from "../changelog/subscription-mail.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs, type JobRow } from "../jobs/queue.js";
