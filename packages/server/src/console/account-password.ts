@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
-import type { ConsoleAccount } from "../workspaces/workspaces.js";
+import type { ConsoleAccount } from "../workspaces/console-accounts.js";
 
 /** The account changed between the check of its password and the write: check again. */
 export class AccountChanged extends Error {}

@@ -4,7 +4,7 @@ import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { memberByEmail } from "../workspaces/workspaces.js";
+import { memberByEmail } from "../workspaces/members.js";
 import { WorkspaceParams } from "./workspace-params.js";
 import { principalOf, workspaceAccess } from "./auth.js";
 import { higherRole, requireCapability, requireRoleAuthority } from "./capabilities.js";

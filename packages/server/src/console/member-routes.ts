@@ -2,7 +2,8 @@ import { AddMemberBodySchema, IdParam, MembershipSchema, UpdateMemberBodySchema 
 import Type from "typebox";
 import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
-import { addMember, findMember, listMembers, memberByEmail, removeMember, updateMemberRole } from "../workspaces/workspaces.js";
+import { addMember, removeMember, updateMemberRole } from "../workspaces/member-changes.js";
+import { findMember, listMembers, memberByEmail } from "../workspaces/members.js";
 import { workspaceAccess } from "./auth.js";
 import { requireCapability, requireRoleAuthority } from "./capabilities.js";
 import { WorkspaceParams } from "./workspace-params.js";

@@ -6,7 +6,7 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { membershipOf } from "../workspaces/workspaces.js";
+import { membershipOf } from "../workspaces/members.js";
 import { principalOf } from "./auth.js";
 import { createApiToken, toApiToken, type TokenGrant } from "./tokens.js";
 
