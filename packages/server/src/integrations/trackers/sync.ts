@@ -11,7 +11,7 @@ import { requestDemand } from "../demand.js";
 import type { TrackerAdapter, TrackerApi, TrackerFailure } from "./adapter.js";
 import { markBroken } from "./broken.js";
 import { pauseTrackerConnection } from "./connections.js";
-import { demandJob, trackerJobKinds } from "./links.js";
+import { demandJob, trackerJobKinds } from "./job-kinds.js";
 
 /** How the event log names a change a tracker made: `integration:github`. */
 export function trackerActor(adapter: Pick<TrackerAdapter, "provider">): string {
