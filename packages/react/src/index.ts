@@ -17,4 +17,5 @@ export { WhatsNew } from "./components/WhatsNew.js";
 export { ChangelogOverlay } from "./components/ChangelogOverlay.js";
 export { FeedbackComposer, type FeedbackComposerProps } from "./components/FeedbackComposer.js";
 export { UserProfile } from "./components/UserProfile.js";
-export { TidingsPortal, type TidingsPortalProps, type PortalTab } from "./components/TidingsPortal.js";
+export { TidingsPortal, type TidingsPortalProps } from "./components/TidingsPortal.js";
+export type { PortalTab } from "./components/portal-tabs.js";
