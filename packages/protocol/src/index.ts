@@ -6,6 +6,8 @@ export * from "./boards.js";
 export * from "./tags.js";
 export * from "./custom-fields.js";
 export * from "./console.js";
+export * from "./api-tokens.js";
+export * from "./apps.js";
 export * from "./feature-requests.js";
 export * from "./duplicates.js";
 export * from "./intake.js";
