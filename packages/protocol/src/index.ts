@@ -12,6 +12,8 @@ export * from "./feature-requests.js";
 export * from "./duplicates.js";
 export * from "./intake.js";
 export * from "./feedback.js";
+export * from "./uploads.js";
+export * from "./submissions.js";
 export * from "./users.js";
 export * from "./companies.js";
 export * from "./changelog.js";
