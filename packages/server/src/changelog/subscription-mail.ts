@@ -1,9 +1,11 @@
+import type { Kysely } from "kysely";
 import type { Context } from "../context.js";
+import type { Database } from "../db/schema.js";
 import type { SubscriptionStatus } from "../db/schema.js";
 import type { NewJob } from "../jobs/queue.js";
 import { publicBase } from "../mail/compose.js";
 import { mailLinkSecret, signLinkToken } from "../mail/link-tokens.js";
-import type { MailMessage } from "../mail/mailer.js";
+import type { Mailer, MailMessage } from "../mail/mailer.js";
 
 /** The nominal life of an unsubscribe link; an authentic one is honoured after it anyway. */
 export const UNSUBSCRIBE_TTL_MS = 90 * 24 * 60 * 60_000;
@@ -44,4 +46,24 @@ export async function unsubscribeUrl(ctx: Context, app: MailApp, subscriptionId:
 /** A `mail` job for one subscription; `key` makes it unique (a restarted blast never mails twice). */
 export function mailJob(key: string, refId: string | null, payload: MailJobPayload): NewJob {
   return { kind: "mail", refId, dedupeKey: key, payload };
+}
+
+/** The app fields mail needs, by id. */
+export async function mailAppOf(db: Kysely<Database>, appId: string): Promise<MailApp> {
+  return db.selectFrom("apps").select(["id", "appKey", "name"]).where("id", "=", appId).executeTakeFirstOrThrow();
+}
+
+/**
+ * The `mail` job handler: sends unless the subscription left the state the mail was for
+ * (unsubscribed before its turn came, or already confirmed by an earlier link).
+ */
+export function mailJobHandler(ctx: Context, mailer: Mailer) {
+  return async (raw: unknown): Promise<void> => {
+    const payload = raw as MailJobPayload;
+    if (payload.subscriptionId !== null && payload.requireStatus !== null) {
+      const sub = await ctx.db.kysely.selectFrom("emailSubscriptions").select("status").where("id", "=", payload.subscriptionId).executeTakeFirst();
+      if (sub?.status !== payload.requireStatus) return;
+    }
+    await mailer.send(payload.message);
+  };
 }
