@@ -1,7 +1,7 @@
 import type { LogEvent } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Clock } from "../clock.js";
-import type { QueueDepth } from "../jobs/queue.js";
+import type { QueueDepth } from "../jobs/queue-reports.js";
 import type { AttemptOutcome } from "../webhooks/send.js";
 import { HistogramTally } from "./histogram-tally.js";
 import { Tally } from "./tally.js";
