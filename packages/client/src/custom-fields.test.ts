@@ -1,7 +1,8 @@
 import type { CustomFieldValue as WireValue, PublicBoard, PublicCustomField, PublicTag as WireTag } from "@tidings/protocol";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { checkCustomFieldValues, customFieldErrors } from "./custom-fields.js";
-import { errorFromResponse, UnexpectedStatusException } from "./errors.js";
+import { errorFromResponse } from "./error-responses.js";
+import { UnexpectedStatusException } from "./errors.js";
 import { client, recorder } from "./testing/recorder.js";
 import type { Board, CustomField, CustomFieldValue, PublicTag } from "./types.js";
 

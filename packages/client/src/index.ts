@@ -8,6 +8,7 @@ export { checkCustomFieldValues, customFieldErrors, type CustomFieldCheck, type 
 export type { ChangelogOverlayData } from "./changelog.js";
 export type { UserProfileCallOptions } from "./users.js";
 export * from "./errors.js";
+export * from "./error-responses.js";
 export { KNOWN_ERROR_CODES, VENDOR_VERIFICATION_CODES, type KnownErrorCode } from "./error-codes.js";
 export * from "./attachments.js";
 export * from "./platform.js";

@@ -1,6 +1,6 @@
+import { errorFromResponse } from "./error-responses.js";
 import {
   AbortError,
-  errorFromResponse,
   FeedbackException,
   InvalidResponseException,
   NetworkException,

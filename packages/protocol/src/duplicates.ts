@@ -1,6 +1,6 @@
 import Type, { type Static } from "typebox";
 import { Timestamp } from "./common.js";
-import { ModerationStateSchema } from "./feature-requests.js";
+import { ModerationStateSchema } from "./admin-feature-requests.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 

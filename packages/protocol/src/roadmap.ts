@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
 import { StringEnum, Timestamp } from "./common.js";
+import { SlugSchema } from "./console.js";
 
 export const COLUMN_KINDS = ["pending_review", "normal", "done"] as const;
 /** Column kind: the review queue, an ordinary stage, or shipped. */
@@ -44,3 +45,37 @@ export type AppVersion = Static<typeof AppVersionSchema>;
 
 export const ColumnsResponseSchema = Type.Object({ columns: Type.Array(BoardColumnSchema) });
 export const VersionsResponseSchema = Type.Object({ versions: Type.Array(AppVersionSchema) });
+
+export const CreateColumnBodySchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 60 }),
+  slug: Type.Optional(SlugSchema),
+  kind: Type.Optional(ColumnKindSchema),
+  color: Type.Optional(Type.Union([ColorSchema, Type.Null()])),
+  isVisible: Type.Optional(Type.Boolean()),
+  /** Accepted for compatibility; the path names the app. */
+  appId: Type.Optional(Type.String()),
+});
+export const UpdateColumnBodySchema = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  color: Type.Optional(Type.Union([ColorSchema, Type.Null()])),
+  isVisible: Type.Optional(Type.Boolean()),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+});
+export const ReorderColumnsBodySchema = Type.Object({
+  columnIds: Type.Array(Type.String(), { minItems: 1, maxItems: 200 }),
+});
+
+export const CreateVersionBodySchema = Type.Object({
+  label: Type.String({ minLength: 1, maxLength: 60 }),
+  released: Type.Optional(Type.Boolean()),
+  releasedAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  appId: Type.Optional(Type.String()),
+});
+export const UpdateVersionBodySchema = Type.Object({
+  label: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  released: Type.Optional(Type.Boolean()),
+  releasedAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+});

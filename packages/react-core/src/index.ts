@@ -19,7 +19,8 @@ export {
 } from "./hooks/use-feedback-composer.js";
 export { useProposeRequest, type ProposeRequestState, type UseProposeRequestOptions } from "./hooks/use-propose-request.js";
 export { useBoards } from "./hooks/use-boards.js";
-export { useCustomFields, customFieldProblemText, type CustomFieldsState } from "./hooks/use-custom-fields.js";
+export { useCustomFields, type CustomFieldsState } from "./hooks/use-custom-fields.js";
+export { customFieldProblemText } from "./i18n/custom-field-text.js";
 export { useUserProfile } from "./hooks/use-user-profile.js";
 export { useFeatureRequest } from "./hooks/use-feature-request.js";
 export { useSimilarRequests, SIMILAR_MIN_CHARS, type SimilarRequestsState } from "./hooks/use-similar-requests.js";

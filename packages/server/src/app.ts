@@ -71,7 +71,7 @@ import { linearWebhookRoutes } from "./integrations/linear/webhook-routes.js";
 import type { DeliveryOutcome } from "./webhooks/delivery.js";
 import { JOB_INTERVAL_MS } from "./jobs/runner.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
-import { queueDepth } from "./jobs/queue.js";
+import { queueDepth } from "./jobs/queue-reports.js";
 import { countingCache, countingMailer } from "./metrics/instrument.js";
 import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";

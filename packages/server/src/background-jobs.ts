@@ -7,7 +7,9 @@ import { webhookJobHandler, type DeliveryHooks } from "./webhooks/delivery.js";
 import { WEBHOOK_JOB } from "./webhooks/events.js";
 import { digestJobHandler } from "./notifications/digest.js";
 import { DIGEST_JOB } from "./feature-requests/notices.js";
-import { mailJobHandler, publishDueEntries, shipNotificationStep } from "./changelog/publishing.js";
+import { publishDueEntries } from "./changelog/publishing.js";
+import { shipNotificationStep } from "./changelog/ship-notifications.js";
+import { mailJobHandler } from "./changelog/subscription-mail.js";
 import { webhookDeliverySweep } from "./integrations/deliveries.js";
 import { trackerJobs } from "./integrations/tracker-jobs.js";
 

@@ -2,7 +2,7 @@
 import { commandConfig, type CommandIo } from "./command-io.js";
 import type { Config } from "./config.js";
 import { migrateToLatest, openDatabase } from "./db/database.js";
-import { findAppByKey } from "./apps/apps.js";
+import { findAppByKey } from "./apps/app-keys.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";

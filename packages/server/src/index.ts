@@ -16,4 +16,6 @@ export { setupCode, setupLink } from "./console/setup-code.js";
 export { LocalDiskStorage, S3Storage, type ObjectStorage, type S3StorageOptions } from "./storage/index.js";
 export { openStorage } from "./storage/open-storage.js";
 export * as data from "./data.js";
-export { importCommand, IMPORT_FORMATS, EXIT as IMPORT_EXIT, type ImportFormat } from "./portability/import-command.js";
+export { importCommand, EXIT as IMPORT_EXIT } from "./portability/import-command.js";
+export { IMPORT_FORMATS } from "./portability/import-formats.js";
+export type { ImportFormat } from "./portability/import-format.js";

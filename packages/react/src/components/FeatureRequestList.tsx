@@ -1,46 +1,13 @@
-import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
-import { useId, useState } from "react";
-import { useBoards, useTidings, useFeatureRequest, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, type ToggleVote, useToggleVote } from "@tidings/react-core";
+import type { FeatureRequestItem } from "@tidings/client";
+import { useState } from "react";
+import { useBoards, useTidings, useFeatureRequest, useFeatureRequests, type UseFeatureRequestsOptions, useVersions, useToggleVote } from "@tidings/react-core";
 import { ComposeSheet } from "./ComposeSheet.js";
 import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
-import { TagChips, TagFilter } from "./Tags.js";
+import { FeatureRequestRow } from "./FeatureRequestRow.js";
+import { RequestToolbar } from "./RequestToolbar.js";
+import { TagFilter } from "./Tags.js";
 import { TidingsScreen } from "./TidingsScreen.js";
-import { VoteButton } from "./VoteButton.js";
-
-/** One request in a list: vote, title, excerpt, badges and tags. */
-export function FeatureRequestRow(props: { item: FeatureRequestItem; votes: ToggleVote; onOpen?: ((item: FeatureRequestItem) => void) | undefined }) {
-  const { t } = useTidings();
-  const { item } = props;
-  return (
-    <li className="td-card td-request">
-      <VoteButton item={item} votes={props.votes} />
-      <div className="td-request-body">
-        {props.onOpen === undefined ? (
-          <h3 className="td-request-title">{item.title}</h3>
-        ) : (
-          <h3 className="td-request-title">
-            <button type="button" className="td-link" onClick={() => props.onOpen?.(item)}>
-              {item.title}
-            </button>
-          </h3>
-        )}
-        {item.description ? <p className="td-muted td-excerpt">{item.description}</p> : null}
-        <div className="td-badges">
-          {!item.approved ? <span className="td-badge td-badge-pending">{t("requests.pending")}</span> : null}
-          {item.columnName ? (
-            <span className="td-badge" data-color={item.columnColor ?? undefined}>
-              {item.columnName}
-            </span>
-          ) : null}
-          {item.versionLabel ? <span className="td-badge">{item.versionLabel}</span> : null}
-          <TagChips tags={item.tags} />
-          {item.commentCount ? <span className="td-muted td-small">{t("requests.comments", { count: item.commentCount })}</span> : null}
-        </div>
-      </div>
-    </li>
-  );
-}
 
 /** Props of {@link FeatureRequestList}. */
 export interface FeatureRequestListProps extends UseFeatureRequestsOptions {
@@ -95,10 +62,6 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   const patchFetched = (id: string, patch: Partial<FeatureRequestItem>) =>
     setFetchedPatch((current) => ({ id, patch: { ...(current?.id === id ? current.patch : {}), ...patch } }));
   const fetchedVotes = useToggleVote(patchFetched);
-  const searchId = useId();
-  const versionId = useId();
-  const sortId = useId();
-  const boardId = useId();
 
   if (!list.enabled) {
     return (
@@ -144,62 +107,13 @@ export function FeatureRequestList(props: FeatureRequestListProps) {
   };
   return (
     <TidingsScreen label={t("requests.title")}>
-      <div className="td-toolbar">
-        {boards.length > 1 && filtersShown ? (
-          <>
-            <label className="td-visually-hidden" htmlFor={boardId}>
-              {t("requests.board")}
-            </label>
-            <select id={boardId} className="td-input" value={list.board ?? ""} onChange={(e) => pickBoard(e.target.value === "" ? undefined : e.target.value)}>
-              <option value="">{t("requests.allBoards")}</option>
-              {boards.map((b) => (
-                <option key={b.id} value={b.slug}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </>
-        ) : null}
-        <label className="td-visually-hidden" htmlFor={searchId}>
-          {t("requests.search")}
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          className="td-input td-search"
-          placeholder={t("requests.searchPlaceholder")}
-          value={list.query}
-          onChange={(e) => list.setQuery(e.target.value)}
-        />
-        {(versions.data ?? []).length > 0 ? (
-          <>
-            <label className="td-visually-hidden" htmlFor={versionId}>
-              {t("requests.version")}
-            </label>
-            <select id={versionId} className="td-input" value={list.versionId ?? ""} onChange={(e) => list.setVersionId(e.target.value === "" ? undefined : e.target.value)}>
-              <option value="">{t("requests.allVersions")}</option>
-              {(versions.data ?? []).map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.label}
-                </option>
-              ))}
-            </select>
-          </>
-        ) : null}
-        <label className="td-visually-hidden" htmlFor={sortId}>
-          {t("requests.sort")}
-        </label>
-        <select id={sortId} className="td-input" value={list.sort} onChange={(e) => list.setSort(e.target.value as FeatureRequestSort)}>
-          <option value="top">{t("requests.sortTop")}</option>
-          <option value="newest">{t("requests.sortNewest")}</option>
-          <option value="trending">{t("requests.sortTrending")}</option>
-        </select>
-        {props.allowPropose === false ? null : (
-          <button type="button" className="td-button td-primary" onClick={() => setComposing(true)}>
-            {t("requests.propose")}
-          </button>
-        )}
-      </div>
+      <RequestToolbar
+        list={list}
+        boards={filtersShown ? boards : []}
+        versions={versions.data ?? []}
+        onPickBoard={pickBoard}
+        onPropose={props.allowPropose === false ? undefined : () => setComposing(true)}
+      />
       {board?.description ? <p className="td-muted td-small">{board.description}</p> : null}
       {filtersShown ? <TagFilter list={list} /> : null}
       {list.rateLimited ? (

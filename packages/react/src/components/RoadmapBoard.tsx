@@ -1,7 +1,7 @@
 import type { FeatureRequestItem } from "@tidings/client";
 import { useId, useState, type KeyboardEvent } from "react";
 import { useTidings, useRoadmap } from "@tidings/react-core";
-import { FeatureRequestRow } from "./FeatureRequestList.js";
+import { FeatureRequestRow } from "./FeatureRequestRow.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";
 

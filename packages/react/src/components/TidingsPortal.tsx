@@ -1,7 +1,9 @@
-import { type FeatureRequestItem, type PortalRoute, type Surface, type ThemeName } from "@tidings/client";
+import { type FeatureRequestItem, type PortalRoute, type ThemeName } from "@tidings/client";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
-import { THEMES, useTidings, type StringId } from "@tidings/react-core";
+import { useTidings } from "@tidings/react-core";
 import { ChangelogOverlay } from "./ChangelogOverlay.js";
+import { TABS, tabOf, type PortalTab } from "./portal-tabs.js";
+import { PortalPickers } from "./PortalPickers.js";
 import { FeatureRequestList } from "./FeatureRequestList.js";
 import { FeedbackComposer } from "./FeedbackComposer.js";
 import { RoadmapBoard } from "./RoadmapBoard.js";
@@ -9,21 +11,6 @@ import { ErrorState } from "./States.js";
 import { TidingsScreen } from "./TidingsScreen.js";
 import { UserProfile } from "./UserProfile.js";
 import { WhatsNew } from "./WhatsNew.js";
-
-/** A section of the portal. */
-export type PortalTab = "roadmap" | "requests" | "changelog" | "feedback";
-
-const TABS: readonly { id: PortalTab; surface: Surface; label: StringId }[] = [
-  { id: "roadmap", surface: "roadmap", label: "portal.roadmap" },
-  { id: "requests", surface: "featureRequests", label: "portal.requests" },
-  { id: "changelog", surface: "changelog", label: "portal.changelog" },
-  { id: "feedback", surface: "feedback", label: "portal.feedback" },
-];
-
-const LANGUAGE_NAMES: Record<string, string> = {
-  en: "English", fr: "Français", es: "Español", de: "Deutsch", it: "Italiano", pt: "Português", ja: "日本語",
-  "zh-Hant": "繁體中文", ko: "한국어", pl: "Polski", no: "Norsk", tr: "Türkçe", vi: "Tiếng Việt", "zh-Hans": "简体中文",
-};
 
 /** Props of {@link TidingsPortal}. */
 export interface TidingsPortalProps {
@@ -61,21 +48,6 @@ export interface TidingsPortalProps {
   brandingHref?: string | undefined;
 }
 
-/** The section a screen belongs to; undefined for the home screen (the first enabled section). */
-function tabOf(route: PortalRoute): PortalTab | undefined {
-  switch (route.screen) {
-    case "home":
-    case "profile":
-      return undefined;
-    case "request":
-      return "requests";
-    case "release":
-      return "changelog";
-    default:
-      return route.screen;
-  }
-}
-
 /**
  * The whole public portal in one component: the app's branding, a tab per enabled surface
  * (roadmap, requests, what's new, feedback), theme and language pickers, and the changelog overlay.
@@ -86,7 +58,7 @@ function tabOf(route: PortalRoute): PortalTab | undefined {
  * ```
  */
 export function TidingsPortal(props: TidingsPortalProps) {
-  const { t, config, configError, refreshConfig, isEnabled, theme, locale, locales, errorMessage } = useTidings();
+  const { t, config, configError, refreshConfig, isEnabled, errorMessage } = useTidings();
   const tabs = TABS.filter((tab) => isEnabled(tab.surface));
   const [ownRoute, setOwnRoute] = useState<PortalRoute>(props.initialTab === undefined ? { screen: "home" } : { screen: props.initialTab });
   const route = props.route ?? ownRoute;
@@ -131,32 +103,7 @@ export function TidingsPortal(props: TidingsPortalProps) {
           {icon ? <img src={icon} alt="" className="td-app-icon" /> : null}
           <h1>{config?.name ?? ""}</h1>
         </div>
-        <div className="td-pickers">
-          {props.onThemeChange ? (
-            <label className="td-picker">
-              <span className="td-visually-hidden">{t("portal.theme")}</span>
-              <select className="td-input" value={theme} onChange={(e) => props.onThemeChange?.(e.target.value as ThemeName)}>
-                {THEMES.map((name) => (
-                  <option key={name} value={name}>
-                    {t(`theme.${name}`)}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
-          {props.onLocaleChange ? (
-            <label className="td-picker">
-              <span className="td-visually-hidden">{t("portal.language")}</span>
-              <select className="td-input" value={locale} onChange={(e) => props.onLocaleChange?.(e.target.value)}>
-                {locales.map((code) => (
-                  <option key={code} value={code}>
-                    {LANGUAGE_NAMES[code] ?? code}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
-        </div>
+        <PortalPickers onThemeChange={props.onThemeChange} onLocaleChange={props.onLocaleChange} />
       </header>
       {configError !== undefined ? <ErrorState message={`${t("common.configError")} ${errorMessage(configError)}`} onRetry={() => void refreshConfig()} /> : null}
       {/* The tab list inside a navigation landmark, and the panel inside the main one: a role on

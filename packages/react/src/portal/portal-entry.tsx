@@ -3,7 +3,8 @@ import { FeedbackClient, type PortalRoute, type PublicTag, type StorageAdapter, 
 import { jwtDecode } from "jwt-decode";
 import { StrictMode, useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { TidingsPortal, type PortalTab } from "../components/TidingsPortal.js";
+import type { PortalTab } from "../components/portal-tabs.js";
+import { TidingsPortal } from "../components/TidingsPortal.js";
 import { TidingsProvider } from "@tidings/react-core";
 // The portal offers every language Tidings has.
 import { allLocales } from "@tidings/react-core/locales";

@@ -13,11 +13,12 @@ import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import { appTag, type Context } from "../context.js";
 import type { App } from "../http/types.js";
 import { toWorkspace } from "../workspaces/workspaces.js";
-import { createApp, findAppInWorkspace, rotateSigningSecret, toAppRecord, toAppSettings, updateApp } from "./apps.js";
+import { createApp, findAppInWorkspace, rotateSigningSecret, updateApp } from "./apps.js";
+import { toAppRecord, toAppSettings } from "./app-record.js";
 
 export const AppParams = Type.Object({ wsId: IdParam("ws"), appId: IdParam("app") });
 const tags = ["console: apps"];

@@ -4,7 +4,7 @@ import { appTag, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { toPublicConfig } from "./apps.js";
+import { toPublicConfig } from "./public-config.js";
 import { lookupPublicApp, PUBLIC_CACHE_SECONDS } from "./public-app.js";
 
 // Unknown and private apps get these exact bytes (interface spec, Errors 1): no code, no hint.

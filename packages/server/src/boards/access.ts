@@ -6,7 +6,8 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { segmentsHolding } from "../segments/members.js";
 import { tokenHash, type EndUserIdentity } from "../users/identity.js";
-import { accessRuleOf, listBoards, type BoardRow } from "./boards.js";
+import { accessRuleOf } from "./board-views.js";
+import { listBoards, type BoardRow } from "./boards.js";
 
 /** How long an app's boards may be reused from the cache (board writes drop them at once). */
 const BOARDS_CACHE_MS = 60_000;

@@ -18,7 +18,10 @@ import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { createBoard, deleteBoard, findBoardInWorkspace, listBoards, moveRequests, reorderBoards, requestCounts, toBoard, updateBoard, type BoardMove, type BoardRow } from "./boards.js";
+import { deleteBoard, reorderBoards, updateBoard } from "./board-changes.js";
+import { moveRequests, type BoardMove } from "./board-moves.js";
+import { toBoard } from "./board-views.js";
+import { createBoard, findBoardInWorkspace, listBoards, requestCounts, type BoardRow } from "./boards.js";
 
 const BoardParams = Type.Object({ wsId: IdParam("ws"), boardId: IdParam("brd") });
 const Success = Type.Object({ success: Type.Boolean() });

@@ -7,7 +7,7 @@ import { IDENTITY_HEADERS } from "../http/openapi.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyReader } from "../users/identity.js";
 import { boardAudience } from "./access.js";
-import { toPublicBoard } from "./boards.js";
+import { toPublicBoard } from "./board-views.js";
 
 const Params = Type.Object({ appKey: Type.String() });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };

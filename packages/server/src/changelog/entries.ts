@@ -4,7 +4,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { ChangelogEntriesTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
-import { jobProgress } from "../jobs/queue.js";
+import { jobProgress } from "../jobs/queue-reports.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { renderRelease } from "./markdown.js";
 import { onPublicBoard } from "../db/public-board.js";

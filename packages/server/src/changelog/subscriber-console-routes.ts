@@ -5,7 +5,7 @@ import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";

@@ -7,7 +7,7 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { WorkspaceRow } from "../workspaces/workspaces.js";
-import { membershipOf } from "../workspaces/workspaces.js";
+import { membershipOf } from "../workspaces/members.js";
 import { findSession, requireCsrfToken, sessionCookieOf } from "./sessions.js";
 import { findUserByApiToken, type TokenGrant } from "./tokens.js";
 

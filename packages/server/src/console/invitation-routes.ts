@@ -4,12 +4,12 @@ import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { memberByEmail } from "../workspaces/workspaces.js";
+import { memberByEmail } from "../workspaces/members.js";
+import { WorkspaceParams } from "./workspace-params.js";
 import { principalOf, workspaceAccess } from "./auth.js";
 import { higherRole, requireCapability, requireRoleAuthority } from "./capabilities.js";
 import { createInvitation, pendingInvitations, toInvitation } from "./invitations.js";
 
-const WorkspaceParams = Type.Object({ wsId: IdParam("ws") });
 const InvitationParams = Type.Object({ wsId: IdParam("ws"), invitationId: IdParam("inv") });
 const tags = ["console"];
 

@@ -5,7 +5,7 @@ import { isoNow, type Clock } from "../clock.js";
 import type { ConsoleInvitationsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId, randomToken } from "../ids.js";
-import { memberByEmail, membershipOf } from "../workspaces/workspaces.js";
+import { memberByEmail, membershipOf } from "../workspaces/members.js";
 import { can, higherRole, mayChangeRole } from "./capabilities.js";
 
 /** An invitation link works for a week. */

@@ -2,7 +2,7 @@ import type { TriageStatus } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database, SubmissionsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { membershipOf } from "../workspaces/workspaces.js";
+import { membershipOf } from "../workspaces/members.js";
 
 /** A triage change to one or many submissions; absent fields stay as they are. */
 export interface TriagePatch {

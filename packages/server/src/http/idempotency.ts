@@ -1,14 +1,14 @@
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
-import { ErrorBodySchema } from "@tidings/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { decodeJwt } from "jose";
 import type { Kysely } from "kysely";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "./errors.js";
 import { keepAnswer, markWritten, reserve, settleRefusal, type KeptAnswer, type Reservation } from "./idempotency-store.js";
 import type { App } from "./types.js";
-import type { RouteDescription } from "./openapi.js";
+import { documentKey } from "./idempotency-docs.js";
+import { keyOf } from "./idempotency-key.js";
+import { canonicalJson, objectOf, scopeOf, withoutProofs } from "./request-fingerprint.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -27,10 +27,6 @@ type Mode = "body" | "stream";
 const REPLAYED_HEADER = "Idempotent-Replayed";
 /** Answer headers kept with the body and sent again on a replay (the hooks add the rest afresh). */
 const KEPT_HEADERS = ["content-type", "location", "cache-control"];
-/** 1 to 255 printable ASCII characters (after the quotes of the IETF draft's string form). */
-const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
-/** The draft sends the key as a structured-field string: `"…"` with `\"` and `\\` escapes. */
-const QUOTED = /^"((?:[^"\\]|\\["\\])*)"$/;
 const IN_USE_HEADERS = { "Retry-After": "1" };
 
 /** A request that came with a valid key, and the reservation it holds once it has one. */
@@ -45,79 +41,6 @@ interface Keyed {
 const keyed = new WeakMap<FastifyRequest, Keyed>();
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-
-/** JSON with object keys sorted at every depth, so the same request always reads the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-/**
- * Human-verification tokens are single-use, so a retry of the same submission must bring a fresh
- * one: they prove who sends, not what is sent, and stay out of the request's fingerprint.
- */
-const PROOF_FIELDS = new Set(["verificationToken", "turnstileToken"]);
-
-function withoutProofs(body: unknown): unknown {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([k]) => !PROOF_FIELDS.has(k)));
-}
-
-/** The request's `Idempotency-Key`, undefined when none came; 400 when it is malformed or repeated. */
-function keyOf(request: FastifyRequest): string | undefined {
-  const raw = request.headers["idempotency-key"];
-  if (raw === undefined) return undefined;
-  const raws = request.raw.rawHeaders;
-  let sent = 0;
-  for (let i = 0; i < raws.length; i += 2) if (raws[i]!.toLowerCase() === "idempotency-key") sent++;
-  const quoted = typeof raw === "string" ? QUOTED.exec(raw) : null;
-  const key = quoted === null ? raw : quoted[1]!.replace(/\\(["\\])/g, "$1");
-  if (sent > 1 || typeof key !== "string" || !KEY_PATTERN.test(key)) throw new ApiError("invalid_idempotency_key");
-  return key;
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-/**
- * Who is asking, as far as the key's scope goes: the route and its path parameters, the app key
- * and every credential a public route reads (headers, and body or form fields of the same name).
- * Two callers' keys never meet; anonymous callers of one app share a scope (keys must be random).
- */
-function scopeOf(request: FastifyRequest, fields: Record<string, unknown>): string {
-  const h = request.headers;
-  return canonicalJson([
-    request.method,
-    request.routeOptions.url,
-    request.params,
-    h["x-app-key"],
-    h["x-user-token"],
-    h.authorization,
-    h["x-upload-session-token"],
-    fields.appKey,
-    fields.userToken,
-    fields.requesterToken,
-    // The signed-in user, not the token: a retry may carry a token re-signed meanwhile. Only
-    // appended when sent, so the scopes of callers without one stay what they were.
-    ...(typeof h["x-sso-token"] === "string" ? [`sso:${unverifiedSubject(h["x-sso-token"])}`] : []),
-  ]);
-}
-
-/** The `sub` of an SSO token as it claims it (the route verifies the token before any write). */
-function unverifiedSubject(token: string): string {
-  try {
-    const { sub } = decodeJwt(token);
-    return typeof sub === "string" ? sub : "";
-  } catch {
-    return "";
-  }
-}
 
 /** Reserves the key for this request: undefined to go on, the kept answer to replay, or a refusal. */
 async function take(ctx: Context, request: FastifyRequest, entry: Keyed, fields: Record<string, unknown>, content: string): Promise<KeptAnswer | undefined> {
@@ -194,27 +117,6 @@ export function hasIdempotencyKey(request: FastifyRequest): boolean {
 export async function recordIdempotentWrite(trx: Kysely<Database>, request: FastifyRequest): Promise<void> {
   const reservation = keyed.get(request)?.reservation;
   if (reservation !== undefined) await markWritten(trx, reservation);
-}
-
-/** The OpenAPI description of the header and of the answers it adds (documentation only: no runtime schema). */
-const KEY_HEADER_DOC = {
-  type: "string",
-  minLength: 1,
-  description:
-    "Optional. 1–255 printable ASCII characters (a UUID), bare or as the IETF draft's quoted string. A repeat with the same key and body within 24 h replays the first answer (`Idempotent-Replayed: true`) and writes nothing; the same key with another body is 422 `idempotency_key_reused`; while the first is running, 409 `idempotency_key_in_use`. See docs/public-api.md, Idempotency.",
-};
-
-function documentKey({ schema, url }: RouteDescription): RouteDescription {
-  const headers = objectOf(schema.headers);
-  const response = objectOf(schema.response);
-  return {
-    url,
-    schema: {
-      ...schema,
-      headers: { type: "object", ...headers, properties: { ...objectOf(headers.properties), "Idempotency-Key": KEY_HEADER_DOC } },
-      response: { 400: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, ...response },
-    },
-  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { WorkspaceUsageSchema, type WorkspaceUsage } from "@tidings/protocol";
 import { workspaceAccess } from "../console/auth.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
 import { monthlySubmissions, usageMonth } from "./quota.js";

@@ -1,4 +1,4 @@
-import { RetryLater } from "../jobs/queue.js";
+import { RetryLater } from "../jobs/job-outcomes.js";
 
 /** At most one write of an issue's demand block per this long, however many votes arrive. */
 export const DEMAND_INTERVAL_MS = 60_000;

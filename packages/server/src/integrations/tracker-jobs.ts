@@ -3,7 +3,7 @@ import type { JobRunner } from "../jobs/runner.js";
 import { githubAdapter } from "./github/adapter.js";
 import { linearAdapter } from "./linear/adapter.js";
 import type { TrackerAdapter } from "./trackers/adapter.js";
-import { trackerJobKinds } from "./trackers/links.js";
+import { trackerJobKinds } from "./trackers/job-kinds.js";
 import { trackerDemandJobHandler, trackerDemandStep, trackerUnlinkJobHandler, trackerWebhookJobHandler } from "./trackers/sync.js";
 
 /** Every issue tracker an app can connect. */

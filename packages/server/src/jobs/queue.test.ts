@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "@tidings/testing/fake-clock";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
-import { claimDueJobs, claimJob, completeJob, dueJobs, enqueueJobs, failJob, JOB_LEASE_MS, retryDelayMs } from "./queue.js";
-
-describe("retryDelayMs", () => {
-  it("doubles from 30 s and stops at an hour", () => {
-    expect([1, 2, 3, 4, 5].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000, 480_000]);
-    expect(retryDelayMs(20)).toBe(3_600_000);
-  });
-});
+import { claimDueJobs, claimJob, dueJobs, JOB_LEASE_MS } from "./job-claims.js";
+import { completeJob, failJob } from "./job-outcomes.js";
+import { enqueueJobs } from "./queue.js";
 
 describe.each(testDialects())("job queue on %s", (dialect) => {
   let database: TestDatabase;

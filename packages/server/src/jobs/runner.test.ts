@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createTestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
 import { retryDelay } from "../webhooks/retry.js";
-import { enqueueJobs, RetryLater } from "./queue.js";
+import { enqueueJobs } from "./queue.js";
+import { RetryLater } from "./job-outcomes.js";
 
 /**
  * A "probe" handler that records each payload and holds the first job until `release()`:

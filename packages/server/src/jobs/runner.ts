@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import { systemTimers, type Timers } from "../clock.js";
 import type { Context } from "../context.js";
-import { claimJob, completeJob, dueJobs, failJob, nextDueAt, RetryLater, type JobRow } from "./queue.js";
+import { claimJob, dueJobs, nextDueAt, type JobRow } from "./job-claims.js";
+import { completeJob, failJob, RetryLater } from "./job-outcomes.js";
 import { listenForJobs, type JobListener } from "./wakeups.js";
 
 declare module "fastify" {

@@ -11,7 +11,7 @@ import { FakeClock } from "@tidings/testing/fake-clock";
 import { subscriptionRow } from "@tidings/testing/subscriptions";
 import { GENEROUS_RATE_LIMITS, TEST_ADMIN_TOKEN } from "@tidings/testing/test-app";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
-import { JOB_LEASE_MS } from "./queue.js";
+import { JOB_LEASE_MS } from "./job-claims.js";
 
 const SUBSCRIBERS = 12;
 const emails = Array.from({ length: SUBSCRIBERS }, (_, i) => `reader${i}@example.com`);

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
-import { JOB_LEASE_MS } from "../jobs/queue.js";
+import { JOB_LEASE_MS } from "../jobs/job-claims.js";
 
 /** One outgoing mail, fully rendered. */
 export interface MailMessage {

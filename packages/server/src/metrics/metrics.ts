@@ -2,7 +2,7 @@ import type { LogEvent } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { CacheStats } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
-import type { QueueDepth } from "../jobs/queue.js";
+import type { QueueDepth } from "../jobs/queue-reports.js";
 import type { AttemptOutcome } from "../webhooks/send.js";
 import { HistogramTally } from "./histogram-tally.js";
 import { Tally } from "./tally.js";

@@ -1,4 +1,4 @@
-import { UNSUBSCRIBE_TTL_MS, type MailApp } from "../changelog/subscriptions.js";
+import { UNSUBSCRIBE_TTL_MS, type MailApp } from "../changelog/subscription-mail.js";
 import type { Context } from "../context.js";
 import { publicBase } from "../mail/compose.js";
 import { mailLinkSecret, readLinkToken, signLinkToken } from "../mail/link-tokens.js";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { newSigningSecret } from "../apps/apps.js";
+import { newSigningSecret } from "../apps/app-keys.js";
 import type { Db } from "../db/database.js";
 import { STORAGE_KEY_SHAPE } from "../storage/object-storage.js";
 import { ArchiveError } from "./archive-error.js";

@@ -3,7 +3,7 @@ import Type from "typebox";
 import { AppParams } from "../apps/console-routes.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";

@@ -8,7 +8,7 @@ import { toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";
 import { onPublicBoard } from "../db/public-board.js";
 import { listAddress } from "./addresses.js";
-import { summary } from "./screens.js";
+import { summary } from "./screen-text.js";
 
 /** Entries per feed: feed readers poll, they do not page. */
 export const FEED_LIMIT = 50;

@@ -3,55 +3,25 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { portalPath } from "@tidings/client";
 import { MAX_TAG_FILTERS } from "@tidings/protocol";
 import Type from "typebox";
-import { lookupPublicApp } from "../apps/public-app.js";
 import type { Context } from "../context.js";
-import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { findPortalAssetDir, loadPortalAssets, PORTAL_ASSETS, type PortalAssetName } from "./assets.js";
+import { assetRoutes } from "./asset-routes.js";
+import { findPortalAssetDir, loadPortalAssets } from "./assets.js";
 import { listAddress, parsePortalAddress } from "./addresses.js";
-import { BOARD_FEEDS, buildFeed, feedPath, FEEDS, type FeedName } from "./feeds.js";
+import { feedRoutes } from "./feed-routes.js";
+import { BOARD_FEEDS, feedPath, FEEDS, type FeedName } from "./feeds.js";
 import { notFoundPage, portalPage, type FeedLink } from "./html.js";
 import { loadOrganisation } from "./organisation.js";
 import { loadScreen, portalSections } from "./screens.js";
-import { buildSitemap } from "./sitemap.js";
-
-/** How long feed readers and caches may keep a feed or sitemap. */
-const FEED_CACHE_SECONDS = 300;
+import { NOT_FOUND_CSP, pageCsp, parseOrigins } from "./page-csp.js";
+import { portalOrigin, publicPortalApp } from "./portal-request.js";
 
 /** Section names of the server-rendered navigation (the app then renders them in the visitor's language). */
 const SECTION_NAMES = { roadmap: "Roadmap", requests: "Requests", changelog: "What's new", feedback: "Feedback" } as const;
 
 /** Path prefix of the portal's bundles. */
 export const PORTAL_ASSET_BASE = "/p/assets";
-
-function parseOrigins(json: string | null | undefined): string[] {
-  try {
-    const value: unknown = JSON.parse(json ?? "[]");
-    return Array.isArray(value) ? value.filter((o): o is string => typeof o === "string" && /^https:\/\/[^\s;,'"]+$/.test(o)) : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The page's policy: our own script and styles only, API calls to this origin, images from https
- * (release notes) and local previews. Framing: nobody, except the widget's `?embed=1` page, which
- * the app's `allowedEmbedOrigins` restrict when it lists any.
- */
-function pageCsp(embed: boolean, embedOrigins: string[]): string {
-  const ancestors = !embed ? "'none'" : embedOrigins.length > 0 ? embedOrigins.join(" ") : "*";
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' https: data: blob:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    `frame-ancestors ${ancestors}`,
-  ].join("; ");
-}
 
 /** A page's parameters: `embed=1` for the widget's frame, `tag` (repeatable) to filter the requests list. */
 const PageQuerySchema = Type.Object(
@@ -62,8 +32,6 @@ const PageQuerySchema = Type.Object(
   { additionalProperties: true },
 );
 type PageQuery = { embed?: string | undefined; tag?: string | string[] | undefined };
-
-const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * The public portal: `GET /p/<APP_KEY>` (roadmap, requests, changelog and feedback, rendered in
@@ -78,14 +46,8 @@ const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri '
 export function portalRoutes(app: App, ctx: Context): void {
   const assets = loadPortalAssets(findPortalAssetDir());
 
-  /** The origin of absolute links (canonical URLs, feeds, sitemap): PUBLIC_URL, else the request's. */
-  const originOf = (request: FastifyRequest) => ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
-
-  /** The app of a portal address: public ones only; anything else is the same 404. */
-  const portalApp = async (appKey: string) => {
-    const found = /^[A-Za-z0-9_-]{1,100}$/.test(appKey) ? await lookupPublicApp(ctx, appKey) : undefined;
-    return found === undefined || found.app.allowPublic !== 1 ? undefined : found.app;
-  };
+  const originOf = (request: FastifyRequest) => portalOrigin(ctx, request);
+  const portalApp = (appKey: string) => publicPortalApp(ctx, appKey);
 
   const page = async (request: FastifyRequest, reply: FastifyReply, appKey: string, rest: string, query: PageQuery) => {
     const embed = query.embed === "1";
@@ -201,58 +163,6 @@ export function portalRoutes(app: App, ctx: Context): void {
     (request, reply) => page(request, reply, request.params.appKey, `/${request.params["*"]}`, request.query),
   );
 
-  const feed = async (request: FastifyRequest, reply: FastifyReply, appKey: string, name: FeedName, boardSlug?: string) => {
-    await enforceRateLimit(ctx, request, "list");
-    const appRow = await portalApp(appKey);
-    if (appRow === undefined) throw new ApiError("app_not_found");
-    const open = FEEDS[name].of === "changelog" ? appRow.allowAnonymousChangelog === 1 : appRow.allowAnonymousRoadmap === 1;
-    if (!open) throw new ApiError("authentication_required", { message: "This feed is not public" });
-    // A board's feed: public boards only; an unknown and a private one are the same 404.
-    const board = boardSlug === undefined ? undefined : (await loadOrganisation(ctx, appRow.id)).boards.find((b) => b.slug === boardSlug);
-    if (boardSlug !== undefined && board === undefined) throw new ApiError("not_found");
-    const xml = await buildFeed(ctx, appRow, name, originOf(request), board);
-    return reply
-      .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
-      .header("X-Robots-Tag", "noindex")
-      .type(FEEDS[name].format === "rss" ? "application/rss+xml; charset=utf-8" : "application/atom+xml; charset=utf-8")
-      .send(xml);
-  };
-  for (const name of Object.keys(FEEDS) as FeedName[]) {
-    app.get(`/p/:appKey/${name}`, { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, (request, reply) =>
-      feed(request, reply, request.params.appKey, name),
-    );
-  }
-  for (const name of BOARD_FEEDS) {
-    app.get(
-      `/p/:appKey/b/:board/${name}`,
-      { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }), board: Type.String({ maxLength: 64 }) }) } },
-      (request, reply) => feed(request, reply, request.params.appKey, name, request.params.board),
-    );
-  }
-
-  app.get("/p/:appKey/sitemap.xml", { schema: { hide: true, params: Type.Object({ appKey: Type.String({ maxLength: 200 }) }) } }, async (request, reply) => {
-    await enforceRateLimit(ctx, request, "list");
-    const appRow = await portalApp(request.params.appKey);
-    // Only indexable apps have one: the others ask crawlers not to index them.
-    if (appRow === undefined || appRow.portalIndexable !== 1) throw new ApiError("app_not_found");
-    return reply
-      .header("Cache-Control", `public, max-age=${FEED_CACHE_SECONDS}`)
-      .type("application/xml; charset=utf-8")
-      .send(await buildSitemap(ctx, appRow, await loadOrganisation(ctx, appRow.id), originOf(request)));
-  });
-
-  const serveAsset = (name: PortalAssetName, maxAge: number) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const asset = assets.get(name);
-    if (asset === undefined) throw new ApiError("not_found");
-    void reply
-      .header("ETag", asset.etag)
-      .header("Cache-Control", `public, max-age=${maxAge}`)
-      .header("Cross-Origin-Resource-Policy", "cross-origin");
-    if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
-    return reply.type(PORTAL_ASSETS[name]).send(asset.body);
-  };
-
-  app.get("/p/assets/portal.js", { schema: { hide: true } }, serveAsset("portal.js", 300));
-  app.get("/p/assets/portal.css", { schema: { hide: true } }, serveAsset("portal.css", 300));
-  app.get("/widget.js", { schema: { hide: true } }, serveAsset("widget.js", 300));
+  feedRoutes(app, ctx);
+  assetRoutes(app, assets);
 }

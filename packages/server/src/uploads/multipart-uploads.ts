@@ -10,7 +10,10 @@ import { recordIdempotentWrite, reserveAfterBody, sendReplay } from "../http/ide
 import { BYTES, IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { checkImageBytes, claimedImageType, objectMimeType, refuseExecutableBytes, refuseExecutableName, sanitizeFilename } from "./file-types.js";
+import { refuseExecutableBytes, refuseExecutableName } from "./executables.js";
+import { sanitizeFilename } from "./filenames.js";
+import { checkImageBytes, claimedImageType } from "./image-types.js";
+import { objectMimeType } from "./object-types.js";
 import { readMultipart } from "./multipart.js";
 import { receiveFile } from "./receive.js";
 import { errors, streamed, tags } from "./route-options.js";

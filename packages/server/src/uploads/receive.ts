@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { finished, Transform, type Readable } from "node:stream";
 import { ApiError } from "../http/errors.js";
 import type { ObjectStorage } from "../storage/object-storage.js";
-import { SNIFF_BYTES } from "./file-types.js";
+import { SNIFF_BYTES } from "./image-types.js";
 
 /** What was stored. */
 export interface ReceivedFile {

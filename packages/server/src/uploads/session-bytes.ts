@@ -11,7 +11,8 @@ import { hasIdempotencyKey, recordIdempotentWrite, reserveAfterBody, sendReplay 
 import { BYTES } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { checkImageBytes, refuseExecutableBytes, type ImageType } from "./file-types.js";
+import { refuseExecutableBytes } from "./executables.js";
+import { checkImageBytes, type ImageType } from "./image-types.js";
 import { multipartError, readMultipart } from "./multipart.js";
 import { receiveFile } from "./receive.js";
 import { errors, streamed, tags } from "./route-options.js";

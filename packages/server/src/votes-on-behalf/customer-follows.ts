@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { requestSubscription, type MailApp } from "../changelog/subscriptions.js";
+import type { MailApp } from "../changelog/subscription-mail.js";
+import { requestSubscription } from "../changelog/subscriptions.js";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";

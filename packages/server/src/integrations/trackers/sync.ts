@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { isoNow } from "../../clock.js";
 import { appTag, type Context } from "../../context.js";
 import { updateRequest } from "../../feature-requests/triage.js";
-import { enqueueJobs, RetryLater } from "../../jobs/queue.js";
+import { enqueueJobs } from "../../jobs/queue.js";
+import { RetryLater } from "../../jobs/job-outcomes.js";
 import type { JobHandler } from "../../jobs/runner.js";
 import { listColumns } from "../../roadmap/columns.js";
 import { renderDemandBlock, withDemandBlock, withoutDemandBlock } from "../demand-block.js";
@@ -11,7 +12,7 @@ import { requestDemand } from "../demand.js";
 import type { TrackerAdapter, TrackerApi, TrackerFailure } from "./adapter.js";
 import { markBroken } from "./broken.js";
 import { pauseTrackerConnection } from "./connections.js";
-import { demandJob, trackerJobKinds } from "./links.js";
+import { demandJob, trackerJobKinds } from "./job-kinds.js";
 
 /** How the event log names a change a tracker made: `integration:github`. */
 export function trackerActor(adapter: Pick<TrackerAdapter, "provider">): string {

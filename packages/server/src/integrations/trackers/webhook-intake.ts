@@ -4,7 +4,7 @@ import { CONSOLE_BODY_LIMIT, type App } from "../../http/types.js";
 import { enqueueJobs } from "../../jobs/queue.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import type { TrackerAdapter } from "./adapter.js";
-import { trackerJobKinds } from "./links.js";
+import { trackerJobKinds } from "./job-kinds.js";
 
 /** Keeps JSON bodies of the scope's routes raw text, for the signature check over the bytes sent. */
 export function rawJsonBodies(app: App): void {

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { graphemeBoundaries, hostileText, isWellFormed } from "@tidings/protocol/testing";
-import { attachmentDisposition } from "./content-disposition.js";
-import { MAX_FILENAME_LENGTH, sanitizeFilename } from "./file-types.js";
+import { MAX_FILENAME_LENGTH, sanitizeFilename } from "./filenames.js";
 
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f"*:<>?|/\\\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
@@ -62,29 +61,6 @@ describe("sanitizeFilename", () => {
         expect(graphemeBoundaries(raw).has(kept.length)).toBe(true);
         expect(raw.startsWith(kept)).toBe(true);
         if (raw.length > MAX_FILENAME_LENGTH && extension !== "") expect(name.endsWith(extension)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
-
-describe("attachmentDisposition", () => {
-  it("spells each character of the ASCII fallback once and the exact name in filename*", () => {
-    expect(attachmentDisposition("Café 🦄 👩‍💻.txt")).toBe(
-      `attachment; filename="Cafe _ _.txt"; filename*=UTF-8''Caf%C3%A9%20%F0%9F%A6%84%20%F0%9F%91%A9%E2%80%8D%F0%9F%92%BB.txt`,
-    );
-    expect(attachmentDisposition("it's (1) 100%*.txt")).toBe(`attachment; filename="it's (1) 100_*.txt"; filename*=UTF-8''it%27s%20%281%29%20100%25%2A.txt`);
-  });
-
-  it("is an ASCII header value that decodes back to the name, for any stored name", () => {
-    fc.assert(
-      fc.property(hostileText(), (raw) => {
-        const name = sanitizeFilename(raw);
-        const header = attachmentDisposition(name);
-        expect(header).toMatch(/^[\x20-\x7e]+$/);
-        const [, ascii, encoded] = /^attachment; filename="([^"\\]*)"; filename\*=UTF-8''([A-Za-z0-9!#$&+\-.^_`|~%]*)$/.exec(header) ?? [];
-        expect(ascii).toBeDefined();
-        expect(decodeURIComponent(encoded!)).toBe(name);
       }),
       { numRuns: 300 },
     );

@@ -1,0 +1,35 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { randomToken } from "../ids.js";
+import type { AppRow } from "./app-row.js";
+
+/** A new app key: `app_` + 28 URL-safe random characters. */
+export function newAppKey(): string {
+  return `app_${randomToken(28)}`;
+}
+
+/** A new signing secret for identity hashes and attribute signatures. */
+export function newSigningSecret(): string {
+  return `tsk_${randomToken(40)}`;
+}
+
+/** What any app key looks like (`app_demo`, `app_` + random URL-safe characters). */
+const APP_KEY_SHAPE = /^[A-Za-z0-9_-]{4,128}$/;
+
+/** An app by its public key with its workspace's slug, or undefined. */
+export async function findAppByKey(
+  db: Kysely<Database>,
+  appKey: string,
+): Promise<{ app: AppRow; workspaceSlug: string } | undefined> {
+  if (!APP_KEY_SHAPE.test(appKey)) return undefined;
+  const row = await db
+    .selectFrom("apps")
+    .innerJoin("workspaces", "workspaces.id", "apps.workspaceId")
+    .selectAll("apps")
+    .select("workspaces.slug as workspaceSlug")
+    .where("apps.appKey", "=", appKey)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const { workspaceSlug, ...app } = row;
+  return { app, workspaceSlug };
+}
