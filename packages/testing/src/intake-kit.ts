@@ -1,5 +1,5 @@
 import type { ErrorBody } from "@tidings/protocol";
-import type { AppRow } from "../../server/src/apps/apps.js";
+import type { AppRow } from "../../server/src/apps/app-row.js";
 import { findAppByKey } from "../../server/src/apps/app-keys.js";
 import type { Context } from "../../server/src/context.js";
 import { ApiError } from "../../server/src/http/errors.js";

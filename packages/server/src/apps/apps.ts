@@ -12,7 +12,6 @@ import { DEFAULT_MAX_ATTACHMENT_BYTES, DEFAULT_SDK, type AppRow } from "./app-ro
 import { patchColumns } from "./app-patch.js";
 import { newAppKey, newSigningSecret } from "./app-keys.js";
 
-export type { AppRow } from "./app-row.js";
 
 /**
  * Creates an app with default settings and the default roadmap columns. Runs inside the

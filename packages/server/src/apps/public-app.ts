@@ -1,6 +1,7 @@
 import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import { findAppById, type AppRow } from "./apps.js";
+import type { AppRow } from "./app-row.js";
+import { findAppById } from "./apps.js";
 import { findAppByKey } from "./app-keys.js";
 
 /** How long public answers may be served from the shared cache (and by HTTP caches). */

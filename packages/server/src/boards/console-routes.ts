@@ -14,7 +14,7 @@ import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { actorOf, principalOf, workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { appTag, type Context } from "../context.js";
+import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
@@ -22,6 +22,7 @@ import { deleteBoard, reorderBoards, updateBoard } from "./board-changes.js";
 import { moveRequests, type BoardMove } from "./board-moves.js";
 import { toBoard } from "./board-views.js";
 import { createBoard, findBoardInWorkspace, listBoards, requestCounts, type BoardRow } from "./boards.js";
+import { writeAppRow } from "../console/app-writes.js";
 
 const BoardParams = Type.Object({ wsId: IdParam("ws"), boardId: IdParam("brd") });
 const Success = Type.Object({ success: Type.Boolean() });
@@ -41,11 +42,7 @@ export function boardConsoleRoutes(
   const db = ctx.db.kysely;
 
   /** Runs a write in one transaction, then drops the cached public answers of the board's app. */
-  const write = async <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> => {
-    const result = await db.transaction().execute(work);
-    await ctx.cache.invalidateTag(appTag(result.appId));
-    return result;
-  };
+  const write = <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>) => writeAppRow(ctx, work);
   const withCount = async (row: BoardRow) => toBoard(row, (await requestCounts(db, row.appId)).get(row.id) ?? 0);
 
   app.get(

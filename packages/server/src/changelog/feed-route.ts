@@ -1,6 +1,6 @@
 import { ChangelogFeedQuerySchema, ChangelogFeedSchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import { PUBLIC_CACHE_SECONDS, requirePublicApp } from "../apps/public-app.js";
 import { appTag, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";

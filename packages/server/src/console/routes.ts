@@ -5,7 +5,6 @@ import { tokenRoutes } from "./token-routes.js";
 import { workspaceRoutes } from "./workspace-routes.js";
 
 // Other areas still name the workspace route params through this module.
-export { WorkspaceParams } from "./workspace-params.js";
 
 /** `/me`, workspaces, members and API tokens. */
 export function consoleRoutes(app: App, ctx: Context): void {

@@ -13,10 +13,11 @@ import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { appTag, type Context } from "../context.js";
+import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
 import { archiveField, createField, findFieldInWorkspace, listFields, reorderFields, toCustomField, updateField } from "./definitions.js";
+import { writeAppRow } from "../console/app-writes.js";
 
 const FieldParams = Type.Object({ wsId: IdParam("ws"), fieldId: IdParam("fld") });
 const ArchivedAnswer = Type.Object({ success: Type.Boolean(), archived: Type.Boolean() });
@@ -27,11 +28,7 @@ export function customFieldConsoleRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
 
   /** Runs a write in one transaction, then drops the cached public answers of the field's app. */
-  const write = async <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> => {
-    const result = await db.transaction().execute(work);
-    await ctx.cache.invalidateTag(appTag(result.appId));
-    return result;
-  };
+  const write = <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>) => writeAppRow(ctx, work);
 
   app.get(
     "/workspaces/:wsId/apps/:appId/fields",

@@ -22,7 +22,7 @@ import Type from "typebox";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { actorOf, principalOf, workspaceAccess, type Principal } from "../console/auth.js";
 import { requireCapability, type Capability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/routes.js";
+import { WorkspaceParams } from "../console/workspace-params.js";
 import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";

@@ -1,7 +1,7 @@
 import { ErrorBodySchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import { lookupAppById } from "../apps/public-app.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";

@@ -1,6 +1,6 @@
 import { ErrorBodySchema, FeedbackBodySchema, FeedbackResultSchema, type Platform } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import { requirePublicApp } from "../apps/public-app.js";
 import { isoNow } from "../clock.js";
 import { acceptFields } from "../custom-fields/form-values.js";

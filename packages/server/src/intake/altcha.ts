@@ -2,7 +2,7 @@ import { createHmac, randomInt } from "node:crypto";
 import type { AltchaChallenge } from "@tidings/protocol";
 import { createChallenge, verifySolution, type Challenge, type Solution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { Context } from "../context.js";
 
 /** How long a built-in altcha challenge may be solved and spent. */

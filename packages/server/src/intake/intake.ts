@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { requireQuotaLeft, takeSubmissionSlot, usageMonth } from "./quota.js";

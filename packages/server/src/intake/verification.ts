@@ -1,5 +1,5 @@
 import type { VerificationProvider } from "@tidings/protocol";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import { requiredProvider } from "../apps/verification-policy.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";

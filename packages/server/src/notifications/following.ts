@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import { lookupAppById } from "../apps/public-app.js";
 import { audienceSees, boardAudience } from "../boards/access.js";
 import { isoNow } from "../clock.js";

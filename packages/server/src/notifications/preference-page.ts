@@ -1,6 +1,6 @@
 import escapeHtml from "escape-html";
 import type { Kysely } from "kysely";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { page } from "../mail/html.js";

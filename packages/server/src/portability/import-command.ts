@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { createApp, type AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
+import { createApp } from "../apps/apps.js";
 import { findAppByKey } from "../apps/app-keys.js";
 import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config.js";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";

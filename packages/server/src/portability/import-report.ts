@@ -1,4 +1,4 @@
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { CommandIo } from "../command-io.js";
 import type { ImportCommandOptions, ImportResult } from "./import-format.js";
 import type { ImportMappingError } from "./import-records.js";

@@ -2,7 +2,7 @@ import { portalPath } from "@tidings/client";
 import escapeHtml from "escape-html";
 import { Feed } from "feed";
 import { sql } from "kysely";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { BoardRow } from "../boards/boards.js";
 import { toPublicEntry } from "../changelog/entries.js";
 import type { Context } from "../context.js";

@@ -1,6 +1,6 @@
 import { portalPath } from "@tidings/client";
 import escapeHtml from "escape-html";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import type { Context } from "../context.js";
 import { listColumns } from "../roadmap/columns.js";
 import { onPublicBoard } from "../db/public-board.js";

@@ -15,11 +15,12 @@ import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { appTag, type Context } from "../context.js";
+import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
 import { memberCount, memberPage } from "./members.js";
 import { createSegment, deleteSegment, findSegmentInWorkspace, listSegments, ruleOf, toSegment, updateSegment } from "./segments.js";
+import { writeAppRow } from "../console/app-writes.js";
 
 const SegmentParams = Type.Object({ wsId: IdParam("ws"), segmentId: IdParam("seg") });
 const Success = Type.Object({ success: Type.Boolean() });
@@ -33,11 +34,7 @@ export function segmentConsoleRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
 
   /** Runs a write in one transaction, then drops the app's cached public answers (a private board may follow a segment). */
-  const write = async <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> => {
-    const result = await db.transaction().execute(work);
-    await ctx.cache.invalidateTag(appTag(result.appId));
-    return result;
-  };
+  const write = <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>) => writeAppRow(ctx, work);
 
   app.get(
     "/workspaces/:wsId/apps/:appId/segments",

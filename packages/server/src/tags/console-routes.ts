@@ -5,10 +5,11 @@ import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { appTag, type Context } from "../context.js";
+import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
 import { bulkTag, createTag, deleteTag, findTagInWorkspace, listTags, tagCounts, toTag, updateTag, type TagRow } from "./tags.js";
+import { writeAppRow } from "../console/app-writes.js";
 
 const TagParams = Type.Object({ wsId: IdParam("ws"), tagId: IdParam("tag") });
 const Success = Type.Object({ success: Type.Boolean() });
@@ -19,11 +20,7 @@ export function tagConsoleRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
 
   /** Runs a write in one transaction, then drops the cached public answers of the tag's app. */
-  const write = async <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> => {
-    const result = await db.transaction().execute(work);
-    await ctx.cache.invalidateTag(appTag(result.appId));
-    return result;
-  };
+  const write = <T extends { appId: string }>(work: (trx: Kysely<Database>) => Promise<T>) => writeAppRow(ctx, work);
   const withCount = async (row: TagRow) => toTag(row, (await tagCounts(db, row.appId)).get(row.id) ?? 0);
 
   app.get(

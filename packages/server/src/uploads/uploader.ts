@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { AppRow } from "../apps/apps.js";
+import type { AppRow } from "../apps/app-row.js";
 import { requirePublicApp } from "../apps/public-app.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
