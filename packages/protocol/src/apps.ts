@@ -28,6 +28,24 @@ export const VerificationSettingsSchema = Type.Object({
   trustIdentifiedUsers: Type.Boolean(),
 });
 
+/** What an app's settings hold: its record and its settings view both carry them. */
+const settingsFields = {
+  allowPublic: Type.Boolean(),
+  allowAnonymousRoadmap: Type.Boolean(),
+  allowAnonymousVote: Type.Boolean(),
+  allowAnonymousFeedback: Type.Boolean(),
+  allowAnonymousChangelog: Type.Boolean(),
+  /** Search engines may index the public portal (robots meta, sitemap.xml). Off by default. */
+  portalIndexable: Type.Boolean(),
+  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
+  requireIdentifiedUsers: Type.Boolean(),
+  allowedPlatforms: Type.Array(PlatformSchema),
+  maxAttachmentBytes: Type.Integer(),
+  moderationPolicy: ModerationPolicySchema,
+  sdk: SdkAppearanceSchema,
+  verification: VerificationSettingsSchema,
+};
+
 /** An app as the console sees it. */
 export const AppRecordSchema = Type.Object({
   appId: Type.String(),
@@ -43,20 +61,7 @@ export const AppRecordSchema = Type.Object({
   iconUrl: NullableString,
   hideSiteBranding: Type.Boolean(),
   allowedEmbedOrigins: Type.Array(Type.String()),
-  allowPublic: Type.Boolean(),
-  allowAnonymousRoadmap: Type.Boolean(),
-  allowAnonymousVote: Type.Boolean(),
-  allowAnonymousFeedback: Type.Boolean(),
-  allowAnonymousChangelog: Type.Boolean(),
-  /** Search engines may index the public portal (robots meta, sitemap.xml). Off by default. */
-  portalIndexable: Type.Boolean(),
-  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
-  requireIdentifiedUsers: Type.Boolean(),
-  allowedPlatforms: Type.Array(PlatformSchema),
-  maxAttachmentBytes: Type.Integer(),
-  moderationPolicy: ModerationPolicySchema,
-  sdk: SdkAppearanceSchema,
-  verification: VerificationSettingsSchema,
+  ...settingsFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -72,20 +77,7 @@ export const SigningSecretSchema = Type.Object({ appId: Type.String(), signingSe
 /** The settings view of an app (wire-contract §11.4 AppSettings, plus the rest of the settings). */
 export const AppSettingsSchema = Type.Object({
   appId: Type.String(),
-  allowPublic: Type.Boolean(),
-  allowAnonymousRoadmap: Type.Boolean(),
-  allowAnonymousVote: Type.Boolean(),
-  allowAnonymousFeedback: Type.Boolean(),
-  allowAnonymousChangelog: Type.Boolean(),
-  /** Search engines may index the public portal (robots meta, sitemap.xml). Off by default. */
-  portalIndexable: Type.Boolean(),
-  /** Writes (proposals, votes, comments, feedback, uploads) need an SSO token or `X-User-Hash`. */
-  requireIdentifiedUsers: Type.Boolean(),
-  allowedPlatforms: Type.Array(PlatformSchema),
-  maxAttachmentBytes: Type.Integer(),
-  moderationPolicy: ModerationPolicySchema,
-  sdk: SdkAppearanceSchema,
-  verification: VerificationSettingsSchema,
+  ...settingsFields,
   updatedAt: Timestamp,
 });
 
