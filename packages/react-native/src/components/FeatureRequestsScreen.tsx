@@ -1,4 +1,4 @@
-import type { FeatureRequestItem } from "@tidings/client";
+import type { FeatureRequestItem, FeatureRequestSort } from "@tidings/client";
 import { useBoards, useFeatureRequests, useTidings, useVersions, type UseFeatureRequestsOptions } from "@tidings/react-core";
 import { useEffect, useState } from "react";
 import { AccessibilityInfo, FlatList, Modal, Pressable, RefreshControl, Text, TextInput, View } from "react-native";
@@ -6,10 +6,39 @@ import { MIN_TOUCH, usePalette } from "../theme.js";
 import { FeatureRequestComposeSheet } from "./FeatureRequestComposeSheet.js";
 import { FeatureRequestDetail } from "./FeatureRequestDetail.js";
 import { FeatureRequestRow } from "./FeatureRequestRow.js";
-import { Notice } from "./Notice.js";
-import { RequestFilters } from "./RequestFilters.js";
+import { Chip, ChipRow } from "./FilterChips.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading, Unavailable } from "./States.js";
+
+/** A line of text above the list: a notice (rate limit, thanks) or an alert (failed vote). */
+function Notice(props: { text: string; alert?: boolean }) {
+  const palette = usePalette();
+  return (
+    <Text
+      accessibilityRole={props.alert ? "alert" : "text"}
+      accessibilityLiveRegion="polite"
+      style={{
+        marginHorizontal: 12,
+        marginBottom: 8,
+        padding: 10,
+        borderRadius: 8,
+        borderWidth: 1,
+        fontSize: 15,
+        color: props.alert ? palette.danger : palette.text2,
+        borderColor: props.alert ? palette.dangerBorder : palette.border,
+        backgroundColor: props.alert ? palette.dangerBg : palette.card,
+      }}
+    >
+      {props.text}
+    </Text>
+  );
+}
+
+const SORTS: readonly { sort: FeatureRequestSort; label: "requests.sortTop" | "requests.sortNewest" | "requests.sortTrending" }[] = [
+  { sort: "top", label: "requests.sortTop" },
+  { sort: "newest", label: "requests.sortNewest" },
+  { sort: "trending", label: "requests.sortTrending" },
+];
 
 /** Props of {@link FeatureRequestsScreen}; `pageSize`, `sort` and `searchRateLimiterOptions` go to the shared `useFeatureRequests`. */
 export interface FeatureRequestsScreenProps extends UseFeatureRequestsOptions {
@@ -136,7 +165,34 @@ export function FeatureRequestsScreen(props: FeatureRequestsScreenProps) {
             </Pressable>
           )}
         </View>
-        <RequestFilters list={list} boards={boards} versions={versionList} onPickBoard={pickBoard} />
+        {boards.length > 1 ? (
+          <ChipRow label={t("requests.board")}>
+            <Chip label={t("requests.allBoards")} selected={list.board === undefined} onPress={() => pickBoard(undefined)} />
+            {boards.map((b) => (
+              <Chip key={b.id} label={b.name} selected={list.board === b.slug} onPress={() => pickBoard(b.slug)} />
+            ))}
+          </ChipRow>
+        ) : null}
+        {versionList.length > 0 ? (
+          <ChipRow label={t("requests.version")}>
+            <Chip label={t("requests.allVersions")} selected={list.versionId === undefined} onPress={() => list.setVersionId(undefined)} />
+            {versionList.map((v) => (
+              <Chip key={v.id} label={v.label} selected={list.versionId === v.id} onPress={() => list.setVersionId(v.id)} />
+            ))}
+          </ChipRow>
+        ) : null}
+        <ChipRow label={t("requests.sort")}>
+          {SORTS.map((s) => (
+            <Chip key={s.sort} label={t(s.label)} selected={list.sort === s.sort} onPress={() => list.setSort(s.sort)} />
+          ))}
+        </ChipRow>
+        {list.tagChoices.length > 0 ? (
+          <ChipRow label={t("requests.tagFilter")} multiple>
+            {list.tagChoices.map((tag) => (
+              <Chip key={tag.slug} label={tag.name} multiple selected={list.tags.includes(tag.slug)} onPress={() => list.toggleTag(tag.slug)} />
+            ))}
+          </ChipRow>
+        ) : null}
       </View>
       {list.rateLimited ? <Notice text={rateLimitNotice} /> : null}
       {thanks === undefined ? null : <Notice text={thanks} />}
