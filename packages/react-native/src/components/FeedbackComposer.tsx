@@ -1,12 +1,10 @@
 import type { Platform, UploadRequest } from "@tidings/client";
-import { useFeedbackComposer, useTidings } from "@tidings/react-core";
-import { ActivityIndicator, Pressable, ScrollView, Text, TextInput } from "react-native";
+import { useFeedbackComposer, useTidings, type FeedbackComposerState } from "@tidings/react-core";
+import { ActivityIndicator, Pressable, ScrollView, Text, TextInput, View } from "react-native";
 import { runtimePlatform } from "../runtime-platform.js";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { AttachmentsStep } from "./AttachmentsStep.js";
-import { ErrorNotice, Sent } from "./ComposerOutcome.js";
 import { CustomFieldInputs } from "./CustomFieldInputs.js";
-import { PlatformChooser } from "./PlatformChooser.js";
 import { Screen } from "./Screen.js";
 import { Unavailable } from "./States.js";
 
@@ -74,6 +72,82 @@ export interface FeedbackComposerProps {
  */
 function platformCandidate(prop: Platform | undefined, clientDefault: Platform): Platform {
   return prop ?? (clientDefault !== "universal" ? clientDefault : runtimePlatform());
+}
+
+function PlatformChooser(props: { composer: FeedbackComposerState }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  const { composer } = props;
+  // A chooser only when there is something to choose; otherwise the one sent is shown.
+  if (composer.platformChoices.length < 2) {
+    return <Text style={{ color: palette.text2, fontSize: 16 }}>{t(`platform.${composer.platform}`)}</Text>;
+  }
+  return (
+    <View accessibilityRole="radiogroup" accessibilityLabel={t("feedback.platform")} style={{ flexDirection: "row", flexWrap: "wrap", gap: 8 }}>
+      {composer.platformChoices.map((p) => {
+        const selected = p === composer.platform;
+        return (
+          <Pressable
+            key={p}
+            accessibilityRole="radio"
+            accessibilityLabel={t(`platform.${p}`)}
+            accessibilityState={{ checked: selected }}
+            onPress={() => composer.setPlatform(p)}
+            style={{
+              minHeight: MIN_TOUCH,
+              minWidth: MIN_TOUCH,
+              paddingHorizontal: 14,
+              justifyContent: "center",
+              borderRadius: 8,
+              borderWidth: 1,
+              borderColor: selected ? palette.primary : palette.border,
+              backgroundColor: selected ? palette.primary : palette.card,
+            }}
+          >
+            <Text style={{ color: selected ? palette.primaryText : palette.text, fontSize: 16 }}>{t(`platform.${p}`)}</Text>
+          </Pressable>
+        );
+      })}
+    </View>
+  );
+}
+
+/** The localized error of the last submission or pick; the draft above it stays as it was (rule 11). */
+function ErrorNotice(props: { composer: FeedbackComposerState }) {
+  const palette = usePalette();
+  const message = props.composer.error ?? props.composer.pickError;
+  if (message === undefined) return null;
+  return (
+    <View accessibilityRole="alert" accessibilityLiveRegion="polite" style={{ padding: 12, borderRadius: 10, borderWidth: 1, borderColor: palette.dangerBorder, backgroundColor: palette.dangerBg }}>
+      <Text style={{ color: palette.danger, fontSize: 16 }}>{message}</Text>
+    </View>
+  );
+}
+
+/** The outcome of a submission: sent (with its reference) or kept by the outbox for later (without one yet). */
+function Sent(props: { submissionId?: string | undefined; onAnother: () => void }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  return (
+    <View accessibilityLiveRegion="polite" style={{ padding: 16, gap: 12 }}>
+      <Text accessibilityRole="header" style={{ color: palette.success, fontSize: 18, fontWeight: "600" }}>
+        {props.submissionId === undefined ? t("outbox.queued") : t("feedback.sent")}
+      </Text>
+      {props.submissionId === undefined ? null : (
+        <Text selectable style={{ color: palette.text2, fontSize: 16 }}>
+          {t("feedback.reference", { id: props.submissionId })}
+        </Text>
+      )}
+      <Pressable
+        accessibilityRole="button"
+        accessibilityLabel={t("feedback.sendAnother")}
+        onPress={props.onAnother}
+        style={{ minHeight: MIN_TOUCH, alignSelf: "flex-start", justifyContent: "center", paddingHorizontal: 16, borderRadius: 8, borderWidth: 1, borderColor: palette.border, backgroundColor: palette.card }}
+      >
+        <Text style={{ color: palette.text, fontSize: 16 }}>{t("feedback.sendAnother")}</Text>
+      </Pressable>
+    </View>
+  );
 }
 
 /**
