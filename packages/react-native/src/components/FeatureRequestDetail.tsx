@@ -1,7 +1,7 @@
-import type { FeatureRequestItem } from "@tidings/client";
+import type { Comment, FeatureRequestItem } from "@tidings/client";
 import { useComments, useTidings, useToggleVote, type ToggleVote, type VotePatch } from "@tidings/react-core";
 import { useCallback, useState } from "react";
-import { Pressable, ScrollView, Text, View } from "react-native";
+import { Pressable, ScrollView, Text, TextInput, View } from "react-native";
 import { MIN_TOUCH, usePalette } from "../theme.js";
 import { Screen } from "./Screen.js";
 import { ErrorState, Loading } from "./States.js";
@@ -9,8 +9,101 @@ import { Badge } from "./Badge.js";
 import { FollowRequest } from "./FollowRequest.js";
 import { TextButton } from "./TextButton.js";
 import { VoteButton } from "./VoteButton.js";
-import { CommentForm } from "./CommentForm.js";
-import { CommentView } from "./CommentView.js";
+
+function CommentForm(props: { label: string; onPost: (body: string) => Promise<boolean>; posting: boolean; onCancel?: (() => void) | undefined }) {
+  const { t } = useTidings();
+  const palette = usePalette();
+  const [body, setBody] = useState("");
+  const submit = async () => {
+    // The text stays after a failure (rule 11); only a posted comment clears it.
+    if (await props.onPost(body)) setBody("");
+  };
+  return (
+    <View style={{ gap: 8, marginTop: 8 }}>
+      <TextInput
+        accessibilityLabel={props.label}
+        placeholder={props.label}
+        placeholderTextColor={palette.muted}
+        value={body}
+        onChangeText={setBody}
+        multiline
+        style={{
+          minHeight: MIN_TOUCH * 1.5,
+          padding: 10,
+          borderRadius: 8,
+          borderWidth: 1,
+          borderColor: palette.inputBorder,
+          backgroundColor: palette.inputBg,
+          color: palette.text,
+          fontSize: 16,
+          textAlignVertical: "top",
+        }}
+      />
+      <View style={{ flexDirection: "row", gap: 8, justifyContent: "flex-end" }}>
+        {props.onCancel === undefined ? null : <TextButton label={t("common.cancel")} onPress={props.onCancel} />}
+        <TextButton
+          label={t("detail.post")}
+          text={props.posting ? t("detail.posting") : t("detail.post")}
+          primary
+          busy={props.posting}
+          disabled={props.posting || body.trim() === ""}
+          onPress={() => void submit()}
+        />
+      </View>
+    </View>
+  );
+}
+
+function CommentView(props: {
+  comment: Comment;
+  replies: Comment[];
+  onReply: (comment: Comment) => void;
+  /** The comment whose reply form is open. */
+  replyingTo: string | null;
+  reply: (body: string) => Promise<boolean>;
+  cancelReply: () => void;
+  posting: boolean;
+  nested?: boolean;
+}) {
+  const { t, locale } = useTidings();
+  const palette = usePalette();
+  const { comment } = props;
+  const name = comment.authorName ?? t("detail.anonymous");
+  const date = new Date(comment.createdAt);
+  return (
+    <View
+      style={{
+        gap: 4,
+        paddingVertical: 8,
+        ...(props.nested ? { marginLeft: 16, paddingLeft: 12, borderLeftWidth: 2, borderLeftColor: palette.divider } : { borderTopWidth: 1, borderTopColor: palette.divider }),
+      }}
+    >
+      <View style={{ flexDirection: "row", flexWrap: "wrap", alignItems: "center", gap: 8 }}>
+        <Text style={{ color: palette.text, fontWeight: "700", fontSize: 15 }}>{name}</Text>
+        {comment.isTeam ? <Badge label={t("detail.team")} /> : null}
+        <Text style={{ color: palette.muted, fontSize: 13 }}>{Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString(locale)}</Text>
+      </View>
+      <Text style={{ color: palette.text2, fontSize: 16 }}>
+        {comment.replyToAuthorName ? <Text style={{ color: palette.accent }}>@{comment.replyToAuthorName} </Text> : null}
+        {comment.body}
+      </Text>
+      <Pressable
+        accessibilityRole="button"
+        accessibilityLabel={t("detail.replyTo", { name })}
+        onPress={() => props.onReply(comment)}
+        style={{ minHeight: MIN_TOUCH, minWidth: MIN_TOUCH, justifyContent: "center", alignSelf: "flex-start" }}
+      >
+        <Text style={{ color: palette.primary, fontSize: 15 }}>{t("detail.reply")}</Text>
+      </Pressable>
+      {props.replyingTo === comment.id ? (
+        <CommentForm label={t("detail.replyTo", { name })} onPost={props.reply} posting={props.posting} onCancel={props.cancelReply} />
+      ) : null}
+      {props.replies.map((r) => (
+        <CommentView key={r.id} {...props} comment={r} replies={[]} nested />
+      ))}
+    </View>
+  );
+}
 
 /** Props of {@link FeatureRequestDetail}. */
 export interface FeatureRequestDetailProps {
