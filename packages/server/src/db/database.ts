@@ -212,7 +212,7 @@ export async function migrateToLatest(db: Db, options: OpenOptions = {}): Promis
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (error === undefined) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
-    if (attempt < 10 && isOtherSchemaDropped(error, options.schema)) continue;
+    if (attempt < 10 && (isOtherSchemaDropped(error, options.schema) || isCatalogRace(error, results))) continue;
     throw error instanceof Error ? error : new Error(String(error));
   }
 }
@@ -226,6 +226,18 @@ function isOtherSchemaDropped(error: unknown, ownSchema: string | undefined): bo
   if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "3F000") return false;
   const message = error instanceof Error ? error.message : "";
   return ownSchema === undefined ? !message.includes('"public"') : !message.includes(`"${ownSchema}"`);
+}
+
+/**
+ * The same read races other clients' migrations too: a column or table that another schema's
+ * migration drops while the read looks it up by name fails it with `42703` or `42P01`, naming a
+ * relation but not its schema. Only a failure before any migration ran (no results) is such a
+ * read: a migration of ours that fails is reported, not retried.
+ */
+function isCatalogRace(error: unknown, results: readonly unknown[] | undefined): boolean {
+  if (results !== undefined || typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === "42703" || code === "42P01";
 }
 
 /** Answers true when the database accepts a trivial query. */
