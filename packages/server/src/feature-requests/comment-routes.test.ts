@@ -126,6 +126,34 @@ describe.each(testDialects())("public feature request comments on %s", (dialect)
       expect(await names()).toEqual({ [thread]: ["Ann"], [other]: [] });
     });
 
+    it("serves a thread's first page from the shared cache until the thread or the request changes", async () => {
+      const app = await freshApp();
+      const id = (await propose(app.appKey, "Cached thread")).json().featureRequestId as string;
+      const bodies = async (query = "") => {
+        const res = await t.app.inject({ url: `/api/v1/feature-requests/${id}/comments${query}` });
+        return res.statusCode === 200 ? (res.json().comments as Array<{ body: string }>).map((c) => c.body) : res.statusCode;
+      };
+      t.clock.advance(1000);
+      const first = (await post(id, { body: "One" }, "one")).json().id as string;
+      expect(await bodies()).toEqual(["One"]);
+      // A public comment shows on the next read.
+      t.clock.advance(1000);
+      await post(id, { body: "Two" }, "two");
+      expect(await bodies()).toEqual(["One", "Two"]);
+      // A change the server did not make (a restore, another tool) shows once the kept page expires;
+      // a page size of its own is read anew.
+      await t.database.db.kysely.updateTable("featureRequestComments").set({ body: "Uno" }).where("id", "=", first).execute();
+      expect(await bodies()).toEqual(["One", "Two"]);
+      expect(await bodies("?limit=5")).toEqual(["Uno", "Two"]);
+      t.clock.advance(11_000);
+      expect(await bodies()).toEqual(["Uno", "Two"]);
+      // Console writes drop it at once: a hidden comment, then the request declined.
+      expect((await app.console.patch(`/workspaces/${app.wsId}/comments/${first}/hide`, { isHidden: true })).body).toEqual({ success: true });
+      expect(await bodies()).toEqual(["Two"]);
+      await app.console.post(`/workspaces/${app.wsId}/feature-requests/${id}/decline`);
+      expect(await bodies()).toBe(404);
+    });
+
     it("refuses a reply to a comment of another request with 400 invalid_parent and stores nothing", async () => {
       const elsewhere = await post(otherId, { body: "Elsewhere" });
       const res = await post(requestId, { body: "Wrong thread", parentId: elsewhere.json().id });

@@ -6,7 +6,8 @@ import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite } from "../users/identity.js";
-import { addComment, firstPublicComments, listComments } from "./comments.js";
+import { cachedFirstComments } from "./comment-page-cache.js";
+import { addComment, listComments } from "./comments.js";
 import { findPublicRequest, lockRequests } from "./feature-requests.js";
 import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags } from "./public-access.js";
 
@@ -29,7 +30,7 @@ export function commentRoutes(app: App, ctx: Context): void {
       await enforceRateLimit(ctx, request, "public_read");
       const limit = request.query.limit ?? 200;
       // The first page, what a viewer opening a request reads, comes with the request's check.
-      const first = request.query.cursor === undefined ? await firstPublicComments(db, request.params.id, limit) : undefined;
+      const first = request.query.cursor === undefined ? await cachedFirstComments(ctx.cache, db, request.params.id, limit) : undefined;
       const fr = first === undefined ? await findPublicRequest(db, request.params.id) : { id: request.params.id, appId: first.appId, boardId: first.boardId };
       const appRow = await appOfRequest(ctx, fr.appId);
       const identity = await identifyReader(request.headers, appRow, ctx.clock);
