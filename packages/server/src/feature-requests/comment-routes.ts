@@ -5,10 +5,10 @@ import { recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite } from "../users/identity.js";
+import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite, tokenHash } from "../users/identity.js";
 import { cachedFirstComments } from "./comment-page-cache.js";
 import { addComment, listComments } from "./comments.js";
-import { findPublicRequest, lockRequests } from "./feature-requests.js";
+import { findPublicRequest, lockRequestFindUser } from "./feature-requests.js";
 import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags } from "./public-access.js";
 
 /** A request's public comments: reading them, and commenting or replying. */
@@ -67,9 +67,9 @@ export function commentRoutes(app: App, ctx: Context): void {
       }
       const comment = await db.transaction().execute(async (trx) => {
         // The request before the end user, in the order votes take them, so a new user voting
-        // and commenting at once cannot deadlock.
-        await lockRequests(trx, ctx.db.dialect, [fr.id]);
-        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!, identity.profile);
+        // and commenting at once cannot deadlock. On PostgreSQL the lock finds the caller too.
+        const found = ctx.db.dialect === "postgres" ? await lockRequestFindUser(trx, { id: fr.id, appId: appRow.id, hash: tokenHash(identity.token!) }) : undefined;
+        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!, identity.profile, found);
         await recordIdempotentWrite(trx, request);
         return addComment(trx, ctx.clock, {
           publicOnly: true,

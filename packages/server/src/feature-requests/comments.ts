@@ -192,40 +192,29 @@ export async function moveCommentCount(
  */
 export async function addComment(trx: Kysely<Database>, clock: Clock, input: NewComment): Promise<Comment> {
   const now = isoNow(clock);
-  const counted = await moveCommentCount(trx, input.featureRequestId, 1, { updatedAt: now, publicOnly: input.publicOnly === true });
+  const counted = await (input.publicOnly === true ? countPublicComment : countComment).first(trx, { id: input.featureRequestId, now });
   if (counted === undefined) throw new ApiError("feature_request_not_found");
   let replyToAuthorName: string | null = null;
   if (input.parentId !== null) {
-    const parent = await trx
-      .selectFrom("featureRequestComments")
-      .select(["authorName", "isTeam"])
-      .where("id", "=", input.parentId)
-      .where("featureRequestId", "=", input.featureRequestId)
-      .where("isHidden", "=", 0)
-      .executeTakeFirst();
+    const parent = await visibleParent.first(trx, { id: input.parentId, featureRequestId: input.featureRequestId });
     if (parent === undefined) throw new ApiError("invalid_parent");
     replyToAuthorName = parent.authorName ?? (parent.isTeam === 1 ? "Team" : null);
   }
   const id = newId("cmt", clock.now());
-  await trx
-    .insertInto("featureRequestComments")
-    .values({
-      id,
-      featureRequestId: input.featureRequestId,
-      endUserId: input.endUserId,
-      teamUserId: input.teamUserId,
-      authorName: input.authorName,
-      authorEmail: input.authorEmail,
-      body: input.body,
-      parentId: input.parentId,
-      replyToAuthorName,
-      isTeam: input.isTeam ? 1 : 0,
-      isHidden: 0,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .execute();
-  const comment = toComment(await commentQuery(trx).where("cm.id", "=", id).executeTakeFirstOrThrow());
+  await insertComment.execute(trx, {
+    id,
+    featureRequestId: input.featureRequestId,
+    endUserId: input.endUserId,
+    teamUserId: input.teamUserId,
+    authorName: input.authorName,
+    authorEmail: input.authorEmail,
+    body: input.body,
+    parentId: input.parentId,
+    replyToAuthorName,
+    isTeam: input.isTeam ? 1 : 0,
+    now,
+  });
+  const comment = toComment((await commentById.first(trx, { id }))!);
   await queueWebhookEvent(trx, clock, counted.appId, "comment.created", async () => {
     const request = await requestSnapshot(trx, input.featureRequestId);
     if (request === undefined) return undefined;
@@ -234,3 +223,70 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
   });
   return comment;
 }
+
+/**
+ * `addComment`'s statements, prepared (the public comment is a hot write path): the count's move
+ * (`moveCommentCount` with `updatedAt`; `publicOnly` or not), the parent's check, the insert and
+ * the stored comment read back with its authors.
+ */
+const countComment = preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) =>
+  db
+    .updateTable("featureRequests")
+    .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
+    .where("id", "=", p.id)
+    .returning("appId"),
+);
+
+const countPublicComment = preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) =>
+  db
+    .updateTable("featureRequests")
+    .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
+    .where("id", "=", p.id)
+    .where("moderation", "=", "approved")
+    .where("mergedIntoId", "is", null)
+    .returning("appId"),
+);
+
+const visibleParent = preparedQuery<{ id: string; featureRequestId: string }, { authorName: string | null; isTeam: number }>((db, p) =>
+  db
+    .selectFrom("featureRequestComments")
+    .select(["authorName", "isTeam"])
+    .where("id", "=", p.id)
+    .where("featureRequestId", "=", p.featureRequestId)
+    .where("isHidden", "=", 0),
+);
+
+const insertComment = preparedQuery<
+  {
+    id: string;
+    featureRequestId: string;
+    endUserId: string | null;
+    teamUserId: string | null;
+    authorName: string | null;
+    authorEmail: string | null;
+    body: string;
+    parentId: string | null;
+    replyToAuthorName: string | null;
+    isTeam: 0 | 1;
+    now: string;
+  },
+  never
+>((db, p) =>
+  db.insertInto("featureRequestComments").values({
+    id: p.id,
+    featureRequestId: p.featureRequestId,
+    endUserId: p.endUserId,
+    teamUserId: p.teamUserId,
+    authorName: p.authorName,
+    authorEmail: p.authorEmail,
+    body: p.body,
+    parentId: p.parentId,
+    replyToAuthorName: p.replyToAuthorName,
+    isTeam: p.isTeam,
+    isHidden: 0,
+    createdAt: p.now,
+    updatedAt: p.now,
+  }),
+);
+
+const commentById = preparedQuery<{ id: string }, CommentRow>((db, p) => commentQuery(db).where("cm.id", "=", p.id));

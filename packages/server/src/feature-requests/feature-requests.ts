@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
+import { executeNamed } from "../db/named-statements.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { queueRequestWebhook } from "../webhooks/events.js";
-import { defaultBoard } from "../boards/boards.js";
 import type { StoredFieldValues } from "../custom-fields/values.js";
 import { ftsRow } from "../search/search-index.js";
 import { indexPrefix, searchText } from "../search/search-text.js";
@@ -95,14 +95,20 @@ export async function createFeatureRequests(
 ): Promise<FeatureRequestRow[]> {
   if (inputs.some((input) => input.appId !== appId)) throw new Error("createFeatureRequests: every request must belong to appId");
   const now = isoNow(clock);
-  const review = await reviewColumnId(trx, appId);
-  const standardBoard = inputs.every((input) => input.boardId !== undefined) ? undefined : (await defaultBoard(trx, appId)).id;
-  const [columns, versions] = await Promise.all([
-    trx.selectFrom("boardColumns").select(["id", "name"]).where("appId", "=", appId).execute(),
-    trx.selectFrom("appVersions").select(["id", "label"]).where("appId", "=", appId).execute(),
-  ]);
-  const columnName = new Map(columns.map((c) => [c.id, c.name]));
-  const versionLabel = new Map(versions.map((v) => [v.id, v.label]));
+  // The review column and the default board in one statement; the names of other columns and of
+  // versions only when a request is placed in one (imports): a proposal needs neither.
+  const defaults = await appDefaults.first(trx, { appId });
+  if (defaults === undefined) throw new Error(`createFeatureRequests: app ${appId} has no review column or no default board`);
+  const review = defaults.reviewId;
+  const standardBoard = defaults.boardId;
+  const columnName = new Map([[review, defaults.reviewName]]);
+  const versionLabel = new Map<string, string>();
+  if (inputs.some((input) => input.columnId !== undefined && input.columnId !== review)) {
+    for (const c of await trx.selectFrom("boardColumns").select(["id", "name"]).where("appId", "=", appId).execute()) columnName.set(c.id, c.name);
+  }
+  if (inputs.some((input) => input.versionId !== undefined && input.versionId !== null)) {
+    for (const v of await trx.selectFrom("appVersions").select(["id", "label"]).where("appId", "=", appId).execute()) versionLabel.set(v.id, v.label);
+  }
   const rows = inputs.map((input): FeatureRequestRow => {
     const columnId = input.columnId ?? review;
     const versionId = input.versionId ?? null;
@@ -111,7 +117,7 @@ export async function createFeatureRequests(
     return {
       id: newId("fr", clock.now()),
       appId,
-      boardId: input.boardId ?? standardBoard!,
+      boardId: input.boardId ?? standardBoard,
       title: input.title,
       description: input.description,
       columnId,
@@ -136,30 +142,43 @@ export async function createFeatureRequests(
   });
   for (let i = 0; i < rows.length; i += BATCH) {
     const chunk = rows.slice(i, i + BATCH);
-    await trx.insertInto("featureRequests").values(chunk).execute();
+    // One request (a proposal) as a named statement on PostgreSQL: its SQL is the same every time.
+    const one = chunk.length === 1;
+    const inserted = trx.insertInto("featureRequests").values(chunk);
+    await (one ? executeNamed(trx, inserted) : inserted.execute());
     if (dialect === "sqlite") {
       await trx
         .insertInto("featureRequestsFts")
         .values(chunk.map((r) => ftsRow(r.id, r, indexPrefix(r))))
         .execute();
     }
-    await trx
-      .insertInto("featureRequestEvents")
-      .values(
-        chunk.map((r, j) => ({
-          id: newId("evt", clock.now()),
-          featureRequestId: r.id,
-          appId,
-          type: "created",
-          data: JSON.stringify({ approved: r.moderation === "approved", ...inputs[i + j]!.eventData }),
-          actor: inputs[i + j]!.actor,
-          createdAt: r.createdAt,
-        })),
-      )
-      .execute();
+    const events = trx.insertInto("featureRequestEvents").values(
+      chunk.map((r, j) => ({
+        id: newId("evt", clock.now()),
+        featureRequestId: r.id,
+        appId,
+        type: "created",
+        data: JSON.stringify({ approved: r.moderation === "approved", ...inputs[i + j]!.eventData }),
+        actor: inputs[i + j]!.actor,
+        createdAt: r.createdAt,
+      })),
+    );
+    await (one ? executeNamed(trx, events) : events.execute());
   }
   return rows;
 }
+
+/** An app's review column (with its name, for the search text) and its default board. */
+const appDefaults = preparedQuery<{ appId: string }, { reviewId: string; reviewName: string; boardId: string }>((db, p) =>
+  db
+    .selectFrom("boardColumns as c")
+    .innerJoin("boards as b", (join) => join.on("b.appId", "=", p.appId).on("b.isDefault", "=", 1))
+    .select(["c.id as reviewId", "c.name as reviewName", "b.id as boardId"])
+    .where("c.appId", "=", p.appId)
+    .where("c.kind", "=", "pending_review")
+    .orderBy("c.position")
+    .limit(1),
+);
 
 /**
  * The id and app of a request the public may see: approved and not merged. Anything else is 404
@@ -194,6 +213,28 @@ export async function lockRequests(trx: Kysely<Database>, dialect: DialectName, 
   if (dialect !== "postgres" || ids.length === 0) return;
   await trx.selectFrom("featureRequests").select("id").where("id", "in", [...new Set(ids)]).orderBy("id").forUpdate().execute();
 }
+
+/**
+ * PostgreSQL: locks one request as {@link lockRequests} does (so concurrent votes and comments on
+ * it are applied one after another, and before the end user is minted: see `ensureEndUser`) and
+ * finds the caller's end user by token hash in the same round trip. No row when the request does
+ * not exist (404 `feature_request_not_found`); null when the token has no end user yet.
+ */
+export async function lockRequestFindUser(trx: Kysely<Database>, input: { id: string; appId: string; hash: string }): Promise<{ id: string; publicId: string } | null> {
+  const row = await lockedRequestAndUser.first(trx, input);
+  if (row === undefined) throw new ApiError("feature_request_not_found");
+  return row.endUserId === null || row.publicId === null ? null : { id: row.endUserId, publicId: row.publicId };
+}
+
+const lockedRequestAndUser = preparedQuery<
+  { id: string; appId: string; hash: string },
+  { id: string; endUserId: string | null; publicId: string | null }
+>((db, p) =>
+  db
+    .selectFrom((eb) => eb.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate().as("fr"))
+    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
+    .select(["fr.id", "eu.id as endUserId", "eu.publicId"]),
+);
 
 /** Sets `vote_count` to the stored votes plus imported ones; hold the request's lock ({@link lockRequests}). */
 export async function recountVotes(trx: Kysely<Database>, featureRequestId: string): Promise<number> {

@@ -8,6 +8,7 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { ensureEndUser, newPublicUserId, tokenHash } from "../users/identity.js";
+import { lockRequestFindUser } from "./feature-requests.js";
 import type { SsoProfile } from "../users/sso.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 import { eventCompany } from "../companies/event-company.js";
@@ -47,9 +48,7 @@ export async function applyVote(
     let endUserId: string;
     let outcome: VoteOutcome;
     if (db.dialect === "postgres") {
-      const locked = await lockRequestFindVoter.first(trx, { id: input.featureRequestId, appId: input.appId, hash: tokenHash(input.token) });
-      if (locked === undefined) throw new ApiError("feature_request_not_found");
-      const voter = locked.endUserId === null || locked.publicId === null ? null : { id: locked.endUserId, publicId: locked.publicId };
+      const voter = await lockRequestFindUser(trx, { id: input.featureRequestId, appId: input.appId, hash: tokenHash(input.token) });
       endUserId = (await ensureEndUser(trx, clock, input.appId, input.token, input.profile, voter)).id;
       outcome = input.mode === "toggle" ? await toggle(trx, clock, input, endUserId) : await removeVote(trx, input, endUserId);
     } else {
@@ -215,21 +214,6 @@ async function count(trx: Kysely<Database>, input: { featureRequestId: string; a
 function requestGone(error: unknown): never {
   throw isForeignKeyViolation(error) ? new ApiError("feature_request_not_found") : error;
 }
-
-/**
- * PostgreSQL: locks the request (so concurrent votes on it are applied one after another, and
- * before the end user is minted: see `ensureEndUser`) and finds the voter in the same round trip.
- * No row when the request does not exist.
- */
-const lockRequestFindVoter = preparedQuery<
-  { id: string; appId: string; hash: string },
-  { id: string; endUserId: string | null; publicId: string | null }
->((db, p) =>
-  db
-    .selectFrom((eb) => eb.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate().as("fr"))
-    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
-    .select(["fr.id", "eu.id as endUserId", "eu.publicId"]),
-);
 
 /**
  * PostgreSQL: a toggle in one statement. The insert adds the vote unless there is one; the
