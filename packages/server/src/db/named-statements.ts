@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Compilable, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type Compilable, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import type pg from "pg";
 import type { Database } from "./schema.js";
 
@@ -51,4 +51,13 @@ export function useNamedStatements(client: pg.PoolClient): void {
     const name = typeof text === "string" && Array.isArray(values) && args.length === 2 ? names.get(text) : undefined;
     return name === undefined ? query(...args) : query({ name, text, values });
   };
+}
+
+/**
+ * `column in (ids)`: on PostgreSQL as one array parameter, so the statement's text is the same
+ * for any number of ids and it can be prepared once (see `executeNamed`).
+ */
+export function idIn(db: Kysely<Database>, column: string, ids: string[]): RawBuilder<SqlBool> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<SqlBool>`${sql.ref(column)} = any(${sql.val(ids)}::text[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
 }

@@ -198,11 +198,3 @@ async function readRecentCommenters(db: Kysely<Database>, ids: string[]): Promis
   return out;
 }
 
-/**
- * `column in (ids)`: on PostgreSQL as one array parameter, so the statement's text is the same
- * for any number of ids and it can be prepared once (see `executeNamed`).
- */
-export function idIn(db: Kysely<Database>, column: string, ids: string[]): RawBuilder<SqlBool> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<SqlBool>`${sql.ref(column)} = any(${sql.val(ids)}::text[])`;
-  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
-}

@@ -1,13 +1,15 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { tagsOf, toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem, type CommentersCache } from "./items.js";
+import { executeNamed, idIn } from "../db/named-statements.js";
+import { publicTagsOf } from "../tags/public-tags.js";
+import { toPublicTag } from "../tags/tags.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem, type CommentersCache, type ItemRow } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
 import type { ListPage, ListQuery } from "./list-query.js";
 import { ownPendingBy } from "./listed.js";
-import { newestOwnPending } from "./own-pending.js";
+import { newestOwnPending, ownPendingWindow, type OwnPendingRow } from "./own-pending.js";
 import { ownMatches } from "./own-search.js";
 import { searchTerms } from "../search/search-text.js";
 import { personalisePage, type PageViewer } from "./page-viewer.js";
@@ -34,10 +36,13 @@ export async function ownPage(
   const searching = query.q !== undefined && query.q.trim() !== "";
   if (!searching && query.sort === "trending" && options.ranking === undefined) return undefined;
   if (!searching && query.sort !== "trending" && query.offset > 0) return undefined;
-  const own = await newestOwnPending(db, query.appId, viewer.id);
   const personal = personalisePage(shared, viewer);
+  // A page without filters merges or counts the window as it is: read with its rows.
+  const unfiltered = !searching && query.versionId === undefined && query.boardIds === undefined && (query.tagIds ?? []).length === 0;
+  const window = unfiltered ? await ownPendingWindow(db, query.appId, viewer.id) : undefined;
+  const own = window?.map((r) => r.id) ?? (await newestOwnPending(db, query.appId, viewer.id));
   if (own.length === 0) return personal;
-  if (!searching && query.sort === "trending") return ownTrendingPage(db, query, personal, own, await options.ranking!());
+  if (!searching && query.sort === "trending") return ownTrendingPage(db, query, personal, own, await options.ranking!(), window);
   // A search lists the caller's matches first, then exactly the public search (see own-search.ts):
   // without a match of theirs, that is the shared page.
   if (searching) {
@@ -49,7 +54,8 @@ export async function ownPage(
   // The window's requests the filters keep, with whether the caller voted on each (≤ 50 rows).
   // One approved since the window was read may be on the shared page already: listed once.
   const mine = (
-    await db
+    window ??
+    (await db
       .selectFrom("featureRequests as fr")
       .where(ownPendingBy(query, own))
       .select(["fr.id", "fr.createdAt", "fr.voteCount"])
@@ -58,7 +64,7 @@ export async function ownPage(
           .exists(eb.selectFrom("featureRequestVotes as v").select("v.featureRequestId").whereRef("v.featureRequestId", "=", "fr.id").where("v.endUserId", "=", viewer.id))
           .as("hasVoted"),
       )
-      .execute()
+      .execute())
   ).filter((r) => !listed.has(r.id));
   const { after } = pageStart(query, true);
   const position = after === undefined ? undefined : { id: after.i, createdAt: after.c, voteCount: after.s === "top" ? after.v : 0 };
@@ -68,7 +74,8 @@ export async function ownPage(
     .sort((a, b) => compareKeys(order, a.key, b.key))
     .slice(0, query.limit);
   const wanted = merged.filter((m) => m.item === undefined).map((m) => m.key.id);
-  const items = await ownItems(db, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)), options.commenters);
+  const known = window === undefined ? undefined : new Map(window.map((r) => [r.id, r]));
+  const items = await ownItems(db, query.appId, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)), options.commenters, known);
   const requests = merged.map((m) => m.item ?? items.get(m.key.id)).filter((item): item is FeatureRequestItem => item !== undefined);
   const hasMore = shared.hasMore || shared.requests.length + onward.length > query.limit;
   const last = merged.at(-1)?.key;
@@ -88,7 +95,14 @@ export async function ownPage(
  * share of callers that grows as proposals wait for review. Undefined when the page reaches past
  * the ranking, or was built from another one (it changed since), for the full build.
  */
-async function ownTrendingPage(db: Kysely<Database>, query: ListQuery, personal: ListPage, own: readonly string[], hot: readonly string[]): Promise<ListPage | undefined> {
+async function ownTrendingPage(
+  db: Kysely<Database>,
+  query: ListQuery,
+  personal: ListPage,
+  own: readonly string[],
+  hot: readonly string[],
+  window: readonly OwnPendingRow[] | undefined,
+): Promise<ListPage | undefined> {
   const { offset } = pageStart(query, false);
   const end = offset + query.limit;
   const ids = personal.requests.map((r) => r.id);
@@ -96,29 +110,47 @@ async function ownTrendingPage(db: Kysely<Database>, query: ListQuery, personal:
   // The window's requests the filters keep (≤ 50 rows); one approved since the window was read
   // may be on the page already: counted once.
   const listed = new Set(ids);
-  const mine = (await db.selectFrom("featureRequests as fr").where(ownPendingBy(query, own)).select("fr.id").execute()).filter((r) => !listed.has(r.id));
+  // Without filters, the window itself.
+  const mine = (window ?? (await db.selectFrom("featureRequests as fr").where(ownPendingBy(query, own)).select("fr.id").execute())).filter((r) => !listed.has(r.id));
   const total = personal.total + mine.length;
   const hasMore = total > end;
   const last = personal.requests.at(-1)!;
   return { ...personal, total, hasMore, nextCursor: hasMore ? cursorAfter(query, false, last, end) : null };
 }
 
-/** The items of the caller's own pending requests `ids`, read together (rows, recent commenters, public tags). */
-async function ownItems(db: Kysely<Database>, ids: string[], voted: Set<string>, commentersCache: CommentersCache | undefined): Promise<Map<string, FeatureRequestItem>> {
+/**
+ * The items of the caller's own pending requests `ids`: their rows (read together by id, unless
+ * `known` holds them already, see `ownPendingWindow`), recent commenters of those with comments,
+ * and public tags of those with tags (all of them when their rows were read here).
+ */
+async function ownItems(
+  db: Kysely<Database>,
+  appId: string,
+  ids: string[],
+  voted: Set<string>,
+  commentersCache: CommentersCache | undefined,
+  known?: Map<string, OwnPendingRow>,
+): Promise<Map<string, FeatureRequestItem>> {
   if (ids.length === 0) return new Map();
-  const [rows, commenters, tags] = await Promise.all([
-    db
-      .selectFrom("featureRequests as fr")
-      .leftJoin("boardColumns as c", "c.id", "fr.columnId")
-      .leftJoin("appVersions as v", "v.id", "fr.versionId")
-      .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-      .select(ITEM_COLUMNS)
-      .select(ITEM_JOINED_COLUMNS)
-      .where("fr.id", "in", ids)
-      .execute(),
-    recentCommenters(db, ids, commentersCache),
-    tagsOf(db, ids, true),
-  ]);
+  const rows: ItemRow[] =
+    known !== undefined
+      ? ids.map((id) => known.get(id)).filter((r): r is OwnPendingRow => r !== undefined)
+      : // The ids as one array on PostgreSQL: a statement prepared once for any number of them.
+        await executeNamed(
+          db,
+          db
+            .selectFrom("featureRequests as fr")
+            .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+            .leftJoin("appVersions as v", "v.id", "fr.versionId")
+            .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+            .select(ITEM_COLUMNS)
+            .select(ITEM_JOINED_COLUMNS)
+            .where(idIn(db, "fr.id", ids)),
+        );
+  // A request without comments has no recent commenters (its count is of the visible ones).
+  const commented = rows.filter((r) => r.commentCount > 0).map((r) => r.id);
+  const tagged = known === undefined ? ids : rows.filter((r) => Boolean((r as OwnPendingRow).tagged)).map((r) => r.id);
+  const [commenters, tags] = await Promise.all([recentCommenters(db, commented, commentersCache), publicTagsOf(db, appId, tagged, commentersCache?.shared)]);
   return new Map(
     rows.map((r) => [r.id, toItem(r, commenters.get(r.id) ?? [], { hasVoted: voted.has(r.id), isOwnRequest: true }, (tags.get(r.id) ?? []).map(toPublicTag))]),
   );

@@ -149,4 +149,25 @@ describe.each(testDialects())("a caller's window of their own pending requests, 
     expect(seen.ids).toEqual([newest, ...pending.slice(-OWN_PENDING_SHOWN).reverse(), ...[...approved].reverse()]);
     expect(seen.totals).toEqual([approved.length + 1 + OWN_PENDING_SHOWN]);
   });
+  it("shows a caller's own pending requests on their pages with their public tags, team comments and votes, as the request itself reads", async () => {
+    const token = "tagged-viewer";
+    const tagged = await propose("Tagged while waiting", token);
+    const discussed = await propose("Discussed while waiting", token);
+    const tag = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/tags`, { name: "Roadmap idea" });
+    const hidden = await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/tags`, { name: "Triage", visibility: "team" });
+    expect((await ws.console.post(`/workspaces/${ws.wsId}/apps/${ws.appId}/feature-requests/tags`, { featureRequestIds: [tagged], add: [tag.body.id, hidden.body.id] })).status).toBe(200);
+    expect((await ws.console.post(`/workspaces/${ws.wsId}/feature-requests/${discussed}/comments`, { body: "Looking at it" })).status).toBe(201);
+    expect((await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${discussed}/vote`, headers: { "x-user-token": token }, payload: {} })).statusCode).toBe(404);
+    for (const sort of ["newest", "top", "trending"]) {
+      const res = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&limit=100&sort=${sort}`, headers: { "x-user-token": token } });
+      expect(res.statusCode, res.body).toBe(200);
+      const byId = new Map((res.json().requests as Array<Item & Record<string, unknown>>).map((r) => [r.id, r]));
+      for (const id of [tagged, discussed]) {
+        const alone = (await t.app.inject({ url: `/api/v1/feature-requests/${id}`, headers: { "x-user-token": token } })).json();
+        expect(byId.get(id), `${sort}: ${id}`).toEqual(alone);
+      }
+      expect(byId.get(tagged)).toMatchObject({ isOwnRequest: true, approved: false, tags: [{ name: "Roadmap idea", slug: "roadmap-idea", color: null }] });
+      expect(byId.get(discussed)).toMatchObject({ isOwnRequest: true, commentCount: 1, tags: [] });
+    }
+  });
 });

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from "kysely";
 import { executeNamed } from "../db/named-statements.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, type ItemRow } from "./items.js";
 
 /**
  * How many of a caller's own requests waiting for review their listings and searches show: the
@@ -38,3 +40,45 @@ export async function newestOwnPending(db: Kysely<Database>, appId: string, view
   );
   return rows.map((r) => r.id);
 }
+
+/** One request of {@link ownPendingWindow}: its item's row, the caller's vote on it, and whether it carries tags. */
+export interface OwnPendingRow extends ItemRow {
+  hasVoted: number | boolean;
+  tagged: number | boolean;
+}
+
+/**
+ * The same window as {@link newestOwnPending}, with what a `newest` or `top` page without filters
+ * needs of its requests: the item's row (what the page merges by, creation time and votes,
+ * included), the caller's vote, and whether any tag is to be read. One prepared statement where
+ * the window, its merge keys and the items of those landing on the page took three, two of them
+ * with lists of ids (on PostgreSQL unnamed, so parsed and planned on every page of every caller
+ * with a pending request).
+ */
+export function ownPendingWindow(db: Kysely<Database>, appId: string, viewerEndUserId: string): Promise<OwnPendingRow[]> {
+  return ownWindowRows.rows(db, { appId, viewerEndUserId });
+}
+
+const ownWindowRows = preparedQuery<{ appId: string; viewerEndUserId: string }, OwnPendingRow>((db, p) =>
+  db
+    .selectFrom("featureRequests as fr")
+    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+    .leftJoin("appVersions as v", "v.id", "fr.versionId")
+    .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+    .select(ITEM_COLUMNS)
+    .select(ITEM_JOINED_COLUMNS)
+    .select((eb) => [
+      eb
+        .exists(eb.selectFrom("featureRequestVotes as vote").select("vote.featureRequestId").whereRef("vote.featureRequestId", "=", "fr.id").where("vote.endUserId", "=", p.viewerEndUserId))
+        .as("hasVoted"),
+      eb.exists(eb.selectFrom("featureRequestTags as t").select("t.tagId").whereRef("t.featureRequestId", "=", "fr.id")).as("tagged"),
+    ])
+    .where("fr.appId", "=", p.appId)
+    .where("fr.requesterEndUserId", "=", p.viewerEndUserId)
+    // Literals, so the partial index serves it (see listed.ts).
+    .where("fr.moderation", "=", sql.lit("pending"))
+    .where("fr.mergedIntoId", "is", null)
+    .orderBy("fr.createdAt", "desc")
+    .orderBy("fr.id", "desc")
+    .limit(sql.lit(OWN_PENDING_SHOWN)) as never,
+);

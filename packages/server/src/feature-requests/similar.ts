@@ -5,7 +5,8 @@ import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, idIn, recentCommenters, toItem } from "./items.js";
+import { idIn } from "../db/named-statements.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
 import { titleMatches, type TitleLookup, type TitleMatch } from "./title-matches.js";
 import { titleStems, typedMatch, typedTitle } from "./title-similarity.js";
 

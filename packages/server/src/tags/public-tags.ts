@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
+import { executeNamed, idIn } from "../db/named-statements.js";
 import { ApiError } from "../http/errors.js";
 import type { TagRow } from "./tags.js";
 
@@ -44,7 +45,8 @@ export async function publicTagsOf(db: Kysely<Database>, appId: string, featureR
   const out = new Map<string, TagRow[]>();
   if (featureRequestIds.length === 0) return out;
   const [pairs, tags] = await Promise.all([
-    db.selectFrom("featureRequestTags").select(["featureRequestId", "tagId"]).where("featureRequestId", "in", [...featureRequestIds]).execute(),
+    // The ids as one array on PostgreSQL: prepared once for any number of them.
+    executeNamed(db, db.selectFrom("featureRequestTags").select(["featureRequestId", "tagId"]).where(idIn(db, "featureRequestId", [...featureRequestIds]))),
     appPublicTags(db, appId, cache),
   ]);
   const position = new Map(tags.map((t, i) => [t.id, i]));
