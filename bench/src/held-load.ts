@@ -12,20 +12,20 @@
  *   thousands pending: the bounded cost of one caller with a large backlog.
  * On SQLite, and on a fresh schema of the PostgreSQL at BENCH_DATABASE_URL when it is set
  * (BENCH_HELD_ENGINES=sqlite or =postgres picks one). Everything written stays in the data.
- * The process's RSS is printed after each window (the load generator runs in a worker thread of
- * this process, so part of it is autocannon's). BENCH_HELD_PROBE=1 also times each kind of
- * request on its own before and after the load (see `probe`), to say which kinds grew dearer.
+ * The board is seeded in this process and served by `tidings serve` in a child process, so the
+ * RSS printed after each window is the server's alone (the load generator is a worker thread of
+ * this process). BENCH_HELD_PROBE=1 also times each kind of request on its own before and after
+ * the load (see `probe`), to say which kinds grew dearer.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { CompiledQuery } from "kysely";
-import { buildApp, data, DEFAULT_RATE_LIMITS, loadConfig, migrateToLatest, openDatabase, systemClock, type Db } from "@tidings/server";
+import path from "node:path";
+import { data, openDatabase, systemClock, type Db } from "@tidings/server";
 import { load } from "./load.js";
+import { openBenchDatabase } from "./scale-database.js";
+import { startServerChild, type ServerChild } from "./server-child.js";
 
-const HOST = "127.0.0.1";
 const CONNECTIONS = 32;
 const WINDOW_SECONDS = 10;
 const TARGET_RATIO = 0.9;
@@ -41,43 +41,10 @@ for (const s of scenarios) if (s !== "many" && s !== "heavy") throw new Error(`B
 const postgresUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const engines = (process.env.BENCH_HELD_ENGINES ?? (postgresUrl === undefined ? "sqlite" : "sqlite,postgres")).split(",").map((s) => s.trim());
 if (engines.includes("postgres") && postgresUrl === undefined) throw new Error("BENCH_HELD_ENGINES=postgres needs BENCH_DATABASE_URL");
-/** The tables the load's writes change, analyzed between windows when autovacuum is off. */
+/** The tables the load's writes change, vacuumed and analyzed during each window when autovacuum is off. */
 const WRITTEN_TABLES = "feature_requests, feature_request_search, feature_request_votes, feature_request_comments, end_users, submissions";
 const WORDS = ["dark", "mode", "export", "sync", "offline", "widget", "calendar", "share", "import", "theme", "search", "filter"];
-
-// One IP sends everything: every per-IP budget is lifted, so the limiter is consulted on every
-// request but never refuses one.
-const unlimited = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((bucket) => [`TIDINGS_RATE_LIMIT_${bucket.toUpperCase()}`, "1000000000/60"]));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-/** A server on SQLite in a fresh folder, or on a fresh schema of the PostgreSQL at `url`. */
-async function startServer(url: string | undefined) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "tidings-bench-held-"));
-  const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0", ...unlimited }), port: 0, host: HOST };
-  let db: Db | undefined;
-  let dropSchema = async () => {};
-  if (url !== undefined) {
-    const schema = `tidings_held_${process.pid}_${Date.now()}`;
-    const admin = openDatabase(url);
-    await admin.kysely.schema.createSchema(schema).execute();
-    dropSchema = async () => {
-      await admin.kysely.schema.dropSchema(schema).cascade().execute();
-      await admin.destroy();
-    };
-    db = openDatabase(url, { schema });
-    await migrateToLatest(db, { schema });
-  }
-  const tidings = await buildApp(config, { logger: false, ...(db === undefined ? {} : { db }) });
-  return {
-    tidings,
-    close: async () => {
-      await tidings.close();
-      await db?.destroy();
-      await dropSchema();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 const probing = process.env.BENCH_HELD_PROBE === "1";
 type Kind = { kind: string; build: (req: Record<string, unknown>) => { method: string; path: string; headers: Record<string, string>; body?: string } };
@@ -85,25 +52,27 @@ type Kind = { kind: string; build: (req: Record<string, unknown>) => { method: s
 /**
  * With BENCH_HELD_PROBE=1, each kind of request of the mix is sent on its own, one at a time, 80
  * times, before the first window and after the last, the shared listing pages dropped before each
- * (under the load, the writes drop them all the time): the median CPU time of each (this process,
- * so the client's share too) says which kinds grew dearer over the run, without the queueing of
- * the held load or the other work of a shared machine blurring it as wall time would.
+ * (under the load, the writes drop them all the time): the median time of each, with nothing else
+ * sent meanwhile, says which kinds grew dearer over the run, without the queueing of the held load.
  */
 async function probe(base: string, dropShared: () => Promise<void>): Promise<Map<string, number>> {
-  // Read after BENCH_HELD_LOAD is set: the module reads it when first loaded.
-  const { kinds } = createRequire(import.meta.url)("../held-load-request.cjs") as { kinds: Kind[] };
+  // Read after BENCH_HELD_LOAD is set: the module reads it when loaded, so each run (engine,
+  // scenario) loads it anew with its own app key.
+  const require = createRequire(import.meta.url);
+  delete require.cache[require.resolve("../held-load-request.cjs")];
+  const { kinds } = require("../held-load-request.cjs") as { kinds: Kind[] };
   const medians = new Map<string, number>();
   for (const { kind, build } of kinds) {
     const times: number[] = [];
     for (let i = 0; i < 80; i++) {
       const { method, path: at, headers, body } = build({});
       await dropShared();
-      const started = process.cpuUsage();
+      const started = performance.now();
       const res = await fetch(`${base}${at}`, { method, headers, ...(body === undefined ? {} : { body }) });
       await res.arrayBuffer();
-      const used = process.cpuUsage(started);
+      const took = performance.now() - started;
       if (!res.ok) throw new Error(`${kind}: ${method} ${at} answered ${res.status}`);
-      times.push((used.user + used.system) / 1000);
+      times.push(took);
     }
     times.sort((a, b) => a - b);
     medians.set(kind, times[times.length >> 1]!);
@@ -112,10 +81,13 @@ async function probe(base: string, dropShared: () => Promise<void>): Promise<Map
 }
 
 async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): Promise<boolean> {
-  const server = await startServer(engine === "postgres" ? postgresUrl : undefined);
-  const { tidings } = server;
+  // Seeded here, then served by `tidings serve` in a child process: the RSS printed is the
+  // server's alone, not the load generator's (a worker thread of this process) as well.
+  const database = await openBenchDatabase(engine === "postgres" ? postgresUrl : undefined, "held");
+  let server: ServerChild | undefined;
+  let reopened: Db | undefined;
   try {
-    const db = tidings.ctx.db.kysely;
+    const db = database.db.kysely;
     const { appId, appKey, requestIds } = await db.transaction().execute(async (trx) => {
       const { workspace } = await data.createWorkspace(trx, systemClock, { name: "Bench", slug: "bench" }, null);
       // Feedback and proposals count against the monthly quota: a minute of load sends thousands.
@@ -125,20 +97,27 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
       const inputs = Array.from({ length: COUNT }, (_, i) =>
         data.importedRequest(row.id, `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`, `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`),
       );
-      const created = await data.createFeatureRequests(trx, systemClock, tidings.ctx.db.dialect, row.id, inputs);
+      const created = await data.createFeatureRequests(trx, systemClock, database.db.dialect, row.id, inputs);
       return { appId: row.id, appKey: row.appKey, requestIds: created.slice(-500).map((r) => r.id) };
     });
     // With statistics, as a running database has them (autovacuum analyzes after a bulk write).
-    if (engine === "postgres") await db.executeQuery(CompiledQuery.raw("analyze"));
+    if (engine === "postgres") await database.settle();
     // Autovacuum re-analyzes a table once a tenth of its rows changed (within its one-minute
     // nap); a server with it turned off kept the statistics of the seeded board, which has no
     // pending request, and its planner then read every pending request of the app to find one
-    // caller's (7.6 ms instead of 0.05 after 9,000 proposals). The load's writes are analyzed
-    // after each window there, as autovacuum would have (the tables they write, in this schema:
-    // a bare ANALYZE would take every schema of the database).
+    // caller's (7.6 ms instead of 0.05 after 9,000 proposals); nor were the dead rows of each
+    // vote's and comment's update of its request cleared, so the same index scans stepped over
+    // more of them in every window. The tables the load writes are vacuumed and analyzed during
+    // each window there, as autovacuum would (named, in this schema: a bare VACUUM would take
+    // every schema of the database).
     const autovacuumOff =
       engine === "postgres" && (await db.executeQuery<{ autovacuum: string }>(CompiledQuery.raw("show autovacuum"))).rows[0]?.autovacuum === "off";
-    const base = await tidings.listen({ port: 0, host: HOST });
+    // SQLite: the server's process alone has the file open while it serves, as in production
+    // (this one's connection and checkpoint thread would work the same WAL); reopened to count.
+    const sqliteFile = engine === "sqlite" ? path.join(database.serverEnv.DATA_DIR!, "tidings.db") : undefined;
+    if (sqliteFile !== undefined) await database.db.destroy();
+    server = await startServerChild(database.serverEnv);
+    const base = server.url;
     process.env.BENCH_HELD_LOAD = JSON.stringify({
       appKey,
       requestIds,
@@ -152,36 +131,51 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
     // JIT and first statements warmed before anything is recorded.
     await load(url, 2, mix);
     const probes: Array<Map<string, number>> = [];
-    // The app's content tag (context.ts): as a write in the mix does, it drops the shared pages.
-    const dropShared = () => tidings.ctx.cache.invalidateTag(`app-content:${appId}`);
+    // A vote and its undoing, as the mix's writes do, drop the app's shared pages and leave no vote.
+    const dropShared = async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${base}/api/v1/feature-requests/${requestIds[0]}/vote`, { method: "POST", headers: { "content-type": "application/json", "x-user-token": "held-probe" }, body: "{}" });
+        if (!res.ok) throw new Error(`probe vote answered ${res.status}`);
+      }
+    };
     // The first pass warms each kind's code; the second is the one compared.
     if (probing) for (let pass = 0; pass < 2; pass++) probes[0] = await probe(base, dropShared);
     // One autocannon run per window, back to back: each window's figure is its own average.
-    const windows: Array<{ rate: number; rss: number; heap: number }> = [];
+    const windows: Array<{ rate: number; rss: number }> = [];
+    let vacuumed: Promise<unknown> = Promise.resolve();
     for (let elapsed = 0; elapsed < seconds; elapsed += WINDOW_SECONDS) {
       const result = await load(url, Math.min(WINDOW_SECONDS, seconds - elapsed), mix);
-      if (autovacuumOff) await db.executeQuery(CompiledQuery.raw(`analyze ${WRITTEN_TABLES}`));
-      const { rss, heapUsed } = process.memoryUsage();
-      windows.push({ rate: result.requests.average, rss, heap: heapUsed });
+      if (autovacuumOff) {
+        // While the next window runs, as autovacuum works beside the load.
+        await vacuumed;
+        vacuumed = db.executeQuery(CompiledQuery.raw(`vacuum (analyze) ${WRITTEN_TABLES}`));
+      }
+      windows.push({ rate: result.requests.average, rss: (await server.memory()).rss });
     }
+    await vacuumed;
     if (probing) probes.push(await probe(base, dropShared));
-    const counted = await db
+    if (sqliteFile !== undefined) {
+      await server.stop();
+      reopened = openDatabase(`sqlite:${sqliteFile}`);
+    }
+    const read = reopened?.kysely ?? db;
+    const counted = await read
       .selectFrom("featureRequests")
       .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.count<number>("requesterEndUserId").distinct().as("proposers")])
       .where("moderation", "=", "pending")
       .executeTakeFirstOrThrow();
     const [comments, votes] = await Promise.all([
-      db.selectFrom("featureRequestComments").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-      db.selectFrom("featureRequestVotes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+      read.selectFrom("featureRequestComments").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+      read.selectFrom("featureRequestVotes").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
 
     const ratio = windows.at(-1)!.rate / windows[0]!.rate;
     const rssDrift = windows.at(-1)!.rss / windows[1]!.rss - 1;
     const who = scenario === "many" ? `writes from ${USERS} distinct users` : "proposals from 4 callers who also read the board";
-    if (autovacuumOff) console.log("\n(autovacuum is off on this server: the bench analyzes after each window, as it would)");
+    if (autovacuumOff) console.log("\n(autovacuum is off on this server: the bench vacuums and analyzes the written tables during each window, as it would)");
     console.log(`\nheld mixed load, ${scenario}: ${CONNECTIONS} connections, ${seconds}s, 80% reads / 20% writes, loopback, ${engine === "sqlite" ? "SQLite" : "PostgreSQL"}, ${COUNT} requests in the app, ${who}`);
-    windows.forEach(({ rate, rss, heap }, i) =>
-      console.log(`${`window ${i * WINDOW_SECONDS}-${Math.min((i + 1) * WINDOW_SECONDS, seconds)} s (req/s)`.padEnd(40)} ${rate.toFixed(0).padStart(10)}  (after it: RSS ${mb(rss)}, heap ${mb(heap)})`),
+    windows.forEach(({ rate, rss }, i) =>
+      console.log(`${`window ${i * WINDOW_SECONDS}-${Math.min((i + 1) * WINDOW_SECONDS, seconds)} s (req/s)`.padEnd(40)} ${rate.toFixed(0).padStart(10)}  (after it: server RSS ${mb(rss)})`),
     );
     const ratioOk = ratio >= TARGET_RATIO;
     const rssOk = rssDrift <= RSS_TOLERANCE;
@@ -191,7 +185,7 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
       `(after the run: ${Number(counted.n)} proposals pending review from ${Number(counted.proposers)} callers, ${Number(comments.n)} comments, ${Number(votes.n)} votes, all kept)`,
     );
     if (probing) {
-      console.log("each kind alone, one at a time (median CPU ms, shared listings dropped before each): before the first window / after the last");
+      console.log("each kind alone, one at a time (median ms, shared listings dropped before each): before the first window / after the last");
       for (const [kind, first] of probes[0]!) {
         const last = probes[1]!.get(kind)!;
         console.log(`  ${kind.padEnd(38)} ${first.toFixed(2).padStart(8)} ${last.toFixed(2).padStart(8)}  x${(last / first).toFixed(2)}`);
@@ -199,7 +193,9 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
     }
     return ratioOk && rssOk;
   } finally {
-    await server.close();
+    await server?.stop();
+    await reopened?.destroy();
+    await database.drop();
   }
 }
 
