@@ -88,7 +88,7 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
   let reopened: Db | undefined;
   try {
     const db = database.db.kysely;
-    const { appId, appKey, requestIds } = await db.transaction().execute(async (trx) => {
+    const { appKey, requestIds } = await db.transaction().execute(async (trx) => {
       const { workspace } = await data.createWorkspace(trx, systemClock, { name: "Bench", slug: "bench" }, null);
       // Feedback and proposals count against the monthly quota: a minute of load sends thousands.
       await trx.updateTable("workspaces").set({ monthlySubmissionQuota: null }).where("id", "=", workspace.id).execute();
@@ -98,7 +98,7 @@ async function run(engine: "sqlite" | "postgres", scenario: "many" | "heavy"): P
         data.importedRequest(row.id, `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} request ${i}`, `Please add ${WORDS[(i * 3) % WORDS.length]} support (${i}).`),
       );
       const created = await data.createFeatureRequests(trx, systemClock, database.db.dialect, row.id, inputs);
-      return { appId: row.id, appKey: row.appKey, requestIds: created.slice(-500).map((r) => r.id) };
+      return { appKey: row.appKey, requestIds: created.slice(-500).map((r) => r.id) };
     });
     // With statistics, as a running database has them (autovacuum analyzes after a bulk write).
     if (engine === "postgres") await database.settle();

@@ -1,5 +1,5 @@
 import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag, requestCommentsTag } from "../context.js";
 import { executeNamed } from "../db/named-statements.js";
