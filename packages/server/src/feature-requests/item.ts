@@ -2,7 +2,7 @@ import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { tagsOf, toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { itemRows, recentCommenters, toItem } from "./items.js";
 
 /** A request's own row with what its item shows of its column, version and requester. */
 export type ItemRow = NonNullable<Awaited<ReturnType<typeof findItemRow>>>;
@@ -12,15 +12,7 @@ export type ItemRow = NonNullable<Awaited<ReturnType<typeof findItemRow>>>;
  * whatever its state; `listedItem` decides what a viewer may see of it.
  */
 export async function findItemRow(db: Kysely<Database>, id: string) {
-  return db
-    .selectFrom("featureRequests as fr")
-    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
-    .leftJoin("appVersions as v", "v.id", "fr.versionId")
-    .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-    .select(ITEM_COLUMNS)
-    .select(["fr.mergedIntoId", ...ITEM_JOINED_COLUMNS])
-    .where("fr.id", "=", id)
-    .executeTakeFirst();
+  return itemRows(db).select("fr.mergedIntoId").where("fr.id", "=", id).executeTakeFirst();
 }
 
 /** The caller as an item sees them: their end user and whether they voted for the request. */

@@ -36,6 +36,17 @@ export const ITEM_JOINED_COLUMNS = [
   "requester.publicId as requesterPublicId",
 ] as const;
 
+/** `feature_requests` as `fr`, with the columns an item takes from it and from its column, version and requester. */
+export function itemRows(db: Kysely<Database>) {
+  return db
+    .selectFrom("featureRequests as fr")
+    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
+    .leftJoin("appVersions as v", "v.id", "fr.versionId")
+    .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
+    .select(ITEM_COLUMNS)
+    .select(ITEM_JOINED_COLUMNS);
+}
+
 /** The columns a feature request item is built from (the listing's and the console's rows). */
 export interface ItemRow {
   id: string;

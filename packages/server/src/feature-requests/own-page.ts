@@ -4,7 +4,7 @@ import type { Database } from "../db/schema.js";
 import { executeNamed, idIn } from "../db/named-statements.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem, type CommentersCache, type ItemRow } from "./items.js";
+import { itemRows, recentCommenters, toItem, type CommentersCache, type ItemRow } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
 import type { ListPage, ListQuery } from "./list-query.js";
@@ -136,17 +136,7 @@ async function ownItems(
     known !== undefined
       ? ids.map((id) => known.get(id)).filter((r): r is OwnPendingRow => r !== undefined)
       : // The ids as one array on PostgreSQL: a statement prepared once for any number of them.
-        await executeNamed(
-          db,
-          db
-            .selectFrom("featureRequests as fr")
-            .leftJoin("boardColumns as c", "c.id", "fr.columnId")
-            .leftJoin("appVersions as v", "v.id", "fr.versionId")
-            .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-            .select(ITEM_COLUMNS)
-            .select(ITEM_JOINED_COLUMNS)
-            .where(idIn(db, "fr.id", ids)),
-        );
+        await executeNamed(db, itemRows(db).where(idIn(db, "fr.id", ids)));
   // A request without comments has no recent commenters (its count is of the visible ones).
   const commented = rows.filter((r) => r.commentCount > 0).map((r) => r.id);
   const tagged = known === undefined ? ids : rows.filter((r) => Boolean((r as OwnPendingRow).tagged)).map((r) => r.id);

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { executeNamed } from "../db/named-statements.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, type ItemRow } from "./items.js";
+import { itemRows, type ItemRow } from "./items.js";
 
 /**
  * How many of a caller's own requests waiting for review their listings and searches show: the
@@ -60,13 +60,7 @@ export function ownPendingWindow(db: Kysely<Database>, appId: string, viewerEndU
 }
 
 const ownWindowRows = preparedQuery<{ appId: string; viewerEndUserId: string }, OwnPendingRow>((db, p) =>
-  db
-    .selectFrom("featureRequests as fr")
-    .leftJoin("boardColumns as c", "c.id", "fr.columnId")
-    .leftJoin("appVersions as v", "v.id", "fr.versionId")
-    .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-    .select(ITEM_COLUMNS)
-    .select(ITEM_JOINED_COLUMNS)
+  itemRows(db)
     .select((eb) => [
       eb
         .exists(eb.selectFrom("featureRequestVotes as vote").select("vote.featureRequestId").whereRef("vote.featureRequestId", "=", "fr.id").where("vote.endUserId", "=", p.viewerEndUserId))

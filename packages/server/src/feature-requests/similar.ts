@@ -6,7 +6,7 @@ import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
 import { idIn } from "../db/named-statements.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { itemRows, recentCommenters, toItem } from "./items.js";
 import { titleMatches, type TitleLookup, type TitleMatch } from "./title-matches.js";
 import { titleStems, typedMatch, typedTitle } from "./title-similarity.js";
 
@@ -80,15 +80,7 @@ function newerFirst(a: TitleMatch, b: TitleMatch): number {
 async function itemsOf(db: Kysely<Database>, appId: string, ids: string[], shared: SharedCache | undefined): Promise<FeatureRequestItem[]> {
   if (ids.length === 0) return [];
   const [rows, commenters, tags] = await Promise.all([
-    db
-      .selectFrom("featureRequests as fr")
-      .leftJoin("boardColumns as c", "c.id", "fr.columnId")
-      .leftJoin("appVersions as v", "v.id", "fr.versionId")
-      .leftJoin("endUsers as requester", "requester.id", "fr.requesterEndUserId")
-      .select(ITEM_COLUMNS)
-      .select(ITEM_JOINED_COLUMNS)
-      .where(idIn(db, "fr.id", ids))
-      .execute(),
+    itemRows(db).where(idIn(db, "fr.id", ids)).execute(),
     recentCommenters(db, ids),
     publicTagsOf(db, appId, ids, shared),
   ]);
