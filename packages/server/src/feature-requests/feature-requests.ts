@@ -13,18 +13,6 @@ import { indexPrefix, searchText } from "../search/search-text.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
 
-/** The app's review column (every app has exactly one, a system column). */
-export async function reviewColumnId(db: Kysely<Database>, appId: string): Promise<string> {
-  const row = await db
-    .selectFrom("boardColumns")
-    .select("id")
-    .where("appId", "=", appId)
-    .where("kind", "=", "pending_review")
-    .orderBy("position")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 export interface NewFeatureRequest {
   appId: string;
   title: string;
