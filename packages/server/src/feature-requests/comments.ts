@@ -227,25 +227,21 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
 /**
  * `addComment`'s statements, prepared (the public comment is a hot write path): the count's move
  * (`moveCommentCount` with `updatedAt`; `publicOnly` or not), the parent's check, the insert and
- * the stored comment read back with its authors.
+ * the stored comment read back with its authors. The count's move is built once per value of
+ * `publicOnly`, which adds the public-only condition as `moveCommentCount` does.
  */
-const countComment = preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) =>
-  db
-    .updateTable("featureRequests")
-    .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
-    .where("id", "=", p.id)
-    .returning("appId"),
-);
+function countedComment(publicOnly: boolean) {
+  return preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) => {
+    const query = db
+      .updateTable("featureRequests")
+      .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
+      .where("id", "=", p.id);
+    return (publicOnly ? query.where("moderation", "=", "approved").where("mergedIntoId", "is", null) : query).returning("appId");
+  });
+}
 
-const countPublicComment = preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) =>
-  db
-    .updateTable("featureRequests")
-    .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
-    .where("id", "=", p.id)
-    .where("moderation", "=", "approved")
-    .where("mergedIntoId", "is", null)
-    .returning("appId"),
-);
+const countComment = countedComment(false);
+const countPublicComment = countedComment(true);
 
 const visibleParent = preparedQuery<{ id: string; featureRequestId: string }, { authorName: string | null; isTeam: number }>((db, p) =>
   db
