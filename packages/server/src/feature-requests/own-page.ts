@@ -4,11 +4,10 @@ import type { Database } from "../db/schema.js";
 import { executeNamed, idIn } from "../db/named-statements.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
-import { itemRows, recentCommenters, toItem, type CommentersCache, type ItemRow } from "./items.js";
+import { recentCommenters, toItem, type CommentersCache } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
 import type { ListPage, ListQuery } from "./list-query.js";
-import { ownPendingBy } from "./listed.js";
 import { newestOwnPending, ownPendingWindow, type OwnPendingRow } from "./own-pending.js";
 import { ownMatches } from "./own-search.js";
 import { searchTerms } from "../search/search-text.js";
@@ -17,8 +16,9 @@ import { personalisePage, type PageViewer } from "./page-viewer.js";
 /**
  * A signed-in caller's `newest` or `top` page, built from the shared anonymous page of the same
  * query (cached, computed once for everyone) and their own pending requests: the window of their
- * newest (see own-pending.ts) read by primary key, merged into the shared page's order, and only
- * those landing on the page read as items. Building a whole personal page instead cost every
+ * newest (see own-pending.ts) read with its rows in one statement, narrowed by the page's board,
+ * version and tag filters, merged into the shared page's order; only the commenters and tags of
+ * those landing on the page are read. Building a whole personal page instead cost every
  * caller with a pending request several statements more per page, a share of callers that grows
  * as proposals wait for review. A search is the shared page when none of the caller's window
  * matches it. A `trending` page is the shared page when the requests voted on recently fill it
@@ -37,35 +37,24 @@ export async function ownPage(
   if (!searching && query.sort === "trending" && options.ranking === undefined) return undefined;
   if (!searching && query.sort !== "trending" && query.offset > 0) return undefined;
   const personal = personalisePage(shared, viewer);
-  // A page without filters merges or counts the window as it is: read with its rows.
-  const unfiltered = !searching && query.versionId === undefined && query.boardIds === undefined && (query.tagIds ?? []).length === 0;
-  const window = unfiltered ? await ownPendingWindow(db, query.appId, viewer.id) : undefined;
+  // A search narrows the window by its words (see own-search.ts); any other page reads the window
+  // with its rows and narrows it by the page's filters here.
+  const window = searching ? undefined : await ownPendingWindow(db, query.appId, viewer.id);
   const own = window?.map((r) => r.id) ?? (await newestOwnPending(db, query.appId, viewer.id));
   if (own.length === 0) return personal;
-  if (!searching && query.sort === "trending") return ownTrendingPage(db, query, personal, own, await options.ranking!(), window);
-  // A search lists the caller's matches first, then exactly the public search (see own-search.ts):
-  // without a match of theirs, that is the shared page.
   if (searching) {
+    // The caller's matches first, then exactly the public search: without a match of theirs,
+    // that is the shared page.
     const terms = searchTerms(query.q ?? "");
     return terms.length === 0 || (await ownMatches(db, query, own, terms)).length === 0 ? personal : undefined;
   }
-  const order = query.sort === "top" ? "top" : "newest";
-  const listed = new Set(shared.requests.map((r) => r.id));
   // The window's requests the filters keep, with whether the caller voted on each (≤ 50 rows).
+  const kept = await keptByFilters(db, query, window!);
+  if (query.sort === "trending") return ownTrendingPage(query, personal, kept, await options.ranking!());
+  const order = query.sort === "top" ? "top" : "newest";
   // One approved since the window was read may be on the shared page already: listed once.
-  const mine = (
-    window ??
-    (await db
-      .selectFrom("featureRequests as fr")
-      .where(ownPendingBy(query, own))
-      .select(["fr.id", "fr.createdAt", "fr.voteCount"])
-      .select((eb) =>
-        eb
-          .exists(eb.selectFrom("featureRequestVotes as v").select("v.featureRequestId").whereRef("v.featureRequestId", "=", "fr.id").where("v.endUserId", "=", viewer.id))
-          .as("hasVoted"),
-      )
-      .execute())
-  ).filter((r) => !listed.has(r.id));
+  const listed = new Set(shared.requests.map((r) => r.id));
+  const mine = kept.filter((r) => !listed.has(r.id));
   const { after } = pageStart(query, true);
   const position = after === undefined ? undefined : { id: after.i, createdAt: after.c, voteCount: after.s === "top" ? after.v : 0 };
   const keyOf = (r: OrderKey): OrderKey => ({ id: r.id, createdAt: r.createdAt, voteCount: order === "top" ? r.voteCount : 0 });
@@ -74,8 +63,7 @@ export async function ownPage(
     .sort((a, b) => compareKeys(order, a.key, b.key))
     .slice(0, query.limit);
   const wanted = merged.filter((m) => m.item === undefined).map((m) => m.key.id);
-  const known = window === undefined ? undefined : new Map(window.map((r) => [r.id, r]));
-  const items = await ownItems(db, query.appId, wanted, new Set(mine.filter((r) => Boolean(r.hasVoted)).map((r) => r.id)), options.commenters, known);
+  const items = await ownItems(db, query.appId, wanted, new Map(mine.map((r) => [r.id, r])), options.commenters);
   const requests = merged.map((m) => m.item ?? items.get(m.key.id)).filter((item): item is FeatureRequestItem => item !== undefined);
   const hasMore = shared.hasMore || shared.requests.length + onward.length > query.limit;
   const last = merged.at(-1)?.key;
@@ -95,53 +83,63 @@ export async function ownPage(
  * share of callers that grows as proposals wait for review. Undefined when the page reaches past
  * the ranking, or was built from another one (it changed since), for the full build.
  */
-async function ownTrendingPage(
-  db: Kysely<Database>,
-  query: ListQuery,
-  personal: ListPage,
-  own: readonly string[],
-  hot: readonly string[],
-  window: readonly OwnPendingRow[] | undefined,
-): Promise<ListPage | undefined> {
+function ownTrendingPage(query: ListQuery, personal: ListPage, kept: readonly OwnPendingRow[], hot: readonly string[]): ListPage | undefined {
   const { offset } = pageStart(query, false);
   const end = offset + query.limit;
   const ids = personal.requests.map((r) => r.id);
   if (hot.length < end || ids.length !== query.limit || ids.some((id, i) => hot[offset + i] !== id)) return undefined;
-  // The window's requests the filters keep (≤ 50 rows); one approved since the window was read
-  // may be on the page already: counted once.
+  // One approved since the window was read may be on the page already: counted once.
   const listed = new Set(ids);
-  // Without filters, the window itself.
-  const mine = (window ?? (await db.selectFrom("featureRequests as fr").where(ownPendingBy(query, own)).select("fr.id").execute())).filter((r) => !listed.has(r.id));
-  const total = personal.total + mine.length;
+  const total = personal.total + kept.filter((r) => !listed.has(r.id)).length;
   const hasMore = total > end;
   const last = personal.requests.at(-1)!;
   return { ...personal, total, hasMore, nextCursor: hasMore ? cursorAfter(query, false, last, end) : null };
 }
 
 /**
- * The items of the caller's own pending requests `ids`: their rows (read together by id, unless
- * `known` holds them already, see `ownPendingWindow`), recent commenters of those with comments,
- * and public tags of those with tags (all of them when their rows were read here).
+ * The window's requests that the page's filters keep, as `ownPendingBy` would select them: the
+ * version and boards from the rows themselves; the tags, when the page asks for any, in one
+ * statement over the window's tagged requests (each must carry every tag asked for).
+ */
+async function keptByFilters(db: Kysely<Database>, query: ListQuery, window: readonly OwnPendingRow[]): Promise<OwnPendingRow[]> {
+  const placed = window.filter(
+    (r) => (query.versionId === undefined || r.versionId === query.versionId) && (query.boardIds === undefined || query.boardIds.includes(r.boardId)),
+  );
+  const wanted = [...new Set(query.tagIds ?? [])];
+  if (wanted.length === 0) return placed;
+  const tagged = placed.filter((r) => Boolean(r.tagged)).map((r) => r.id);
+  if (tagged.length === 0) return [];
+  const rows = await executeNamed(
+    db,
+    db
+      .selectFrom("featureRequestTags")
+      .select(["featureRequestId", "tagId"])
+      .where(idIn(db, "featureRequestId", tagged))
+      .where(idIn(db, "tagId", wanted)),
+  );
+  const found = new Map<string, number>();
+  for (const row of rows) found.set(row.featureRequestId, (found.get(row.featureRequestId) ?? 0) + 1);
+  return placed.filter((r) => found.get(r.id) === wanted.length);
+}
+
+/**
+ * The items of the caller's own pending requests `ids`, from their window rows (`mine`): recent
+ * commenters of those with comments, and public tags of those with tags.
  */
 async function ownItems(
   db: Kysely<Database>,
   appId: string,
   ids: string[],
-  voted: Set<string>,
+  mine: Map<string, OwnPendingRow>,
   commentersCache: CommentersCache | undefined,
-  known?: Map<string, OwnPendingRow>,
 ): Promise<Map<string, FeatureRequestItem>> {
   if (ids.length === 0) return new Map();
-  const rows: ItemRow[] =
-    known !== undefined
-      ? ids.map((id) => known.get(id)).filter((r): r is OwnPendingRow => r !== undefined)
-      : // The ids as one array on PostgreSQL: a statement prepared once for any number of them.
-        await executeNamed(db, itemRows(db).where(idIn(db, "fr.id", ids)));
+  const rows = ids.map((id) => mine.get(id)).filter((r): r is OwnPendingRow => r !== undefined);
   // A request without comments has no recent commenters (its count is of the visible ones).
   const commented = rows.filter((r) => r.commentCount > 0).map((r) => r.id);
-  const tagged = known === undefined ? ids : rows.filter((r) => Boolean((r as OwnPendingRow).tagged)).map((r) => r.id);
+  const tagged = rows.filter((r) => Boolean(r.tagged)).map((r) => r.id);
   const [commenters, tags] = await Promise.all([recentCommenters(db, commented, commentersCache), publicTagsOf(db, appId, tagged, commentersCache?.shared)]);
   return new Map(
-    rows.map((r) => [r.id, toItem(r, commenters.get(r.id) ?? [], { hasVoted: voted.has(r.id), isOwnRequest: true }, (tags.get(r.id) ?? []).map(toPublicTag))]),
+    rows.map((r) => [r.id, toItem(r, commenters.get(r.id) ?? [], { hasVoted: Boolean(r.hasVoted), isOwnRequest: true }, (tags.get(r.id) ?? []).map(toPublicTag))]),
   );
 }

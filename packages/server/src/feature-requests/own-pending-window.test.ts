@@ -149,6 +149,78 @@ describe.each(testDialects())("a caller's window of their own pending requests, 
     expect(seen.ids).toEqual([newest, ...pending.slice(-OWN_PENDING_SHOWN).reverse(), ...[...approved].reverse()]);
     expect(seen.totals).toEqual([approved.length + 1 + OWN_PENDING_SHOWN]);
   });
+  it("narrows a caller's own pending requests by board and tags on every sort, as the public requests are", async () => {
+    const org = await createWorkspaceWithApp(t.app, t.admin.authorization, `organised-${dialect}`);
+    await org.console.put(`/workspaces/${org.wsId}/apps/${org.appId}/settings`, { moderationPolicy: "all" });
+    const second = (await org.console.post(`/workspaces/${org.wsId}/apps/${org.appId}/boards`, { name: "Second" })).body as { id: string; slug: string };
+    const tagA = (await org.console.post(`/workspaces/${org.wsId}/apps/${org.appId}/tags`, { name: "Alpha" })).body as { id: string; slug: string };
+    const tagB = (await org.console.post(`/workspaces/${org.wsId}/apps/${org.appId}/tags`, { name: "Beta" })).body as { id: string; slug: string };
+    /** Each request with where it sits and whose it is: public ones from "someone", pending ones the viewer's. */
+    const made: Array<{ id: string; second: boolean; tags: string[]; pending: boolean }> = [];
+    const shapes: Array<[boolean, string[], boolean]> = [
+      [false, [tagA.id], false], [true, [tagA.id], false], [true, [], false], [false, [tagA.id, tagB.id], false],
+      [false, [tagA.id], true], [true, [tagA.id, tagB.id], true], [true, [], true], [false, [tagB.id], true], [true, [tagA.id], true],
+    ];
+    for (const [i, [onSecond, tagIds, pending]] of shapes.entries()) {
+      t.clock.advance(1000);
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/v1/feature-requests",
+        headers: { "x-user-token": pending ? "organised-viewer" : "someone" },
+        payload: { appKey: org.appKey, title: `Organised idea ${i}`, ...(onSecond ? { board: second.slug } : {}) },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json().featureRequestId as string;
+      if (!pending) expect((await org.console.post(`/workspaces/${org.wsId}/feature-requests/${id}/approve`)).status).toBe(200);
+      for (const tagId of tagIds) {
+        expect((await org.console.post(`/workspaces/${org.wsId}/apps/${org.appId}/feature-requests/tags`, { featureRequestIds: [id], add: [tagId] })).status).toBe(200);
+      }
+      made.push({ id, second: onSecond, tags: tagIds, pending });
+    }
+    // A vote on two public ones, so `top` differs from `newest`.
+    for (const id of [made[0]!.id, made[2]!.id]) {
+      expect((await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "someone" }, payload: {} })).statusCode).toBe(200);
+    }
+    const filters: Array<[string, (r: (typeof made)[number]) => boolean]> = [
+      [`board=${second.slug}`, (r) => r.second],
+      [`tag=${tagA.slug}`, (r) => r.tags.includes(tagA.id)],
+      [`tag=${tagA.slug}&tag=${tagB.slug}`, (r) => r.tags.includes(tagA.id) && r.tags.includes(tagB.id)],
+      [`board=${second.slug}&tag=${tagA.slug}`, (r) => r.second && r.tags.includes(tagA.id)],
+    ];
+    const pageOf = async (query: string, token: string, cursor: string | null) => {
+      const res = await t.app.inject({
+        url: `/api/v1/feature-requests?appKey=${org.appKey}&limit=2&${query}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`,
+        headers: { "x-user-token": token },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Page;
+    };
+    for (const sort of ["newest", "top", "trending"]) {
+      for (const [filter, keeps] of filters) {
+        const query = `sort=${sort}&${filter}`;
+        // Twice: the shared page is computed on the first read and cached for the second.
+        for (const round of [1, 2]) {
+          const ids: string[] = [];
+          const totals = new Set<number>();
+          for (let cursor: string | null = null, pages = 0; ; pages++) {
+            expect(pages).toBeLessThan(20);
+            const page: Page = await pageOf(query, "organised-viewer", cursor);
+            ids.push(...page.requests.map((r) => r.id));
+            totals.add(page.total);
+            for (const r of page.requests) expect(r.isOwnRequest, `${query}: ${r.id}`).toBe(made.find((m) => m.id === r.id)!.pending);
+            cursor = page.nextCursor;
+            if (cursor === null) break;
+          }
+          const wanted = made.filter(keeps).map((r) => r.id);
+          expect(ids.length, `${query}, read ${round}`).toBe(new Set(ids).size);
+          expect(new Set(ids), `${query}, read ${round}`).toEqual(new Set(wanted));
+          expect([...totals], `${query}, read ${round}`).toEqual([wanted.length]);
+          if (sort === "newest") expect(ids, `${query}, read ${round}`).toEqual([...wanted].reverse());
+        }
+      }
+    }
+  });
+
   it("shows a caller's own pending requests on their pages with their public tags, team comments and votes, as the request itself reads", async () => {
     const token = "tagged-viewer";
     const tagged = await propose("Tagged while waiting", token);

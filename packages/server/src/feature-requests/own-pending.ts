@@ -48,9 +48,10 @@ export interface OwnPendingRow extends ItemRow {
 }
 
 /**
- * The same window as {@link newestOwnPending}, with what a `newest` or `top` page without filters
- * needs of its requests: the item's row (what the page merges by, creation time and votes,
- * included), the caller's vote, and whether any tag is to be read. One prepared statement where
+ * The same window as {@link newestOwnPending}, with what a `newest`, `top` or `trending` page
+ * needs of its requests: the item's row (what the page merges by and filters on, creation time,
+ * votes, board and version, included), the caller's vote, and whether it carries any tag (to be
+ * read, or matched against a tag filter). One prepared statement where
  * the window, its merge keys and the items of those landing on the page took three, two of them
  * with lists of ids (on PostgreSQL unnamed, so parsed and planned on every page of every caller
  * with a pending request).
