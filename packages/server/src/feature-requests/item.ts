@@ -1,5 +1,6 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { tagsOf, toPublicTag } from "../tags/tags.js";
 import { itemRows, recentCommenters, toItem } from "./items.js";
@@ -23,15 +24,19 @@ export interface ItemViewer {
 
 /** The end user behind a token hash and their vote on one request, in one read (undefined: no such user yet). */
 export async function findItemViewer(db: Kysely<Database>, appId: string, tokenHash: string, featureRequestId: string): Promise<ItemViewer | undefined> {
-  const row = await db
-    .selectFrom("endUsers as eu")
-    .leftJoin("featureRequestVotes as v", (join) => join.onRef("v.endUserId", "=", "eu.id").on("v.featureRequestId", "=", featureRequestId))
-    .select(["eu.id", "v.featureRequestId as votedFor"])
-    .where("eu.appId", "=", appId)
-    .where("eu.tokenHash", "=", tokenHash)
-    .executeTakeFirst();
+  const row = await itemViewer.first(db, { appId, tokenHash, featureRequestId });
   return row === undefined ? undefined : { id: row.id, hasVoted: row.votedFor !== null };
 }
+
+/** Prepared: every identified read of a request by id sends it (on PostgreSQL, a named statement). */
+const itemViewer = preparedQuery<{ appId: string; tokenHash: string; featureRequestId: string }, { id: string; votedFor: string | null }>((db, p) =>
+  db
+    .selectFrom("endUsers as eu")
+    .leftJoin("featureRequestVotes as v", (join) => join.onRef("v.endUserId", "=", "eu.id").on("v.featureRequestId", "=", p.featureRequestId))
+    .select(["eu.id", "v.featureRequestId as votedFor"])
+    .where("eu.appId", "=", p.appId)
+    .where("eu.tokenHash", "=", p.tokenHash),
+);
 
 /**
  * The item of a row found by `findItemRow`, or undefined when the listing would not show it to
