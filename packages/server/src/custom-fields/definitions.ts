@@ -10,6 +10,7 @@ import {
 } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { CustomFieldsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
@@ -53,10 +54,22 @@ export function toPublicCustomField(field: CustomField): PublicCustomField {
 
 /** An app's fields: the active ones by position, then (when asked) the archived ones. */
 export function listFields(db: Kysely<Database>, appId: string, includeArchived = false): Promise<CustomFieldRow[]> {
-  let query = db.selectFrom("customFields").selectAll().where("appId", "=", appId);
-  if (!includeArchived) query = query.where("archived", "=", 0);
-  return query.orderBy("archived").orderBy("position").orderBy("id").execute();
+  return (includeArchived ? everyField : activeFields).rows(db, { appId });
 }
+
+/**
+ * {@link listFields}' two reads, prepared: every proposal and feedback reads the app's active
+ * fields (on PostgreSQL a named statement, not parsed and planned each time).
+ */
+function fieldsOfApp(includeArchived: boolean) {
+  return preparedQuery<{ appId: string }, CustomFieldRow>((db, p) => {
+    const query = db.selectFrom("customFields").selectAll().where("appId", "=", p.appId);
+    return (includeArchived ? query : query.where("archived", "=", 0)).orderBy("archived").orderBy("position").orderBy("id");
+  });
+}
+
+const activeFields = fieldsOfApp(false);
+const everyField = fieldsOfApp(true);
 
 /** Every field of these apps, archived ones included, in {@link listFields} order, by app id. */
 export async function fieldsOfApps(db: Kysely<Database>, appIds: readonly string[]): Promise<Map<string, CustomField[]>> {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { AppRow } from "../apps/app-row.js";
 import type { Context } from "../context.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { requireQuotaLeft, takeSubmissionSlot, usageMonth } from "./quota.js";
 import { requireOpenSubscription } from "./subscription.js";
@@ -44,11 +45,8 @@ export async function checkIntake(
   const db = ctx.db.kysely;
   await pruneUsedTokens(db, ctx.clock);
   const verified = await verifyHuman(ctx, app, input);
-  const workspace = await db
-    .selectFrom("workspaces")
-    .select(["id", "subscriptionStatus", "monthlySubmissionQuota"])
-    .where("id", "=", app.workspaceId)
-    .executeTakeFirstOrThrow();
+  const workspace = await workspaceTerms.first(db, { id: app.workspaceId });
+  if (workspace === undefined) throw new Error(`intake: workspace ${app.workspaceId} of app ${app.id} is missing`);
   requireOpenSubscription(workspace.subscriptionStatus);
   await requireQuotaLeft(db, workspace, usageMonth(ctx.clock));
   return {
@@ -59,3 +57,8 @@ export async function checkIntake(
     },
   };
 }
+
+/** The workspace's subscription and quota, read on every submission: prepared (on PostgreSQL a named statement). */
+const workspaceTerms = preparedQuery<{ id: string }, { id: string; subscriptionStatus: string; monthlySubmissionQuota: number | null }>((db, p) =>
+  db.selectFrom("workspaces").select(["id", "subscriptionStatus", "monthlySubmissionQuota"]).where("id", "=", p.id),
+);
