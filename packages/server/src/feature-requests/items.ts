@@ -1,5 +1,5 @@
 import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from "kysely";
+import { PostgresAdapter, sql, type Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag, requestCommentsTag } from "../context.js";
 import { executeNamed } from "../db/named-statements.js";
@@ -121,25 +121,28 @@ interface LatestComment {
 
 /**
  * Each request's {@link RECENT_COMMENTS_READ} latest visible comments, newest first, each read
- * in order from the thread index (`feature_request_id, created_at, id`): PostgreSQL through one
- * lateral subquery per id of an array parameter (one prepared statement for any page), SQLite
- * through one limited subquery per id (at most 200, a page's most, well under SQLite's 500 terms
- * of a compound select).
+ * in order from the thread index (`feature_request_id, created_at, id`), for any number of ids in
+ * one statement of fixed text (prepared once): PostgreSQL through one lateral subquery per id of
+ * an array parameter, SQLite through a correlated subquery per id of a JSON array parameter,
+ * whose comment ids are then read by primary key. The SQLite form was one subquery per id joined
+ * by `union all`, so its text changed with the page and was built and compiled for every page.
  */
 async function latestComments(db: Kysely<Database>, ids: string[]): Promise<LatestComment[]> {
-  const latest = (id: RawBuilder<unknown>) => sql`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
-    from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
-    where cm.feature_request_id = ${id} and cm.is_hidden = 0
-    order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}`;
   const query =
     db.getExecutor().adapter instanceof PostgresAdapter
       ? sql<LatestComment>`select c.feature_request_id, c.author_name, c.is_team, c.public_id
-          from unnest(${sql.val(ids)}::text[]) as ids(id) cross join lateral (${latest(sql.ref("ids.id"))}) c
+          from unnest(${sql.val(ids)}::text[]) as ids(id) cross join lateral (select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
+            from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
+            where cm.feature_request_id = ids.id and cm.is_hidden = 0
+            order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}) c
           order by c.feature_request_id, c.created_at desc, c.id desc`
-      : sql<LatestComment>`select feature_request_id, author_name, is_team, public_id from (${sql.join(
-          ids.map((id) => sql`select * from (${latest(sql.val(id))})`),
-          sql` union all `,
-        )}) order by feature_request_id, created_at desc, id desc`;
+      : sql<LatestComment>`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id
+          from json_each(${JSON.stringify(ids)}) as ids
+          join feature_request_comments cm on cm.id in (select latest.id from feature_request_comments latest
+            where latest.feature_request_id = ids.value and latest.is_hidden = 0
+            order by latest.created_at desc, latest.id desc limit ${sql.lit(RECENT_COMMENTS_READ)})
+          left join end_users eu on eu.id = cm.end_user_id
+          order by cm.feature_request_id, cm.created_at desc, cm.id desc`;
   return executeNamed(db, { compile: () => query.compile(db) });
 }
 
