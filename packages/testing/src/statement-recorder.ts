@@ -1,23 +1,27 @@
-import type { CompiledQuery, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
+import type { CompiledQuery } from "kysely";
+import type { Db } from "../../server/src/db/database.js";
 
 /**
- * Records the statements a piece of code sends through Kysely, compiled as they were run.
+ * The statements `run` sends to `db`, as they were executed (SQL and parameters), prepared ones
+ * (`preparedQuery`) included. `db` must be opened with `timeQueries`: Kysely's log reports every
+ * execution, while a plugin sees a query only when it is built and compiled, which a prepared
+ * query is once per process. Statements `db` runs meanwhile for others are recorded too.
  *
  * @example
  * ```ts
- * const recorder = new StatementRecorder((args) => db.getExecutor().compileQuery(args.node, args.queryId));
- * await listFeatureRequests(db.withPlugin(recorder), dialect, clock, query);
- * recorder.queries; // [{ sql, parameters }, …]
+ * const t = await openTestDatabase(dialect, { timeQueries: true });
+ * const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, dialect, clock, query));
+ * statements; // [{ sql, parameters }, …]
  * ```
  */
-export class StatementRecorder implements KyselyPlugin {
-  readonly queries: CompiledQuery[] = [];
-  constructor(private readonly compile: (args: PluginTransformQueryArgs) => CompiledQuery) {}
-  transformQuery(args: PluginTransformQueryArgs) {
-    this.queries.push(this.compile(args));
-    return args.node;
+export async function recordStatements(db: Db, run: () => Promise<unknown>): Promise<CompiledQuery[]> {
+  if (db.queries === undefined) throw new Error("open the database with timeQueries to record its statements");
+  const statements: CompiledQuery[] = [];
+  const stop = db.queries.listen((event) => statements.push(event.query));
+  try {
+    await run();
+  } finally {
+    stop();
   }
-  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(args.result);
-  }
+  return statements;
 }

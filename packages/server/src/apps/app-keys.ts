@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { randomToken } from "../ids.js";
 import type { AppRow } from "./app-row.js";
@@ -22,14 +23,20 @@ export async function findAppByKey(
   appKey: string,
 ): Promise<{ app: AppRow; workspaceSlug: string } | undefined> {
   if (!APP_KEY_SHAPE.test(appKey)) return undefined;
-  const row = await db
-    .selectFrom("apps")
-    .innerJoin("workspaces", "workspaces.id", "apps.workspaceId")
-    .selectAll("apps")
-    .select("workspaces.slug as workspaceSlug")
-    .where("apps.appKey", "=", appKey)
-    .executeTakeFirst();
+  const row = await appByKey.first(db, { appKey });
   if (row === undefined) return undefined;
   const { workspaceSlug, ...app } = row;
   return { app, workspaceSlug };
 }
+
+/** The first read of every public request of an app not in the cache: built once (every column, so never named on PostgreSQL). */
+const appByKey = preparedQuery<{ appKey: string }, AppRow & { workspaceSlug: string }>(
+  (db, p) =>
+    db
+      .selectFrom("apps")
+      .innerJoin("workspaces", "workspaces.id", "apps.workspaceId")
+      .selectAll("apps")
+      .select("workspaces.slug as workspaceSlug")
+      .where("apps.appKey", "=", p.appKey),
+  { named: false },
+);

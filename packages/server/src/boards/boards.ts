@@ -1,6 +1,7 @@
 import { MAX_BOARDS_PER_APP, type BoardAccessRule, type BoardVisibility, type CreateBoardBody } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { BoardsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
@@ -11,8 +12,14 @@ export type BoardRow = Selectable<BoardsTable>;
 
 /** Every board of an app, by position. */
 export function listBoards(db: Kysely<Database>, appId: string): Promise<BoardRow[]> {
-  return db.selectFrom("boards").selectAll().where("appId", "=", appId).orderBy("position").orderBy("id").execute();
+  return boardsOf.rows(db, { appId });
 }
+
+// Read for every public page of an app not in the cache: built once (every column, so never named on PostgreSQL).
+const boardsOf = preparedQuery<{ appId: string }, BoardRow>(
+  (db, p) => db.selectFrom("boards").selectAll().where("appId", "=", p.appId).orderBy("position").orderBy("id"),
+  { named: false },
+);
 
 /** How many requests each board of an app holds (every state), by board id. */
 export async function requestCounts(db: Kysely<Database>, appId: string): Promise<Map<string, number>> {

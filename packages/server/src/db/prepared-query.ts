@@ -1,4 +1,4 @@
-import { PostgresAdapter, type CompiledQuery, type Compilable, type DialectAdapter, type Kysely, type QueryResult } from "kysely";
+import { PostgresAdapter, sql, type CompiledQuery, type Compilable, type DialectAdapter, type Kysely, type QueryResult, type RawBuilder, type SqlBool } from "kysely";
 import { directRunner } from "./direct-statements.js";
 import { nameStatement } from "./named-statements.js";
 import type { Database } from "./schema.js";
@@ -17,8 +17,20 @@ export interface PreparedQuery<P, R> {
   first(db: Kysely<Database>, params: P): Promise<R | undefined>;
 }
 
+export interface PreparedOptions {
+  /**
+   * `false` for a statement that selects `*`: PostgreSQL then parses it on each run instead of
+   * keeping it named, since a named statement refuses to run once a migration (of a newer
+   * instance, in a rolling upgrade) adds a column to its result (see named-statements.ts). It is
+   * still built and compiled only once. @default true
+   */
+  named?: boolean;
+}
+
 interface Compiled<P> {
   query: CompiledQuery;
+  /** SQLite binds no arrays: its lists go as JSON text (see {@link inList}). */
+  listsAsJson: boolean;
   /** Per compiled parameter: the name of the caller's parameter, or the constant built in. */
   slots: Array<{ name: keyof P } | { value: unknown }>;
 }
@@ -29,7 +41,8 @@ interface Compiled<P> {
  * it once per dialect, with each parameter standing in as `p.name`, and afterwards only binds new
  * values to the compiled SQL (which the SQLite handle keeps prepared, and PostgreSQL as a named
  * statement on each connection). Only plain values may be
- * parameters: a list whose length varies changes the SQL and is no parameter.
+ * parameters, and lists of ids read through {@link inList}: a list written out as `in (…)`
+ * changes the SQL with its length and is no parameter.
  *
  * @example
  * ```ts
@@ -41,6 +54,7 @@ interface Compiled<P> {
  */
 export function preparedQuery<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, p: ParamRefs<P>) => Compilable<R>,
+  options: PreparedOptions = {},
 ): PreparedQuery<P, R> {
   // Keyed by the dialect's adapter, which a database and its transactions share.
   const byDialect = new WeakMap<DialectAdapter, Compiled<P>>();
@@ -55,15 +69,18 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
         typeof value === "string" && value.startsWith(MARKER) ? { name: value.slice(MARKER.length) as keyof P } : { value },
       );
       // PostgreSQL: a named statement on each connection, parsed and planned once (see named-statements.ts).
-      if (dialect instanceof PostgresAdapter) nameStatement(query.sql);
-      byDialect.set(dialect, (compiled = { query, slots }));
+      if (dialect instanceof PostgresAdapter && options.named !== false) nameStatement(query.sql);
+      byDialect.set(dialect, (compiled = { query, slots, listsAsJson: !(dialect instanceof PostgresAdapter) }));
     }
     return compiled;
   };
 
   const execute = async (db: Kysely<Database>, params: P): Promise<QueryResult<R>> => {
-    const { query, slots } = compile(db);
-    const parameters = slots.map((slot) => ("name" in slot ? params[slot.name] : slot.value));
+    const { query, slots, listsAsJson } = compile(db);
+    const parameters = slots.map((slot) => {
+      const value = "name" in slot ? params[slot.name] : slot.value;
+      return listsAsJson && Array.isArray(value) ? JSON.stringify(value) : value;
+    });
     // Inside a shared transaction on SQLite: straight on the connection it holds.
     const direct = directRunner(db);
     if (direct !== undefined) return direct(query.sql, parameters) as QueryResult<R>;
@@ -75,4 +92,21 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
     rows: async (db, params) => (await execute(db, params)).rows,
     first: async (db, params) => (await execute(db, params)).rows[0],
   };
+}
+
+/**
+ * `column` is one of the ids of a prepared query's list parameter (`p.ids`, a `string[]`), in SQL
+ * whose text is the same for any number of ids: on PostgreSQL one array parameter, on SQLite the
+ * list as JSON text read by `json_each` (which {@link preparedQuery} passes it as).
+ *
+ * @example
+ * ```ts
+ * const tagsOf = preparedQuery<{ ids: string[] }, { tagId: string }>((db, p) =>
+ *   db.selectFrom("featureRequestTags").select("tagId").where(inList(db, "featureRequestId", p.ids)),
+ * );
+ * ```
+ */
+export function inList(db: Kysely<Database>, column: string, ids: readonly string[]): RawBuilder<SqlBool> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<SqlBool>`${sql.ref(column)} = any(${ids}::text[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${ids}))`;
 }

@@ -5,7 +5,7 @@ import { createApp } from "../apps/apps.js";
 import { createBoard } from "../boards/boards.js";
 import type { DialectName } from "../db/database.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { StatementRecorder } from "@tidings/testing/statement-recorder";
+import { recordStatements } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { bulkTag, createTag } from "../tags/tags.js";
 import { ensureEndUser } from "../users/identity.js";
@@ -51,10 +51,9 @@ interface PlanNode {
  * the page, by the page's ids as on every page, is left out.
  */
 async function planOf(t: TestDatabase, dialect: DialectName, clock: FakeClock, q: ListQuery): Promise<Plan[]> {
-  const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
-  await listFeatureRequests(t.db.kysely.withPlugin(recorder), dialect, clock, q);
+  const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, dialect, clock, q));
   const out: Plan[] = [];
-  for (const statement of recorder.queries) {
+  for (const statement of statements) {
     if (!statement.sql.includes(`"feature_requests"`) && !statement.sql.includes(`"feature_request_tags" as "t0"`)) continue;
     const count = /^select count\(\*\)/.test(statement.sql);
     if (dialect === "sqlite") {
@@ -206,7 +205,7 @@ describe.each(testDialects())("listings filtered by board and tag on %s", (diale
   }
 
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
+    t = await openTestDatabase(dialect, { timeQueries: true });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(db, clock, workspace.id, { name: "Organised" })).row.id;
@@ -221,7 +220,8 @@ describe.each(testDialects())("listings filtered by board and tag on %s", (diale
   afterAll(() => t.cleanup());
 
   it.each(["newest", "top"] as const)("pages through every filter in %s order, each request once, with the right total", async (sort) => {
-    for (const [name, extra] of filters(boards, tags)) {
+    // No filter: the first page is read by a prepared statement of its own, the others are not.
+    for (const [name, extra] of [["no filter", {}] as [string, Partial<ListQuery>], ...filters(boards, tags)]) {
       const listed = await everyPage(query(sort, { ...extra, limit: 50 }));
       expect(listed.ids, name).toEqual(expected(query(sort, extra)));
       expect(listed.totals, name).toEqual([expected(query(sort, extra)).length]);
@@ -274,7 +274,7 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
   let middling: string;
 
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
+    t = await openTestDatabase(dialect, { timeQueries: true });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(db, clock, workspace.id, { name: "Big" })).row.id;

@@ -2,7 +2,7 @@ import type { FeatureRequestItem, PublicTag } from "@tidings/protocol";
 import { PostgresAdapter, sql, type Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag, requestCommentsTag } from "../context.js";
-import { executeNamed } from "../db/named-statements.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 
 type Commenter = FeatureRequestItem["recentCommenters"][number];
@@ -122,29 +122,34 @@ interface LatestComment {
 /**
  * Each request's {@link RECENT_COMMENTS_READ} latest visible comments, newest first, each read
  * in order from the thread index (`feature_request_id, created_at, id`), for any number of ids in
- * one statement of fixed text (prepared once): PostgreSQL through one lateral subquery per id of
- * an array parameter, SQLite through a correlated subquery per id of a JSON array parameter,
- * whose comment ids are then read by primary key. The SQLite form was one subquery per id joined
- * by `union all`, so its text changed with the page and was built and compiled for every page.
+ * one statement of fixed text, prepared once (see `preparedQuery`): PostgreSQL through one lateral
+ * subquery per id of an array parameter, SQLite through a correlated subquery per id of a JSON
+ * array parameter, whose comment ids are then read by primary key. The SQLite form was one
+ * subquery per id joined by `union all`, so its text changed with the page and was built and
+ * compiled for every page.
  */
-async function latestComments(db: Kysely<Database>, ids: string[]): Promise<LatestComment[]> {
-  const query =
-    db.getExecutor().adapter instanceof PostgresAdapter
+function latestComments(db: Kysely<Database>, ids: string[]): Promise<LatestComment[]> {
+  return latestCommentsOf.rows(db, { ids });
+}
+
+const latestCommentsOf = preparedQuery<{ ids: readonly string[] }, LatestComment>((db, p) => ({
+  compile: () =>
+    (db.getExecutor().adapter instanceof PostgresAdapter
       ? sql<LatestComment>`select c.feature_request_id, c.author_name, c.is_team, c.public_id
-          from unnest(${sql.val(ids)}::text[]) as ids(id) cross join lateral (select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
+          from unnest(${p.ids}::text[]) as ids(id) cross join lateral (select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
             from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
             where cm.feature_request_id = ids.id and cm.is_hidden = 0
             order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}) c
           order by c.feature_request_id, c.created_at desc, c.id desc`
       : sql<LatestComment>`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id
-          from json_each(${JSON.stringify(ids)}) as ids
+          from json_each(${p.ids}) as ids
           join feature_request_comments cm on cm.id in (select latest.id from feature_request_comments latest
             where latest.feature_request_id = ids.value and latest.is_hidden = 0
             order by latest.created_at desc, latest.id desc limit ${sql.lit(RECENT_COMMENTS_READ)})
           left join end_users eu on eu.id = cm.end_user_id
-          order by cm.feature_request_id, cm.created_at desc, cm.id desc`;
-  return executeNamed(db, { compile: () => query.compile(db) });
-}
+          order by cm.feature_request_id, cm.created_at desc, cm.id desc`
+    ).compile(db),
+}));
 
 /**
  * How long a request's recent commenters may be reused from the shared cache: as long as an

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { approvedBy, ownPendingBy, scopeKey } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
@@ -32,6 +33,9 @@ export async function countListed(
       const q = alone ? tagged : tagged.crossJoin("featureRequests as fr").whereRef("fr.id", "=", "t0.featureRequestId").where(approvedBy({ ...query, tagIds: others }));
       return Number((await q.executeTakeFirstOrThrow()).n);
     }
+    // The whole app's or one board's count (every first page's) by a prepared statement.
+    if (query.versionId === undefined && query.boardIds === undefined) return Number((await countOfApp.first(db, { appId: query.appId }))!.n);
+    if (query.versionId === undefined && query.boardIds?.length === 1) return Number((await countOfBoard.first(db, { boardId: query.boardIds[0]! }))!.n);
     const q = db
       .selectFrom("featureRequests as fr")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -56,3 +60,14 @@ export async function countListed(
     .executeTakeFirstOrThrow();
   return approved + Number(mine.n);
 }
+
+const approvedCount = <P extends Record<string, unknown>>(scope: (p: P) => Pick<ListQuery, "appId" | "boardIds">) =>
+  preparedQuery<P, { n: number | string }>((db, p) =>
+    db
+      .selectFrom("featureRequests as fr")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where(approvedBy({ ...scope(p as P), versionId: undefined })),
+  );
+const countOfApp = approvedCount<{ appId: string }>((p) => ({ appId: p.appId, boardIds: undefined }));
+// A board names its app (see listed.ts).
+const countOfBoard = approvedCount<{ boardId: string }>((p) => ({ appId: "", boardIds: [p.boardId] }));

@@ -8,7 +8,8 @@ import { executeNamed, idIn } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
-import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem } from "./items.js";
+import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, recentCommenters, toItem, type CommentersCache, type ItemRow } from "./items.js";
+import { firstPageRows, isFirstPage } from "./first-page.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
 import { listedBy } from "./listed.js";
@@ -39,6 +40,12 @@ export async function listFeatureRequests(
   const searching = query.q !== undefined && query.q.trim() !== "";
   if (searching && terms.length === 0) return { requests: [], total: 0, hasMore: false, nextCursor: null };
 
+  const commentersCache = cache === undefined ? undefined : { shared: cache.shared, appId: query.appId };
+  // The page every visitor starts from, in prepared statements.
+  if (isFirstPage(query)) {
+    const [rows, total] = await Promise.all([firstPageRows(db, query), countListed(db, query, cache)]);
+    return pageOf(db, query, rows, total, { keyset: true, offset: 0, commentersCache });
+  }
   const viewer = query.viewerEndUserId;
   // The viewer's newest pending requests, the only ones of theirs this page may show or count.
   const own = viewer === null ? [] : await newestOwnPending(db, query.appId, viewer);
@@ -126,7 +133,6 @@ export async function listFeatureRequests(
 
   // A ranked page's ids are known already: on PostgreSQL its recent commenters are read beside
   // its rows, on another pooled connection, instead of one round trip later.
-  const commentersCache = cache === undefined ? undefined : { shared: cache.shared, appId: query.appId };
   const early = ranked !== null && dialect === "postgres" ? recentCommenters(db, ranked.ids.slice(0, query.limit), commentersCache) : undefined;
   early?.catch(() => undefined);
   let rows = await executeNamed(db, page);
@@ -134,12 +140,27 @@ export async function listFeatureRequests(
     const position = new Map(ranked.ids.map((id, i) => [id, i]));
     rows = rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   }
+  return pageOf(db, query, rows, total, { keyset, offset, commentersCache, ...(early === undefined ? {} : { early }) });
+}
+
+/** The page of `rows` (one more than the limit when more follow): its items with their recent commenters and public tags, and the cursor after it. */
+async function pageOf(
+  db: Kysely<Database>,
+  query: ListQuery,
+  rows: Array<ItemRow & { requesterEndUserId: string | null; hasVoted: unknown }>,
+  total: number | string,
+  how: { keyset: boolean; offset: number; commentersCache: CommentersCache | undefined; early?: Promise<Map<string, FeatureRequestItem["recentCommenters"]>> },
+): Promise<ListPage> {
+  const viewer = query.viewerEndUserId;
   const hasMore = rows.length > query.limit;
   const pageRows = rows.slice(0, query.limit);
   const last = pageRows.at(-1);
-  const nextCursor = hasMore && last !== undefined ? cursorAfter(query, keyset, last, offset + query.limit) : null;
+  const nextCursor = hasMore && last !== undefined ? cursorAfter(query, how.keyset, last, how.offset + query.limit) : null;
   const pageIds = pageRows.map((r) => r.id);
-  const [commenters, tags] = await Promise.all([early ?? recentCommenters(db, pageIds, commentersCache), publicTagsOf(db, query.appId, pageIds, cache?.shared)]);
+  const [commenters, tags] = await Promise.all([
+    how.early ?? recentCommenters(db, pageIds, how.commentersCache),
+    publicTagsOf(db, query.appId, pageIds, how.commentersCache?.shared),
+  ]);
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];
     const personal = { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer };

@@ -3,7 +3,7 @@ import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { StatementRecorder } from "@tidings/testing/statement-recorder";
+import { recordStatements } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
@@ -117,9 +117,7 @@ describe.each(testDialects())("a viewer's own pending requests in the listing, o
 
   /** Every statement a listing sends. */
   async function statements(q: ListQuery): Promise<CompiledQuery[]> {
-    const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
-    await listFeatureRequests(t.db.kysely.withPlugin(recorder), dialect, clock, q);
-    return recorder.queries;
+    return recordStatements(t.db, () => listFeatureRequests(t.db.kysely, dialect, clock, q));
   }
 
   /** How each statement of a viewer's listing reads `feature_requests`. */
@@ -167,7 +165,7 @@ describe.each(testDialects())("a viewer's own pending requests in the listing, o
   }
 
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
+    t = await openTestDatabase(dialect, { timeQueries: true });
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Board" })).row.id;
     viewer = (await ensureEndUser(t.db.kysely, clock, appId, "viewer")).id;
@@ -308,7 +306,7 @@ describe.each(testDialects())("a viewer's own pending requests in a search, on %
   const everyPage = (q: ListQuery) => allPages(t, clock, dialect, q);
 
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
+    t = await openTestDatabase(dialect, { timeQueries: true });
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Board" })).row.id;
     viewer = (await ensureEndUser(t.db.kysely, clock, appId, "viewer")).id;

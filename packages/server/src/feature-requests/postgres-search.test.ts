@@ -2,7 +2,7 @@ import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { StatementRecorder } from "@tidings/testing/statement-recorder";
+import { recordStatements } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
@@ -28,7 +28,7 @@ describe.skipIf(!testDialects().includes("postgres"))("search on PostgreSQL", ()
   const words = ["dark", "mode", "export", "sync", "calendar", "notifications", "notificator", "widget"];
 
   beforeAll(async () => {
-    t = await openTestDatabase("postgres");
+    t = await openTestDatabase("postgres", { timeQueries: true });
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Searched" })).row.id;
     const inputs = Array.from({ length: 3000 }, (_, i) =>
@@ -57,10 +57,9 @@ describe.skipIf(!testDialects().includes("postgres"))("search on PostgreSQL", ()
 
   /** The search statement a public search sends, as sent. */
   async function searchStatement(q: ListQuery): Promise<CompiledQuery> {
-    const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
-    await listFeatureRequests(t.db.kysely.withPlugin(recorder), "postgres", clock, q);
-    const found = recorder.queries.find((s) => s.sql.includes("feature_request_search"));
-    if (found === undefined) throw new Error(`no search statement among ${recorder.queries.map((s) => s.sql).join("; ")}`);
+    const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, "postgres", clock, q));
+    const found = statements.find((s) => s.sql.includes("feature_request_search"));
+    if (found === undefined) throw new Error(`no search statement among ${statements.map((s) => s.sql).join("; ")}`);
     return found;
   }
 

@@ -2,7 +2,7 @@ import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { StatementRecorder } from "@tidings/testing/statement-recorder";
+import { recordStatements } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
@@ -18,7 +18,7 @@ describe("search ranking on SQLite", () => {
   const texts = new Map<string, { title: string; all: string; approved: boolean }>();
 
   beforeAll(async () => {
-    t = await openTestDatabase("sqlite");
+    t = await openTestDatabase("sqlite", { timeQueries: true });
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Ranked" })).row.id;
     const words = ["dark", "mode", "export", "sync", "calendar"];
@@ -65,12 +65,14 @@ describe("search ranking on SQLite", () => {
   // tier's few matches (or none): a small tier's page is read from its matches, by primary key.
   it("reads a small tier of a large search from its matches, never walking the app's requests", async () => {
     for (const q of ["idea", "dark mo", "idea 4", "nothing here"]) {
-      const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
       const whole = await rankOnSqlite(t.db.kysely, { appId }, searchTerms(q), { offset: 0, limit: 9 });
-      const paged = await rankOnSqlite(t.db.kysely.withPlugin(recorder), { appId }, searchTerms(q), { offset: 0, limit: 9 }, 0);
+      let paged: unknown;
+      const statements = await recordStatements(t.db, async () => {
+        paged = await rankOnSqlite(t.db.kysely, { appId }, searchTerms(q), { offset: 0, limit: 9 }, 0);
+      });
       expect(paged, q).toEqual(whole);
       const reads: string[] = [];
-      for (const query of recorder.queries) {
+      for (const query of statements) {
         const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
         reads.push(...plan.rows.filter((r) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(r.detail)).map((r) => r.detail));
       }

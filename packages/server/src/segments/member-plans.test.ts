@@ -3,7 +3,7 @@ import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { StatementRecorder } from "@tidings/testing/statement-recorder";
+import { recordStatements } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { memberCount, memberPage } from "./members.js";
@@ -71,7 +71,7 @@ describe.each(testDialects())("plans of a segment's members on 100k end users, o
   let appId: string;
 
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
+    t = await openTestDatabase(dialect, { timeQueries: true });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "W", slug: "w" }, null);
     appId = (await createApp(db, clock, workspace.id, { name: "Big" })).row.id;
@@ -98,10 +98,9 @@ describe.each(testDialects())("plans of a segment's members on 100k end users, o
 
   /** Each statement `work` runs, planned: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN ANALYZE (rolled back). */
   async function plansOf(work: (db: TestDatabase["db"]["kysely"]) => Promise<unknown>): Promise<Array<{ sql: string; steps: Step[] }>> {
-    const recorder = new StatementRecorder((args) => t.db.kysely.getExecutor().compileQuery(args.node, args.queryId));
-    await work(t.db.kysely.withPlugin(recorder));
+    const statements = await recordStatements(t.db, () => work(t.db.kysely));
     const out = [];
-    for (const statement of recorder.queries) {
+    for (const statement of statements) {
       if (dialect === "sqlite") {
         const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
         const steps = plan.rows

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
-import { executeNamed, idIn } from "../db/named-statements.js";
+import { inList, preparedQuery } from "../db/prepared-query.js";
 import { ApiError } from "../http/errors.js";
 import type { TagRow } from "./tags.js";
 
@@ -14,7 +14,7 @@ const TAGS_CACHE_MS = 60_000;
  * filtered by a tag names it by slug, and every page shows its requests' tags.
  */
 export async function appPublicTags(db: Kysely<Database>, appId: string, cache: SharedCache | undefined): Promise<TagRow[]> {
-  const read = () => db.selectFrom("tags").selectAll().where("appId", "=", appId).where("visibility", "=", "public").orderBy("name").orderBy("id").execute();
+  const read = () => publicTagsOfApp.rows(db, { appId });
   if (cache === undefined) return read();
   const key = `public-tags:${appId}`;
   const hit = await cache.get<TagRow[]>(key);
@@ -45,8 +45,8 @@ export async function publicTagsOf(db: Kysely<Database>, appId: string, featureR
   const out = new Map<string, TagRow[]>();
   if (featureRequestIds.length === 0) return out;
   const [pairs, tags] = await Promise.all([
-    // The ids as one array on PostgreSQL: prepared once for any number of them.
-    executeNamed(db, db.selectFrom("featureRequestTags").select(["featureRequestId", "tagId"]).where(idIn(db, "featureRequestId", [...featureRequestIds]))),
+    // One prepared statement for any number of ids.
+    tagPairs.rows(db, { ids: featureRequestIds }),
     appPublicTags(db, appId, cache),
   ]);
   const position = new Map(tags.map((t, i) => [t.id, i]));
@@ -59,3 +59,14 @@ export async function publicTagsOf(db: Kysely<Database>, appId: string, featureR
   for (const list of out.values()) list.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   return out;
 }
+
+/** The tags of each of `ids`, by their rows' primary key. */
+const tagPairs = preparedQuery<{ ids: readonly string[] }, { featureRequestId: string; tagId: string }>((db, p) =>
+  db.selectFrom("featureRequestTags").select(["featureRequestId", "tagId"]).where(inList(db, "featureRequestId", p.ids)),
+);
+
+// Read for every public page of an app not in the cache: built once (every column, so never named on PostgreSQL).
+const publicTagsOfApp = preparedQuery<{ appId: string }, TagRow>(
+  (db, p) => db.selectFrom("tags").selectAll().where("appId", "=", p.appId).where("visibility", "=", "public").orderBy("name").orderBy("id"),
+  { named: false },
+);

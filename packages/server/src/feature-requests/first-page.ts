@@ -1,0 +1,57 @@
+import { sql, type Kysely } from "kysely";
+import { preparedQuery } from "../db/prepared-query.js";
+import type { Database } from "../db/schema.js";
+import { itemRows, type ItemRow } from "./items.js";
+import { approvedBy } from "./listed.js";
+import type { ListQuery } from "./list-query.js";
+
+/** A listing row as the page reads it: the item's columns and whether the viewer voted (0 here). */
+export type PageRow = ItemRow & { requesterEndUserId: string | null; hasVoted: number };
+
+/**
+ * Whether `query` asks for the page every visitor of an app or board starts from: its first
+ * `newest` or `top` page, anonymous, unsearched, on the whole app or one board, without a version
+ * or tag filter. It is what a cold app's first read computes and what every write to the app
+ * sends back to be computed, so it is read by one prepared statement (see `preparedQuery`): built
+ * and compiled per call, its statement cost more than SQLite spent reading its 50 rows.
+ */
+export function isFirstPage(query: ListQuery): boolean {
+  return (
+    query.viewerEndUserId === null &&
+    (query.q === undefined || query.q.trim() === "") &&
+    (query.sort === "newest" || query.sort === "top") &&
+    query.cursor === undefined &&
+    query.offset === 0 &&
+    query.versionId === undefined &&
+    (query.tagIds?.length ?? 0) === 0 &&
+    (query.boardIds === undefined || query.boardIds.length === 1)
+  );
+}
+
+/** The rows of a first page (see {@link isFirstPage}), one more than `query.limit` to tell whether more follow. */
+export function firstPageRows(db: Kysely<Database>, query: ListQuery): Promise<PageRow[]> {
+  const limit = query.limit + 1;
+  const board = query.boardIds?.[0];
+  if (board === undefined) return (query.sort === "top" ? topOfApp : newestOfApp).rows(db, { appId: query.appId, limit });
+  return (query.sort === "top" ? topOfBoard : newestOfBoard).rows(db, { boardId: board, limit });
+}
+
+/**
+ * One first page's statement: the listing's filter ({@link approvedBy}, a board naming its app)
+ * and its order, as the general listing writes them, so both read the same rows.
+ */
+function firstPage<P extends { limit: number }>(sort: "newest" | "top", scope: (p: P) => Pick<ListQuery, "appId" | "boardIds">) {
+  return preparedQuery<P, PageRow>((db, p) => {
+    let page = itemRows(db)
+      .select(sql<number>`0`.as("hasVoted"))
+      .where(approvedBy({ ...scope(p as P), versionId: undefined }));
+    if (sort === "top") page = page.orderBy("fr.voteCount", "desc");
+    return page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(p.limit);
+  });
+}
+
+const newestOfApp = firstPage<{ appId: string; limit: number }>("newest", (p) => ({ appId: p.appId, boardIds: undefined }));
+const topOfApp = firstPage<{ appId: string; limit: number }>("top", (p) => ({ appId: p.appId, boardIds: undefined }));
+// A board names its app: the listing's filter on one board reads the board alone.
+const newestOfBoard = firstPage<{ boardId: string; limit: number }>("newest", (p) => ({ appId: "", boardIds: [p.boardId] }));
+const topOfBoard = firstPage<{ boardId: string; limit: number }>("top", (p) => ({ appId: "", boardIds: [p.boardId] }));
