@@ -194,13 +194,17 @@ async function appsRun(url: string | undefined): Promise<void> {
           const singleMemory = await single.memory();
           const warmMemory = await many.memory();
           // Every app read once: what the instance holds is bounded by its caches, not the apps.
+          // The RSS after each quarter shows whether it follows the apps read or levels off.
           const t0 = performance.now();
-          for (const appKey of allKeys) {
+          const quarters: number[] = [];
+          for (const [i, appKey] of allKeys.entries()) {
             await timeOne(many.url, "config", { ...manyTarget, appKey });
             await timeOne(many.url, "anonymous page", { ...manyTarget, appKey });
+            if ((i + 1) % Math.ceil(allKeys.length / 4) === 0 && i + 1 < allKeys.length) quarters.push((await many.memory()).rss);
           }
           const sweepSeconds = (performance.now() - t0) / 1000;
           const sweptMemory = await many.memory();
+          quarters.push(sweptMemory.rss);
 
           const mid = (name: string, pick: (f: Figures) => number) => median(stash.get(name)!.map(pick));
           console.log(`\n${engine}: ${APPS} apps of ${APP_REQUESTS} requests in one instance (database ${megabytes(bytes)}) against one app alone; medians of ${stash.get("single config")!.length} alternated rounds`);
@@ -221,6 +225,7 @@ async function appsRun(url: string | undefined): Promise<void> {
           cold("cold app, page (p50)", coldPage);
           row("server RSS", [`one app ${megabytes(singleMemory.rss)}`, `warm ${megabytes(warmMemory.rss)}`, `all read ${megabytes(sweptMemory.rss)}`, `peak ${megabytes(sweptMemory.peak)}`]);
           console.log(`(every app's config and page read once, in ${sweepSeconds.toFixed(0)} s, before the last RSS)`);
+          row("server RSS by apps read", quarters.map((rss, i) => `${label(Math.min(allKeys.length, Math.ceil(allKeys.length / 4) * (i + 1)))}: ${megabytes(rss)}`));
         },
       ),
   );
