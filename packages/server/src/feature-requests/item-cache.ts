@@ -1,6 +1,6 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import { contentTags, type Context } from "../context.js";
-import { findItemRow, listedItem, type ItemRow, type ItemViewer } from "./item.js";
+import { findItemRow, findItemViewer, listedItem, type ItemRow, type ItemViewer } from "./item.js";
 
 /** A request's item may be this stale in the shared cache; votes, comments and console writes to its app drop it sooner. */
 export const ITEM_CACHE_SECONDS = 10;
@@ -44,4 +44,20 @@ export async function shareItem(ctx: Context, row: ItemRow): Promise<SharedItem 
 export function itemFor(shared: SharedItem, viewer: ItemViewer | undefined): FeatureRequestItem {
   if (viewer === undefined) return shared.item;
   return { ...shared.item, hasVoted: viewer.hasVoted, isOwnRequest: shared.requesterEndUserId === viewer.id };
+}
+
+/**
+ * Who reads a request (their end-user id and whether they voted for it), by the hash of their
+ * token, through the shared cache under the app's content tags like the shared item: a vote, a
+ * comment or a console write to the app drops it, so the caller's own vote shows at their next
+ * read. Only callers the app knows are kept: one who is not yet an end user is looked up again,
+ * so the proposal or vote that makes them one needs no cache of its own to be seen.
+ */
+export async function readItemViewer(ctx: Context, appId: string, hash: string, requestId: string): Promise<ItemViewer | undefined> {
+  const key = `fr-viewer:${requestId}:${hash}`;
+  const hit = await ctx.cache.get<ItemViewer>(key);
+  if (hit !== undefined) return hit;
+  const viewer = await findItemViewer(ctx.db.kysely, appId, hash, requestId);
+  if (viewer !== undefined) await ctx.cache.set(key, viewer, { ttlMs: ITEM_CACHE_SECONDS * 1000, tags: contentTags(appId) });
+  return viewer;
 }

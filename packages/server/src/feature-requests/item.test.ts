@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { tokenHash } from "../users/identity.js";
 
 type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
@@ -57,6 +58,16 @@ describe.each(testDialects())("one feature request and similar requests on %s", 
       expect((await get(id, { "x-user-token": "voter" })).json()).toMatchObject({ voteCount: 1, hasVoted: true });
       expect((await get(id)).json()).toMatchObject({ voteCount: 1, hasVoted: false });
       expect((await get(id, { "x-user-token": "proposer" })).json()).toMatchObject({ voteCount: 1, hasVoted: false, isOwnRequest: true });
+
+      // Taking the vote back, and a vote the team adds for a caller who read the request before.
+      await t.app.inject({ method: "DELETE", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "voter" }, payload: {} });
+      expect((await get(id, { "x-user-token": "voter" })).json()).toMatchObject({ voteCount: 0, hasVoted: false });
+      await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": "voter" }, payload: {} });
+      expect((await get(id, { "x-user-token": "proposer" })).json()).toMatchObject({ hasVoted: false });
+      const proposer = await t.database.db.kysely.selectFrom("endUsers").select("publicId").where("appId", "=", ws.appId).where("tokenHash", "=", tokenHash("proposer")).executeTakeFirstOrThrow();
+      expect((await ws.console.post(`/workspaces/${ws.wsId}/feature-requests/${id}/votes`, { endUserId: proposer.publicId })).status).toBe(200);
+      expect((await get(id, { "x-user-token": "proposer" })).json()).toMatchObject({ voteCount: 2, hasVoted: true, isOwnRequest: true });
+      expect((await get(id, { "x-user-token": "voter" })).json()).toMatchObject({ voteCount: 2, hasVoted: true, isOwnRequest: false });
 
       await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/comments`, headers: { "x-user-token": "voter" }, payload: { body: "Yes please" } });
       expect((await get(id)).json()).toMatchObject({ commentCount: 1 });

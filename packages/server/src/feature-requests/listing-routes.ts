@@ -15,8 +15,8 @@ import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyReader, tokenHash } from "../users/identity.js";
-import { findItemViewer, listedItem } from "./item.js";
-import { itemFor, readItem, shareItem } from "./item-cache.js";
+import { listedItem } from "./item.js";
+import { itemFor, readItem, readItemViewer, shareItem } from "./item-cache.js";
 import { listFeatureRequests, type ListPage } from "./listing.js";
 import { ownPage } from "./own-page.js";
 import { pageViewer, personalisePage } from "./page-viewer.js";
@@ -178,7 +178,7 @@ export function listingRoutes(app: App, ctx: Context): void {
       // A request on a private board the caller may not see is not found, like an unknown one.
       if (!audienceSees(await boardAudience(db, appRow.id, identity, ctx.cache), boardId)) throw new ApiError("feature_request_not_found");
       const requestId = "shared" in found ? found.shared.item.id : found.row.id;
-      const viewer = identity.token === null ? undefined : await findItemViewer(db, appRow.id, tokenHash(identity.token), requestId);
+      const viewer = identity.token === null ? undefined : await readItemViewer(ctx, appRow.id, tokenHash(identity.token), requestId);
       let item: FeatureRequestItem | undefined;
       if ("shared" in found) item = itemFor(found.shared, viewer);
       else {
