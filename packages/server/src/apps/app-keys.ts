@@ -29,14 +29,12 @@ export async function findAppByKey(
   return { app, workspaceSlug };
 }
 
-/** The first read of every public request of an app not in the cache: built once (every column, so never named on PostgreSQL). */
-const appByKey = preparedQuery<{ appKey: string }, AppRow & { workspaceSlug: string }>(
-  (db, p) =>
-    db
-      .selectFrom("apps")
-      .innerJoin("workspaces", "workspaces.id", "apps.workspaceId")
-      .selectAll("apps")
-      .select("workspaces.slug as workspaceSlug")
-      .where("apps.appKey", "=", p.appKey),
-  { named: false },
+/** The first read of every public request of an app not in the cache: built once (every column, so on PostgreSQL not a named statement, see named-statements.ts). */
+const appByKey = preparedQuery<{ appKey: string }, AppRow & { workspaceSlug: string }>((db, p) =>
+  db
+    .selectFrom("apps")
+    .innerJoin("workspaces", "workspaces.id", "apps.workspaceId")
+    .selectAll("apps")
+    .select("workspaces.slug as workspaceSlug")
+    .where("apps.appKey", "=", p.appKey),
 );

@@ -15,10 +15,10 @@ export function listBoards(db: Kysely<Database>, appId: string): Promise<BoardRo
   return boardsOf.rows(db, { appId });
 }
 
-// Read for every public page of an app not in the cache: built once (every column, so never named on PostgreSQL).
-const boardsOf = preparedQuery<{ appId: string }, BoardRow>(
-  (db, p) => db.selectFrom("boards").selectAll().where("appId", "=", p.appId).orderBy("position").orderBy("id"),
-  { named: false },
+// Read for every public page of an app not in the cache: built once (it selects every column,
+// so on PostgreSQL it is not a named statement, see named-statements.ts).
+const boardsOf = preparedQuery<{ appId: string }, BoardRow>((db, p) =>
+  db.selectFrom("boards").selectAll().where("appId", "=", p.appId).orderBy("position").orderBy("id"),
 );
 
 /** How many requests each board of an app holds (every state), by board id. */

@@ -59,7 +59,8 @@ export function listFields(db: Kysely<Database>, appId: string, includeArchived 
 
 /**
  * {@link listFields}' two reads, prepared: every proposal and feedback reads the app's active
- * fields (on PostgreSQL a named statement, not parsed and planned each time).
+ * fields. They select every column, so on PostgreSQL they are not named statements (see
+ * named-statements.ts).
  */
 function fieldsOfApp(includeArchived: boolean) {
   return preparedQuery<{ appId: string }, CustomFieldRow>((db, p) => {

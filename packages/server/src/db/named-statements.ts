@@ -10,9 +10,10 @@ import type { Database } from "./schema.js";
  * parsed once per connection and, after a few runs, executed with a cached plan.
  *
  * Only SQL registered here is named, so the text of every named statement is fixed and their
- * number bounded by the code. Their columns are named, never `*`: a prepared statement keeps the
- * shape of its result, and PostgreSQL refuses to run it once a column added by a migration (of a
- * newer instance, during a rolling upgrade) would change that shape. A pooler in transaction mode that does not follow protocol-level
+ * number bounded by the code. A statement that selects `*` is never named: a prepared statement
+ * keeps the shape of its result, and PostgreSQL refuses to run it once a column added by a
+ * migration (of a newer instance, during a rolling upgrade) would change that shape. Such a
+ * statement is parsed on each run, as Kysely's own are. A pooler in transaction mode that does not follow protocol-level
  * prepared statements (PgBouncer before 1.21, or without `max_prepared_statements`) cannot carry
  * them: see docs/postgresql.md.
  */
@@ -21,9 +22,13 @@ const names = new Map<string, string>();
 /** Most statements named; SQL met past it runs unnamed, a bound on what each connection keeps. */
 const MAX_NAMED = 1000;
 
-/** Marks `sql` as a statement to prepare on each connection that runs it. */
+/** A `*` in a select list (`select *`, `select "apps".*, …`): the result's columns follow the schema. */
+const SELECTS_STAR = /(?:\bselect\s+(?:distinct\s+)?|,\s*)(?:"\w+"\.)?\*(?=[\s,]|$)/i;
+
+/** Marks `sql` as a statement to prepare on each connection that runs it, unless it selects `*`. */
 export function nameStatement(sql: string): void {
-  if (!names.has(sql) && names.size < MAX_NAMED) names.set(sql, `tidings_${names.size + 1}`);
+  if (names.has(sql) || names.size >= MAX_NAMED || SELECTS_STAR.test(sql)) return;
+  names.set(sql, `tidings_${names.size + 1}`);
 }
 
 /**

@@ -8,6 +8,8 @@ import { preparedQuery } from "./prepared-query.js";
 const bySlug = preparedQuery<{ slug: string }, { id: string; name: string }>((db, p) =>
   db.selectFrom("workspaces").select(["id", "name"]).where("slug", "=", p.slug).where("name", "!=", "never"),
 );
+// Every column: its result's shape follows the schema, so it is never a named statement.
+const everyColumn = preparedQuery<{ slug: string }, { id: string; slug: string }>((db, p) => db.selectFrom("workspaces").selectAll().where("slug", "=", p.slug));
 const rename = preparedQuery<{ id: string; name: string }, { name: string }>((db, p) =>
   db.updateTable("workspaces").set({ name: sql<string>`${p.name} || ' (renamed)'` }).where("id", "=", p.id).returning("name"),
 );
@@ -60,6 +62,11 @@ describe.skipIf(!testDialects().includes("postgres"))("prepared queries on Postg
       const [statement, ...others] = await prepared();
       expect(others).toEqual([]);
       expect(statement).toMatchObject({ calls: 3 });
+    });
+    // A statement selecting `*` stays unnamed: it would refuse to run once a migration adds a column.
+    await t.db.kysely.connection().execute(async (conn) => {
+      for (let i = 0; i < 3; i++) expect((await everyColumn.first(conn, { slug: "delta" }))?.slug).toBe("delta");
+      expect((await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like 'select * from "workspaces"%'`.execute(conn)).rows[0]!.n).toBe(0);
     });
     // Kysely's own queries stay unnamed.
     await t.db.kysely.connection().execute(async (conn) => {

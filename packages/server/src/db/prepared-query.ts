@@ -17,16 +17,6 @@ export interface PreparedQuery<P, R> {
   first(db: Kysely<Database>, params: P): Promise<R | undefined>;
 }
 
-export interface PreparedOptions {
-  /**
-   * `false` for a statement that selects `*`: PostgreSQL then parses it on each run instead of
-   * keeping it named, since a named statement refuses to run once a migration (of a newer
-   * instance, in a rolling upgrade) adds a column to its result (see named-statements.ts). It is
-   * still built and compiled only once. @default true
-   */
-  named?: boolean;
-}
-
 interface Compiled<P> {
   query: CompiledQuery;
   /** SQLite binds no arrays: its lists go as JSON text (see {@link inList}). */
@@ -54,7 +44,6 @@ interface Compiled<P> {
  */
 export function preparedQuery<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, p: ParamRefs<P>) => Compilable<R>,
-  options: PreparedOptions = {},
 ): PreparedQuery<P, R> {
   // Keyed by the dialect's adapter, which a database and its transactions share.
   const byDialect = new WeakMap<DialectAdapter, Compiled<P>>();
@@ -68,8 +57,9 @@ export function preparedQuery<P extends Record<string, unknown>, R>(
       const slots = query.parameters.map((value) =>
         typeof value === "string" && value.startsWith(MARKER) ? { name: value.slice(MARKER.length) as keyof P } : { value },
       );
-      // PostgreSQL: a named statement on each connection, parsed and planned once (see named-statements.ts).
-      if (dialect instanceof PostgresAdapter && options.named !== false) nameStatement(query.sql);
+      // PostgreSQL: a named statement on each connection, parsed and planned once (unless it
+      // selects `*`, see named-statements.ts).
+      if (dialect instanceof PostgresAdapter) nameStatement(query.sql);
       byDialect.set(dialect, (compiled = { query, slots, listsAsJson: !(dialect instanceof PostgresAdapter) }));
     }
     return compiled;
