@@ -1,8 +1,7 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { executeNamed, idIn } from "../db/named-statements.js";
-import { publicTagsOf } from "../tags/public-tags.js";
+import { publicTagsOf, tagPairsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
 import { recentCommenters, toItem, type CommentersCache } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
@@ -98,8 +97,8 @@ function ownTrendingPage(query: ListQuery, personal: ListPage, kept: readonly Ow
 
 /**
  * The window's requests that the page's filters keep, as `ownPendingBy` would select them: the
- * version and boards from the rows themselves; the tags, when the page asks for any, in one
- * statement over the window's tagged requests (each must carry every tag asked for).
+ * version and boards from the rows themselves; the tags, when the page asks for any, from the
+ * tags of the window's tagged requests (each must carry every tag asked for).
  */
 async function keptByFilters(db: Kysely<Database>, query: ListQuery, window: readonly OwnPendingRow[]): Promise<OwnPendingRow[]> {
   const placed = window.filter(
@@ -109,16 +108,8 @@ async function keptByFilters(db: Kysely<Database>, query: ListQuery, window: rea
   if (wanted.length === 0) return placed;
   const tagged = placed.filter((r) => Boolean(r.tagged)).map((r) => r.id);
   if (tagged.length === 0) return [];
-  const rows = await executeNamed(
-    db,
-    db
-      .selectFrom("featureRequestTags")
-      .select(["featureRequestId", "tagId"])
-      .where(idIn(db, "featureRequestId", tagged))
-      .where(idIn(db, "tagId", wanted)),
-  );
   const found = new Map<string, number>();
-  for (const row of rows) found.set(row.featureRequestId, (found.get(row.featureRequestId) ?? 0) + 1);
+  for (const row of await tagPairsOf(db, tagged)) if (wanted.includes(row.tagId)) found.set(row.featureRequestId, (found.get(row.featureRequestId) ?? 0) + 1);
   return placed.filter((r) => found.get(r.id) === wanted.length);
 }
 

@@ -45,8 +45,7 @@ export async function publicTagsOf(db: Kysely<Database>, appId: string, featureR
   const out = new Map<string, TagRow[]>();
   if (featureRequestIds.length === 0) return out;
   const [pairs, tags] = await Promise.all([
-    // One prepared statement for any number of ids.
-    tagPairs.rows(db, { ids: featureRequestIds }),
+    tagPairsOf(db, featureRequestIds),
     appPublicTags(db, appId, cache),
   ]);
   const position = new Map(tags.map((t, i) => [t.id, i]));
@@ -60,13 +59,20 @@ export async function publicTagsOf(db: Kysely<Database>, appId: string, featureR
   return out;
 }
 
-/** The tags of each of `ids`, by their rows' primary key. */
+/**
+ * Which tags (public or not) each of `featureRequestIds` carries, as pairs read from the tag rows'
+ * primary key: one prepared statement for any number of ids.
+ */
+export function tagPairsOf(db: Kysely<Database>, featureRequestIds: readonly string[]): Promise<Array<{ featureRequestId: string; tagId: string }>> {
+  return tagPairs.rows(db, { ids: featureRequestIds });
+}
+
 const tagPairs = preparedQuery<{ ids: readonly string[] }, { featureRequestId: string; tagId: string }>((db, p) =>
   db.selectFrom("featureRequestTags").select(["featureRequestId", "tagId"]).where(inList(db, "featureRequestId", p.ids)),
 );
 
-// Read for every public page of an app not in the cache: built once (every column, so never named on PostgreSQL).
-const publicTagsOfApp = preparedQuery<{ appId: string }, TagRow>(
-  (db, p) => db.selectFrom("tags").selectAll().where("appId", "=", p.appId).where("visibility", "=", "public").orderBy("name").orderBy("id"),
-  { named: false },
+// Read for every public page of an app not in the cache: built once (it selects every column,
+// so on PostgreSQL it is not a named statement, see named-statements.ts).
+const publicTagsOfApp = preparedQuery<{ appId: string }, TagRow>((db, p) =>
+  db.selectFrom("tags").selectAll().where("appId", "=", p.appId).where("visibility", "=", "public").orderBy("name").orderBy("id"),
 );
