@@ -12,7 +12,7 @@
  *    of a warm one; RSS after every app was read once, against the single app's.
  *
  * SQLite always; PostgreSQL too when BENCH_DATABASE_URL names a server (a schema per run, dropped
- * afterwards). BENCH_SECONDS (default 3) per autocannon run, BENCH_SCALE_SAMPLES (default 200)
+ * afterwards); BENCH_SCALE_ENGINES=sqlite or =postgres runs one of them. BENCH_SECONDS (default 3) per autocannon run, BENCH_SCALE_SAMPLES (default 200)
  * sequential requests per latency figure. BENCH_SCALE_APPS=0 skips the second part.
  * BENCH_SCALE_OPS (e.g. "search,similar requests") times only those board operations.
  */
@@ -33,6 +33,9 @@ const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
 const chosen = process.env.BENCH_SCALE_OPS?.split(",").map((op) => op.trim()).filter((op) => op !== "");
 const OPERATIONS = BOARD_OPERATIONS.filter((op) => chosen === undefined || chosen.length === 0 || chosen.includes(op));
 const postgresUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+const engines = (process.env.BENCH_SCALE_ENGINES ?? (postgresUrl === undefined ? "sqlite" : "sqlite,postgres")).split(",").map((s) => s.trim());
+if (engines.some((e) => e !== "sqlite" && e !== "postgres")) throw new Error(`BENCH_SCALE_ENGINES takes sqlite and postgres, got "${process.env.BENCH_SCALE_ENGINES}"`);
+if (engines.includes("postgres") && postgresUrl === undefined) throw new Error("BENCH_SCALE_ENGINES=postgres needs BENCH_DATABASE_URL");
 const GROWTH_TARGET = 1.5;
 const WARM_TARGET = 1.2;
 const COLD_TARGET = 2;
@@ -232,7 +235,7 @@ async function appsRun(url: string | undefined): Promise<void> {
 }
 
 let failed = false;
-for (const url of [undefined, ...(postgresUrl === undefined ? [] : [postgresUrl])]) {
+for (const url of [...(engines.includes("sqlite") ? [undefined] : []), ...(engines.includes("postgres") ? [postgresUrl] : [])]) {
   const engine: EngineName = url === undefined ? "SQLite" : "PostgreSQL";
   try {
     const runs: BoardRun[] = [];
