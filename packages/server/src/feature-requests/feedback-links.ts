@@ -4,7 +4,7 @@ import { isoNow } from "../clock.js";
 import type { Db } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { addVoteFor, removeLinkedVote } from "./votes.js";
+import { addVoteFor, removeLinkedVote } from "./votes-for.js";
 
 /** How much of a linked feedback's description the request's record quotes. */
 export const QUOTE_CHARS = 280;

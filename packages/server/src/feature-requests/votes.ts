@@ -1,20 +1,15 @@
 import { sql, type Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
-import { isForeignKeyViolation } from "../db/constraint-violations.js";
-import type { Db } from "../db/database.js";
-import type { Batch, Outcome } from "../db/group-commit.js";
-import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
+import { preparedQuery } from "../db/prepared-query.js";
+import type { Db } from "../db/database.js";
 import { ApiError } from "../http/errors.js";
-import { newId } from "../ids.js";
-import { ensureEndUser, newPublicUserId, tokenHash } from "../users/identity.js";
+import { ensureEndUser, tokenHash } from "../users/identity.js";
 import { lockRequestFindUser } from "./feature-requests.js";
-import type { SsoProfile } from "../users/sso.js";
-import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
-import { eventCompany } from "../companies/event-company.js";
+import { votesOnPostgres } from "./vote-batch.js";
+import { countVote, queueVoteEvent, requestGone, type VoteInput, type VoteOutcome } from "./vote-outcome.js";
 
-/** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
-export type VoteMode = "toggle" | "remove";
+export type { VoteInput, VoteMode } from "./vote-outcome.js";
 
 /**
  * Votes or un-votes in one transaction and answers the new state once it is committed;
@@ -65,117 +60,12 @@ export async function applyVote(
             createdAt: isoNow(clock),
           })
           .catch(requestGone)) !== undefined;
-      outcome = added ? await count(trx, input, 1) : await removeVote(trx, input, endUserId);
+      outcome = added ? await countVote(trx, input, 1) : await removeVote(trx, input, endUserId);
     }
     if (outcome.changed) await queueVoteEvent(trx, clock, input, endUserId, outcome.voted);
     await alongside?.(trx);
     return { voted: outcome.voted, voteCount: outcome.voteCount };
   }, input.featureRequestId);
-}
-
-/** One caller's vote. */
-export interface VoteInput {
-  featureRequestId: string;
-  appId: string;
-  token: string;
-  mode: VoteMode;
-  shipNotifyEmail?: string;
-  profile?: SsoProfile;
-}
-
-/** The webhook event of a vote that changed something (nothing is built when the app has no endpoint). */
-function queueVoteEvent(trx: Kysely<Database>, clock: Clock, input: { featureRequestId: string; appId: string }, endUserId: string, voted: boolean): Promise<void> {
-  return queueWebhookEvent(trx, clock, input.appId, voted ? "vote.added" : "vote.removed", async () => {
-    const request = await requestSnapshot(trx, input.featureRequestId);
-    return request === undefined ? undefined : { request, voter: { endUserId }, company: await eventCompany(trx, endUserId) };
-  });
-}
-
-/**
- * PostgreSQL: the votes of one shared transaction, applied in the order they came by one call of
- * `apply_votes` (migration 0023), each vote in a subtransaction of its own: a vote that fails
- * rolls back alone and fails its caller only (a lost deadlock with the `40P01` code, so it is run
- * again). Webhook events of the votes that changed something on an app with an endpoint are
- * queued after the call, in the same transaction.
- */
-const votesOnPostgres: Batch<VoteInput & { clock: Clock }, { voted: boolean; voteCount: number }> = {
-  async run(trx, votes) {
-    const rows = await applyVotes.rows(trx, {
-      requestIds: votes.map((v) => v.featureRequestId),
-      appIds: votes.map((v) => v.appId),
-      tokenHashes: votes.map((v) => tokenHash(v.token)),
-      newIds: votes.map((v) => newId("eu", v.clock.now())),
-      newPublicIds: votes.map(() => newPublicUserId()),
-      shipEmails: votes.map((v) => v.shipNotifyEmail ?? null),
-      removes: votes.map((v) => v.mode === "remove"),
-      profiles: votes.map((v) => v.profile !== undefined),
-      names: votes.map((v) => v.profile?.name ?? null),
-      emails: votes.map((v) => v.profile?.email ?? null),
-      avatars: votes.map((v) => v.profile?.avatarUrl ?? null),
-      now: votes.map((v) => isoNow(v.clock)),
-    });
-    if (rows.length !== votes.length) throw new Error(`apply_votes answered ${rows.length} rows for ${votes.length} votes`);
-    const outcomes: Array<Outcome<{ voted: boolean; voteCount: number }>> = [];
-    for (const [i, row] of rows.entries()) {
-      const vote = votes[i]!;
-      if (row.outcome !== "ok") {
-        outcomes.push({ ok: false, error: voteFailure(row) });
-        continue;
-      }
-      if (row.changed === true && row.webhooks === true) await queueVoteEvent(trx, vote.clock, vote, row.endUserId!, row.voted === true);
-      outcomes.push({ ok: true, value: { voted: row.voted === true, voteCount: Number(row.voteCount) } });
-    }
-    return outcomes;
-  },
-};
-
-/** The error a vote that `apply_votes` rolled back fails with. */
-function voteFailure(row: { outcome: string; errorCode: string | null; errorMessage: string | null }): Error {
-  if (row.outcome === "not_found") return new ApiError("feature_request_not_found");
-  const code = row.outcome === "deadlock" ? "40P01" : (row.errorCode ?? "XX000");
-  return Object.assign(new Error(row.errorMessage ?? `vote failed (${row.outcome})`), { code });
-}
-
-/** A vote row of `apply_votes`, in the order of the votes given (see migration 0023). */
-const applyVotes = preparedQuery<
-  {
-    requestIds: string[];
-    appIds: string[];
-    tokenHashes: string[];
-    newIds: string[];
-    newPublicIds: string[];
-    shipEmails: Array<string | null>;
-    removes: boolean[];
-    profiles: boolean[];
-    names: Array<string | null>;
-    emails: Array<string | null>;
-    avatars: Array<string | null>;
-    now: string[];
-  },
-  {
-    outcome: "ok" | "not_found" | "deadlock" | "error";
-    endUserId: string | null;
-    voted: boolean | null;
-    voteCount: number | null;
-    changed: boolean | null;
-    webhooks: boolean | null;
-    errorCode: string | null;
-    errorMessage: string | null;
-  }
->((db, p) => ({
-  compile: () =>
-    sql<never>`select outcome, end_user_id, voted, vote_count, changed, webhooks, error_code, error_message
-from apply_votes(${p.requestIds}::text[], ${p.appIds}::text[], ${p.tokenHashes}::text[], ${p.newIds}::text[], ${p.newPublicIds}::text[],
-  ${p.shipEmails}::text[], ${p.removes}::boolean[], ${p.profiles}::boolean[], ${p.names}::text[], ${p.emails}::text[], ${p.avatars}::text[],
-  ${p.now}::text[]) with ordinality
-order by ordinality`.compile(db),
-}));
-
-/** A vote's effect: the caller's vote after it, the new count, and whether anything moved. */
-interface VoteOutcome {
-  voted: boolean;
-  voteCount: number;
-  changed: boolean;
 }
 
 /** PostgreSQL, after the request is locked: the toggle's own statement (see {@link toggleOnPostgres}). */
@@ -199,20 +89,7 @@ async function toggle(
 
 async function removeVote(trx: Kysely<Database>, input: { featureRequestId: string; appId: string }, endUserId: string): Promise<VoteOutcome> {
   const removed = (await deleteVote.first(trx, { featureRequestId: input.featureRequestId, endUserId })) !== undefined;
-  return count(trx, input, removed ? -1 : 0);
-}
-
-async function count(trx: Kysely<Database>, input: { featureRequestId: string; appId: string }, by: number): Promise<VoteOutcome> {
-  // The count's update also decides, inside the transaction, that the request is still the
-  // app's and public: callers may have found it through a cache. If not, the unit rolls back.
-  const counted = await moveCount.first(trx, { id: input.featureRequestId, appId: input.appId, by });
-  if (counted === undefined) throw new ApiError("feature_request_not_found");
-  return { voted: by > 0, voteCount: Number(counted.voteCount), changed: by !== 0 };
-}
-
-/** The request was deleted after the caller found it (through the cache, or on another instance). */
-function requestGone(error: unknown): never {
-  throw isForeignKeyViolation(error) ? new ApiError("feature_request_not_found") : error;
+  return countVote(trx, input, removed ? -1 : 0);
 }
 
 /**
@@ -263,118 +140,3 @@ const insertVote = preparedQuery<
     .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
     .returning("endUserId"),
 );
-
-const moveCount = preparedQuery<{ id: string; appId: string; by: number }, { voteCount: number }>((db, p) =>
-  db
-    .updateTable("featureRequests")
-    .set({ voteCount: sql<number>`vote_count + ${p.by}` })
-    .where("id", "=", p.id)
-    .where("appId", "=", p.appId)
-    .where("moderation", "=", "approved")
-    .where("mergedIntoId", "is", null)
-    .returning("voteCount"),
-);
-
-/**
- * A vote the voter did not cast themselves: added by the team on their behalf (`addedBy`, with
- * its `note`), or by linking their feedback to the request (`sourceSubmissionId`).
- */
-export interface VoteFor {
-  featureRequestId: string;
-  appId: string;
-  endUserId: string;
-  addedBy?: string | null;
-  note?: string | null;
-  sourceSubmissionId?: string | null;
-}
-
-/**
- * Adds `vote.endUserId`'s vote unless they have one (then nothing moves: idempotent), in the
- * caller's transaction, which should be a `Db.sharedTransaction` keyed by the request as votes'
- * are. The count moves by the vote added, as {@link applyVote}'s does; on PostgreSQL the request
- * row is locked first, in the order the voting path takes its locks. 404
- * `feature_request_not_found` (the unit rolls back) when the request is not a public request of
- * the app.
- *
- * @example
- * ```ts
- * await db.sharedTransaction((trx) => addVoteFor(trx, clock, db.dialect, { featureRequestId, appId, endUserId, addedBy: userId, note }), featureRequestId);
- * ```
- */
-export async function addVoteFor(trx: Kysely<Database>, clock: Clock, dialect: Db["dialect"], vote: VoteFor): Promise<{ added: boolean; voteCount: number }> {
-  if (dialect === "postgres") await lockRequest(trx, vote.featureRequestId);
-  const inserted = await trx
-    .insertInto("featureRequestVotes")
-    .values({
-      featureRequestId: vote.featureRequestId,
-      endUserId: vote.endUserId,
-      shipNotifyEmail: null,
-      createdAt: isoNow(clock),
-      addedBy: vote.addedBy ?? null,
-      note: vote.note ?? null,
-      sourceSubmissionId: vote.sourceSubmissionId ?? null,
-    })
-    .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
-    .returning("endUserId")
-    .executeTakeFirst()
-    .catch(requestGone);
-  const added = inserted !== undefined;
-  const outcome = await count(trx, vote, added ? 1 : 0);
-  if (added) await queueVoteEvent(trx, clock, vote, vote.endUserId, true);
-  return { added, voteCount: outcome.voteCount };
-}
-
-/**
- * Removes the vote the link of feedback `submissionId` added, if it is still there, and nothing
- * else: a vote the voter cast themselves (or cast again after removing the linked one) stays.
- * When another linked feedback of the same voter on the request is left, the vote stays and is
- * credited to it instead. Runs in the caller's shared transaction like {@link addVoteFor}; the
- * count moves even when the request is no longer public (it was counted while it was). Answers
- * whether a vote was removed.
- */
-export async function removeLinkedVote(
-  trx: Kysely<Database>,
-  clock: Clock,
-  dialect: Db["dialect"],
-  link: { featureRequestId: string; appId: string; endUserId: string; submissionId: string },
-): Promise<boolean> {
-  if (dialect === "postgres") await lockRequest(trx, link.featureRequestId);
-  const other = await trx
-    .selectFrom("submissions")
-    .select("id")
-    .where("featureRequestId", "=", link.featureRequestId)
-    .where("endUserId", "=", link.endUserId)
-    .where("id", "!=", link.submissionId)
-    .orderBy("linkedAt")
-    .orderBy("id")
-    .executeTakeFirst();
-  if (other !== undefined) {
-    await trx
-      .updateTable("featureRequestVotes")
-      .set({ sourceSubmissionId: other.id })
-      .where("featureRequestId", "=", link.featureRequestId)
-      .where("endUserId", "=", link.endUserId)
-      .where("sourceSubmissionId", "=", link.submissionId)
-      .execute();
-    return false;
-  }
-  const removed = await trx
-    .deleteFrom("featureRequestVotes")
-    .where("featureRequestId", "=", link.featureRequestId)
-    .where("endUserId", "=", link.endUserId)
-    .where("sourceSubmissionId", "=", link.submissionId)
-    .returning("endUserId")
-    .executeTakeFirst();
-  if (removed === undefined) return false;
-  await trx.updateTable("featureRequests").set({ voteCount: sql<number>`vote_count - 1` }).where("id", "=", link.featureRequestId).execute();
-  await queueVoteEvent(trx, clock, link, link.endUserId, false);
-  return true;
-}
-
-/**
- * PostgreSQL: locks a request's row, as the voting path does before it touches the voter, so a
- * transaction that writes an end user and then a vote takes its locks in the same order.
- */
-export async function lockRequest(trx: Kysely<Database>, id: string): Promise<void> {
-  await trx.selectFrom("featureRequests").select("id").where("id", "=", id).forUpdate().execute();
-}

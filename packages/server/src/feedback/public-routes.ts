@@ -9,7 +9,7 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { audienceSees, boardAudience } from "../boards/access.js";
 import { linkableRequest, writeLink } from "../feature-requests/feedback-links.js";
-import { lockRequest } from "../feature-requests/votes.js";
+import { lockRequest } from "../feature-requests/votes-for.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
 import type { App } from "../http/types.js";
 import { newId } from "../ids.js";

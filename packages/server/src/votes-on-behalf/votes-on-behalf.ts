@@ -8,7 +8,7 @@ import { ApiError } from "../http/errors.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { followForCustomer, type TeamFollow } from "./customer-follows.js";
 import { findRequestInWorkspace } from "../feature-requests/triage.js";
-import { addVoteFor } from "../feature-requests/votes.js";
+import { addVoteFor } from "../feature-requests/votes-for.js";
 
 /** Who the team votes for: one end user by public id or SSO email, or a company. */
 export type OnBehalfOf = { endUserId: string } | { email: string } | { companyId: string };
