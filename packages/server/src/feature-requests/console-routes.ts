@@ -32,18 +32,11 @@ import { findCompanyInWorkspace } from "../companies/companies.js";
 import { reportedCurrency } from "../companies/company-report.js";
 import { queueRequestNotices } from "./notices.js";
 import { addComment, listComments } from "./comments.js";
-import {
-  createTeamRequest,
-  deleteComment,
-  deleteRequest,
-  findRequestInWorkspace,
-  mergeRequests,
-  moderate,
-  moderateMany,
-  setCommentHidden,
-  updateRequest,
-  type Triage,
-} from "./triage.js";
+import { deleteComment, setCommentHidden } from "./comment-moderation.js";
+import { createTeamRequest, deleteRequest, updateRequest } from "./request-edits.js";
+import { mergeRequests } from "./request-merge.js";
+import { moderate, moderateMany } from "./request-moderation.js";
+import { findRequestInWorkspace, type Triage } from "./triage.js";
 
 const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
 const CommentParams = Type.Object({ wsId: IdParam("ws"), commentId: IdParam("cmt") });

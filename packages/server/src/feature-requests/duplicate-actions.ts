@@ -2,7 +2,8 @@ import type { DismissDuplicateResult } from "@tidings/protocol";
 import { isoNow } from "../clock.js";
 import { ApiError } from "../http/errors.js";
 import { lockRequests, type FeatureRequestRow } from "./feature-requests.js";
-import { mergeRequests, type Triage } from "./triage.js";
+import { mergeRequests } from "./request-merge.js";
+import type { Triage } from "./triage.js";
 
 /**
  * The two requests of a pair named from the app's duplicates queue: 400

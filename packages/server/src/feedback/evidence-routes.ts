@@ -3,7 +3,7 @@ import { actorOf, principalOf, workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import { linkFeedback, unlinkFeedback } from "../feature-requests/feedback-links.js";
-import { createTeamRequest } from "../feature-requests/triage.js";
+import { createTeamRequest } from "../feature-requests/request-edits.js";
 import type { App } from "../http/types.js";
 import { findSubmission } from "./inbox.js";
 import { SubmissionParams, tags } from "./submission-params.js";

@@ -1,7 +1,8 @@
 import { requireCapability } from "../console/capabilities.js";
 import { appTag } from "../context.js";
 import { getAdminFeatureRequest } from "../feature-requests/admin-records.js";
-import { findRequestInWorkspace, mergeRequests } from "../feature-requests/triage.js";
+import { mergeRequests } from "../feature-requests/request-merge.js";
+import { findRequestInWorkspace } from "../feature-requests/triage.js";
 import { ApiError } from "../http/errors.js";
 import { workspaceLinks } from "./links.js";
 import { requestShape } from "./request-shape.js";

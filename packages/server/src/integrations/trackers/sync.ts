@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { isoNow } from "../../clock.js";
 import { appTag, type Context } from "../../context.js";
-import { updateRequest } from "../../feature-requests/triage.js";
+import { updateRequest } from "../../feature-requests/request-edits.js";
 import { enqueueJobs } from "../../jobs/queue.js";
 import { RetryLater } from "../../jobs/job-outcomes.js";
 import type { JobHandler } from "../../jobs/runner.js";
