@@ -22,6 +22,7 @@ import { feedbackConsoleRoutes } from "./feedback/console-routes.js";
 import { voteOnBehalfConsoleRoutes } from "./votes-on-behalf/console-routes.js";
 import { feedbackPublicRoutes } from "./feedback/public-routes.js";
 import { featureRequestConsoleRoutes } from "./feature-requests/console-routes.js";
+import { commentConsoleRoutes } from "./feature-requests/comment-console-routes.js";
 import { duplicateConsoleRoutes } from "./feature-requests/duplicate-routes.js";
 import { recordBoardMoves } from "./feature-requests/events.js";
 import { companyConsoleRoutes } from "./companies/console-routes.js";
@@ -342,6 +343,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       segmentConsoleRoutes(typed, ctx);
       customFieldConsoleRoutes(typed, ctx);
       featureRequestConsoleRoutes(typed, ctx);
+      commentConsoleRoutes(typed, ctx);
       voteOnBehalfConsoleRoutes(typed, ctx);
       duplicateConsoleRoutes(typed, ctx);
       intakeConsoleRoutes(typed, ctx);

@@ -6,75 +6,39 @@ import {
   AdminFeatureRequestSchema,
   BulkModerateBodySchema,
   BulkModerateResultSchema,
-  CommentListQuerySchema,
-  CommentListSchema,
-  CommentSchema,
   CreateAdminFeatureRequestBodySchema,
-  HideCommentBodySchema,
-  IdParam,
   MergeFeatureRequestBodySchema,
   MergeFeatureRequestResultSchema,
-  TeamCommentBodySchema,
   UpdateAdminFeatureRequestBodySchema,
 } from "@tidings/protocol";
-import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { findAppInWorkspace } from "../apps/apps.js";
-import { actorOf, principalOf, workspaceAccess, type Principal } from "../console/auth.js";
-import { requireCapability, type Capability } from "../console/capabilities.js";
+import { workspaceAccess } from "../console/auth.js";
+import type { Capability } from "../console/capabilities.js";
 import { WorkspaceParams } from "../console/workspace-params.js";
-import { appTag, type Context } from "../context.js";
-import { ApiError } from "../http/errors.js";
+import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
 import { getAdminFeatureRequest, getAdminFeatureRequestDetail, listAdminFeatureRequests } from "./admin-records.js";
 import { fieldFilters as customFieldFilters } from "../custom-fields/filters.js";
 import { findCompanyInWorkspace } from "../companies/companies.js";
 import { reportedCurrency } from "../companies/company-report.js";
-import { queueRequestNotices } from "./notices.js";
-import { addComment, listComments } from "./comments.js";
-import { deleteComment, setCommentHidden } from "./comment-moderation.js";
 import { createTeamRequest, deleteRequest, updateRequest } from "./request-edits.js";
 import { mergeRequests } from "./request-merge.js";
 import { moderate, moderateMany } from "./request-moderation.js";
-import { findRequestInWorkspace, type Triage } from "./triage.js";
+import { RequestParams, tags, triageCommand } from "./triage-command.js";
 
-const RequestParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("fr") });
-const CommentParams = Type.Object({ wsId: IdParam("ws"), commentId: IdParam("cmt") });
 const Success = Type.Object({ success: Type.Boolean() });
-const tags = ["console: feature requests"];
-
-/** How a team reply is signed: the user's display name, their email's local part, or "Team". */
-function teamAuthorName(principal: Principal): string {
-  if (principal.kind === "admin") return "Team";
-  return principal.displayName ?? (principal.email.split("@")[0] || "Team");
-}
 
 /**
- * Triage of feature requests: list, create, edit, moderate, merge, delete, and comment
- * moderation with team replies. Reads need membership; writes need `triage` (moderation,
- * moving, merging) or `content.manage` (text, comments); deleting a request needs
- * `app.configure`. Every write runs in one transaction, then drops the app's cached public
- * answers.
+ * Triage of feature requests: list, create, edit, moderate, merge and delete (their comments:
+ * comment-console-routes.ts). Reads need membership; writes need `triage` (moderation, moving,
+ * merging) or `content.manage` (text); deleting a request needs `app.configure`. Every write
+ * runs in one transaction, then drops the app's cached public answers.
  */
 export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
 
-  /** Checks access and capabilities, runs `work` in one transaction, then invalidates the apps it names. */
-  const command = async <T extends { appIds: readonly string[] }>(
-    request: FastifyRequest,
-    wsId: string,
-    capabilities: readonly Capability[],
-    work: (t: Triage, principal: Principal) => Promise<T>,
-  ): Promise<T> => {
-    const { role } = await workspaceAccess(ctx, request, wsId);
-    for (const capability of capabilities) requireCapability(role, capability);
-    const principal = principalOf(request);
-    const result = await db
-      .transaction()
-      .execute((trx) => work({ trx, clock: ctx.clock, dialect: ctx.db.dialect, workspaceId: wsId, actor: actorOf(principal) }, principal));
-    for (const appId of result.appIds) await ctx.cache.invalidateTag(appTag(appId));
-    return result;
-  };
+  const command = triageCommand(ctx);
 
   app.get(
     "/workspaces/:wsId/feature-requests",
@@ -260,95 +224,6 @@ export function featureRequestConsoleRoutes(app: App, ctx: Context): void {
     async (request) => {
       const { wsId, id } = request.params;
       await command(request, wsId, ["app.configure"], async (t) => ({ appIds: [(await deleteRequest(t, id)).appId] }));
-      return { success: true };
-    },
-  );
-
-  app.get(
-    "/workspaces/:wsId/feature-requests/:id/comments",
-    {
-      schema: {
-        tags,
-        summary: "Comments of a request, oldest first, hidden ones included",
-        params: RequestParams,
-        querystring: CommentListQuerySchema,
-        response: { 200: CommentListSchema },
-      },
-    },
-    async (request) => {
-      const { wsId, id } = request.params;
-      await workspaceAccess(ctx, request, wsId);
-      const row = await findRequestInWorkspace(db, wsId, id);
-      return listComments(db, row.id, { limit: request.query.limit ?? 200, cursor: request.query.cursor, includeHidden: true });
-    },
-  );
-
-  app.post(
-    "/workspaces/:wsId/feature-requests/:id/comments",
-    {
-      schema: {
-        tags,
-        summary: "Reply as the team",
-        description: "Marked `isTeam`; signed with the user's display name, their email's local part, or \"Team\".",
-        params: RequestParams,
-        body: TeamCommentBodySchema,
-        response: { 201: CommentSchema },
-      },
-    },
-    async (request, reply) => {
-      const { wsId, id } = request.params;
-      const { comment } = await command(request, wsId, ["content.manage"], async (t, principal) => {
-        const text = request.body.body.trim();
-        if (text === "") {
-          throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { body: ["Required"] } } });
-        }
-        const row = await findRequestInWorkspace(t.trx, wsId, id);
-        const comment = await addComment(t.trx, t.clock, {
-          featureRequestId: row.id,
-          body: text,
-          authorName: teamAuthorName(principal),
-          authorEmail: null,
-          endUserId: null,
-          teamUserId: principal.kind === "user" ? principal.userId : null,
-          isTeam: true,
-          parentId: request.body.parentId ?? null,
-        });
-        // Followers hear about team replies in their hourly digest.
-        await queueRequestNotices(t.trx, t.clock, {
-          appId: row.appId,
-          featureRequestId: row.id,
-          kind: "replied",
-          key: `reply:${comment.id}`,
-          data: { author: comment.authorName, body: text.slice(0, 500) },
-        });
-        return { comment, appIds: [row.appId] };
-      });
-      return reply.code(201).send(comment);
-    },
-  );
-
-  app.patch(
-    "/workspaces/:wsId/comments/:commentId/hide",
-    {
-      schema: { tags, summary: "Hide or show a comment", params: CommentParams, body: HideCommentBodySchema, response: { 200: Success } },
-    },
-    async (request) => {
-      const { wsId, commentId } = request.params;
-      await command(request, wsId, ["content.manage"], async (t) => ({
-        appIds: [(await setCommentHidden(t, commentId, request.body.isHidden)).appId],
-      }));
-      return { success: true };
-    },
-  );
-
-  app.delete(
-    "/workspaces/:wsId/comments/:commentId",
-    {
-      schema: { tags, summary: "Delete a comment (its replies stay)", params: CommentParams, response: { 200: Success } },
-    },
-    async (request) => {
-      const { wsId, commentId } = request.params;
-      await command(request, wsId, ["content.manage"], async (t) => ({ appIds: [(await deleteComment(t, commentId)).appId] }));
       return { success: true };
     },
   );
