@@ -1,0 +1,21 @@
+import type { FastifyInstance } from "fastify";
+import { ApiError } from "./errors.js";
+
+/**
+ * Only JSON bodies are accepted (multipart arrives with the upload routes). Fastify's own
+ * parser (prototype-poisoning safe) does the work; NUL characters are refused up front
+ * because PostgreSQL cannot store them and SQLite would, so both engines answer alike
+ * (400 `invalid_text`).
+ */
+export function acceptJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser(["text/plain", "application/json"]);
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.includes("\\u0000")) {
+      done(new ApiError("invalid_text"), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}
