@@ -9,9 +9,9 @@ import { queueVoteEvent, type VoteInput } from "./vote-outcome.js";
 
 /**
  * PostgreSQL: the votes of one shared transaction, applied in the order they came by one call of
- * `apply_votes` (migration 0023), each vote in a subtransaction of its own: a vote that fails
- * rolls back alone and fails its caller only (a lost deadlock with the `40P01` code, so it is run
- * again). Webhook events of the votes that changed something on an app with an endpoint are
+ * `apply_votes` (migrations 0023 and 0040): all in one block, or, when any of them fails, again
+ * one block (subtransaction) each, so a vote that fails rolls back alone and fails its caller
+ * only (a lost deadlock with the `40P01` code, so it is run again). Webhook events of the votes that changed something on an app with an endpoint are
  * queued after the call, in the same transaction.
  */
 export const votesOnPostgres: Batch<VoteInput & { clock: Clock }, { voted: boolean; voteCount: number }> = {
@@ -52,7 +52,7 @@ function voteFailure(row: { outcome: string; errorCode: string | null; errorMess
   return Object.assign(new Error(row.errorMessage ?? `vote failed (${row.outcome})`), { code });
 }
 
-/** A vote row of `apply_votes`, in the order of the votes given (see migration 0023). */
+/** A vote row of `apply_votes`, in the order of the votes given (see migrations 0023 and 0040). */
 const applyVotes = preparedQuery<
   {
     requestIds: string[];

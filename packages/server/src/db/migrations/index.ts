@@ -37,6 +37,7 @@ import * as m0036 from "./0036-trackers.js";
 import * as m0037 from "./0037-segments.js";
 import * as m0038 from "./0038-tag-top-order.js";
 import * as m0039 from "./0039-title-word-index.js";
+import * as m0040 from "./0040-vote-batch-one-block.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   "0037-segments": m0037,
   "0038-tag-top-order": m0038,
   "0039-title-word-index": m0039,
+  "0040-vote-batch-one-block": m0040,
 };

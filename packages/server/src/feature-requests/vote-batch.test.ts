@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createTestApp, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
+import { tokenHash } from "../users/identity.js";
+
+interface VoteRow {
+  outcome: string;
+  endUserId: string | null;
+  voted: boolean | null;
+  voteCount: number | null;
+  changed: boolean | null;
+  errorCode: string | null;
+}
+
+// PostgreSQL applies the votes of a shared transaction in one call of `apply_votes`: the whole
+// batch in one block, and again one block per vote when anything in it fails (migration 0040).
+// Whichever way a batch went, each vote answers for itself and only the votes answered `ok` are
+// written.
+describe.runIf(testDialects().includes("postgres"))("a batch of votes on postgres", () => {
+  let t: TestApp;
+  let acme: Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+  const db = () => t.database.db.kysely;
+  beforeAll(async () => {
+    t = await createTestApp("postgres", { demo: false });
+    acme = await createWorkspaceWithApp(t.app, t.admin.authorization);
+  });
+  afterAll(() => t.close());
+
+  const newRequest = async (title: string): Promise<string> =>
+    (await acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title })).body.id;
+
+  /** One call of `apply_votes` in a transaction of its own, as a lane runs it: toggles of new or known voters. */
+  const applyVotes = async (votes: Array<{ requestId: string; token: string; newId?: string }>): Promise<VoteRow[]> => {
+    const now = new Date().toISOString();
+    const column = <T>(value: (vote: (typeof votes)[number], i: number) => T) => votes.map(value);
+    return db()
+      .transaction()
+      .execute(async (trx) => {
+        const result = await sql<VoteRow>`select outcome, end_user_id, voted, vote_count, changed, error_code
+          from apply_votes(${column((v) => v.requestId)}::text[], ${column(() => acme.appId)}::text[], ${column((v) => tokenHash(v.token))}::text[],
+            ${column((v, i) => v.newId ?? `eu_batch_${v.token}_${i}`)}::text[], ${column((v) => `pub_${v.token}`)}::text[], ${column(() => null)}::text[],
+            ${column(() => false)}::boolean[], ${column(() => false)}::boolean[], ${column(() => null)}::text[], ${column(() => null)}::text[],
+            ${column(() => null)}::text[], ${column(() => now)}::text[]) with ordinality order by ordinality`.execute(trx);
+        return result.rows;
+      });
+  };
+  const stored = async (id: string) => ({
+    voters: (
+      await db()
+        .selectFrom("featureRequestVotes as v")
+        .innerJoin("endUsers as eu", "eu.id", "v.endUserId")
+        .select("eu.tokenHash")
+        .where("v.featureRequestId", "=", id)
+        .orderBy("eu.tokenHash")
+        .execute()
+    ).map((r) => r.tokenHash),
+    count: (await db().selectFrom("featureRequests").select("voteCount").where("id", "=", id).executeTakeFirstOrThrow()).voteCount,
+  });
+  const minted = async (token: string) => (await db().selectFrom("endUsers").select("id").where("tokenHash", "=", tokenHash(token)).execute()).length;
+
+  it("answers each vote of one batch in order, and writes nothing for a request that is not the app's public one", async () => {
+    const open = await newRequest("Open for votes");
+    const pending = await newRequest("Waiting for review");
+    await db().updateTable("featureRequests").set({ moderation: "pending" }).where("id", "=", pending).execute();
+
+    const rows = await applyVotes([
+      { requestId: open, token: "ada" },
+      { requestId: pending, token: "bea" },
+      { requestId: "fr_does_not_exist", token: "cy" },
+      { requestId: open, token: "dee" },
+      // Ada again in the same batch: the toggle sees her vote of the first row and takes it back.
+      { requestId: open, token: "ada" },
+    ]);
+    expect(rows.map(({ outcome, voted, voteCount, changed }) => ({ outcome, voted, voteCount, changed }))).toEqual([
+      { outcome: "ok", voted: true, voteCount: 1, changed: true },
+      { outcome: "not_found", voted: null, voteCount: null, changed: null },
+      { outcome: "not_found", voted: null, voteCount: null, changed: null },
+      { outcome: "ok", voted: true, voteCount: 2, changed: true },
+      { outcome: "ok", voted: false, voteCount: 1, changed: true },
+    ]);
+    expect(rows[0]!.endUserId).toBe(rows[4]!.endUserId);
+    expect(await stored(open)).toEqual({ voters: [tokenHash("dee")], count: 1 });
+    expect(await stored(pending)).toEqual({ voters: [], count: 0 });
+    // Refused votes mint no end user.
+    expect([await minted("bea"), await minted("cy"), await minted("ada"), await minted("dee")]).toEqual([0, 0, 1, 1]);
+  });
+
+  it("fails a vote alone when it errs, and applies the rest of its batch", async () => {
+    const id = await newRequest("Batch with a failing vote");
+    const rows = await applyVotes([
+      { requestId: id, token: "eve", newId: "eu_batch_taken" },
+      // A new voter whose id is already taken (by Eve's, minted just before): a primary key violation.
+      { requestId: id, token: "fay", newId: "eu_batch_taken" },
+      { requestId: id, token: "gus" },
+    ]);
+    expect(rows.map(({ outcome, voted, voteCount, errorCode }) => ({ outcome, voted, voteCount, errorCode }))).toEqual([
+      { outcome: "ok", voted: true, voteCount: 1, errorCode: null },
+      { outcome: "error", voted: null, voteCount: null, errorCode: "23505" },
+      { outcome: "ok", voted: true, voteCount: 2, errorCode: null },
+    ]);
+    expect(await stored(id)).toEqual({ voters: [tokenHash("eve"), tokenHash("gus")].sort(), count: 2 });
+    expect(await minted("fay")).toBe(0);
+  });
+});
