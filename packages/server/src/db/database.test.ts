@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Migrator, sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { createFeatureRequests, importedRequest } from "../feature-requests/feature-requests.js";
@@ -10,7 +10,7 @@ import { FakeClock } from "@tidings/testing/fake-clock";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
-import { migrateToLatest, openDatabase } from "./database.js";
+import { migrateTo, migrateToLatest, openDatabase } from "./database.js";
 import { migrations } from "./migrations/index.js";
 
 describe("testDialects", () => {
@@ -59,31 +59,21 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("turns trust in identified users on for apps that existed before migration 0025", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     // The app is created by today's code, then the schema goes back to before 0025 under it.
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
-    expect((await migrator.migrateTo("0024-search-words-table")).error).toBeUndefined();
+    await migrateTo(t.db, "0024-search-words-table", t.schema === undefined ? {} : { schema: t.schema });
     expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
 
   it("gives every app that existed before migration 0026 a public default board holding all its requests", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Boards", slug: "boards-0026" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
-    expect((await migrator.migrateTo("0025-trust-identified-users")).error).toBeUndefined();
+    await migrateTo(t.db, "0025-trust-identified-users", t.schema === undefined ? {} : { schema: t.schema });
     expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
@@ -94,11 +84,6 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("gives requests and feedback from before migration 0028 no custom field values, and the fields table its active-key index", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Fields", slug: "fields-0028" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Fields app" })).row.id;
@@ -108,7 +93,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .insertInto("submissions")
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
-    expect((await migrator.migrateTo("0027-tags")).error).toBeUndefined();
+    await migrateTo(t.db, "0027-tags", t.schema === undefined ? {} : { schema: t.schema });
     expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
@@ -120,18 +105,13 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("gives tags from before migration 0030 their requests' state and time, and keeps them as requests change", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Tags", slug: "tags-0030" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Tags app" })).row.id;
     const [listed, pending, later] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Listed", ""), importedRequest(appId, "Pending", "", false), importedRequest(appId, "Later", "")]);
     const now = clock.now().toISOString();
     await db.insertInto("tags").values({ id: "tag_0030", appId, name: "UI", slug: "ui", color: null, visibility: "public", createdAt: now, updatedAt: now }).execute();
-    expect((await migrator.migrateTo("0028-custom-fields")).error).toBeUndefined();
+    await migrateTo(t.db, "0028-custom-fields", t.schema === undefined ? {} : { schema: t.schema });
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${listed!.id}, 'tag_0030', ${now}), (${pending!.id}, 'tag_0030', ${now})`.execute(db);
     const names = Object.keys(migrations);
     expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(names.slice(names.indexOf("0028-custom-fields") + 1));
@@ -155,18 +135,13 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("gives tags from before migration 0038 their requests' vote counts, and keeps them as votes change", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Votes", slug: "tags-0038" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Votes app" })).row.id;
     const [popular, quiet, later] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Popular", ""), importedRequest(appId, "Quiet", ""), importedRequest(appId, "Later", "")]);
     const now = clock.now().toISOString();
     await db.insertInto("tags").values({ id: "tag_0038", appId, name: "Sync", slug: "sync", color: null, visibility: "public", createdAt: now, updatedAt: now }).execute();
-    expect((await migrator.migrateTo("0037-segments")).error).toBeUndefined();
+    await migrateTo(t.db, "0037-segments", t.schema === undefined ? {} : { schema: t.schema });
     await db.updateTable("featureRequests").set({ voteCount: 12 }).where("id", "=", popular!.id).execute();
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${popular!.id}, 'tag_0038', ${now}), (${quiet!.id}, 'tag_0038', ${now})`.execute(db);
     expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
@@ -187,17 +162,12 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("moves GitHub and Linear connections, links and deliveries from before migration 0036 into the shared tracker tables", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Trackers", slug: "trackers-0036" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Trackers app" })).row.id;
     const [request] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Dark mode", "")]);
     const frId = request!.id;
-    expect((await migrator.migrateTo("0035-linear")).error).toBeUndefined();
+    await migrateTo(t.db, "0035-linear", t.schema === undefined ? {} : { schema: t.schema });
     const at = "2026-01-02T03:04:05.000Z";
     await sql`insert into github_connections (id, app_id, owner, repo, token, token_hint, webhook_secret, api_base_url, closed_column_id, reopened_column_id, label_columns, status, broken_reason, broken_at, paused_until, created_at, updated_at)
       values ('ghc_0036', ${appId}, 'acme', 'notes', 'github_pat_secret1234', '1234', 'whsec', 'https://api.github.com', 'col_done', null, '[{"label":"planned","columnId":"col_planned"}]', 'broken', 'unauthorized', ${at}, ${at}, ${at}, ${at})`.execute(db);
@@ -256,17 +226,12 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("leaves the API tokens made before migration 0032 read-write and bound to no workspace", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const now = clock.now().toISOString();
     await db.insertInto("consoleUsers").values({ id: "usr_0032", email: "old-token@example.com", displayName: null, passwordHash: null, createdAt: now, updatedAt: now }).execute();
     const names = Object.keys(migrations);
     const scopes = names.indexOf("0032-api-token-scopes");
-    expect((await migrator.migrateTo(names[scopes - 1]!)).error).toBeUndefined();
+    await migrateTo(t.db, names[scopes - 1]!, t.schema === undefined ? {} : { schema: t.schema });
     await (db.withoutPlugins() as Kysely<unknown>)
       .insertInto("api_tokens" as never)
       .values({ id: "tok_0032", user_id: "usr_0032", name: "laptop", token_hash: "h0032", prefix: "tdg_old", created_at: now, last_used_at: null, revoked_at: null } as never)
@@ -276,11 +241,6 @@ describe.each(testDialects())("database on %s", (dialect) => {
   });
 
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
-    const migrator = new Migrator({
-      db: t.db.kysely.withoutPlugins() as Kysely<unknown>,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(t.schema === undefined ? {} : { migrationTableSchema: t.schema }),
-    });
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Votes", slug: "votes-0010" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Votes app" })).row.id;
@@ -298,7 +258,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(before).toHaveLength(3);
 
     // Back to 0009: each vote gets an id again, and the pair stays unique.
-    expect((await migrator.migrateTo("0009-recent-votes-index")).error).toBeUndefined();
+    await migrateTo(t.db, "0009-recent-votes-index", t.schema === undefined ? {} : { schema: t.schema });
     const old = await sql<{ id: string }>`select id from feature_request_votes`.execute(db);
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
@@ -333,14 +293,13 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
     const db = openDatabase(`sqlite:${path.join(dir, "old.db")}`);
     try {
       const clock = new FakeClock();
-      const migrator = new Migrator({ db: db.kysely.withoutPlugins() as Kysely<unknown>, provider: { getMigrations: () => Promise.resolve(migrations) } });
       // Today's code writes the rows, then the schema goes back to 0005 under them.
       await migrateToLatest(db);
       const { workspace } = await createWorkspace(db.kysely, clock, { name: "Old", slug: "old" }, null);
       const appId = (await createApp(db.kysely, clock, workspace.id, { name: "Old app" })).row.id;
       const inputs = ["Dark mode", "Export to CSV", "Calendar sync"].map((title) => importedRequest(appId, title, "From before the upgrade"));
       await createFeatureRequests(db.kysely, clock, "sqlite", appId, inputs);
-      expect((await migrator.migrateTo("0005-console-sessions")).error).toBeUndefined();
+      await migrateTo(db, "0005-console-sessions");
       expect(await migrateToLatest(db)).toEqual([
         "0006-search-prefix-index",
         "0007-search-longer-prefixes",

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type LogEvent, type MigrationResultSet } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer.js";
@@ -204,13 +204,30 @@ async function listenOn(config: pg.ClientConfig, channel: string, onNotify: () =
  * ```
  */
 export async function migrateToLatest(db: Db, options: OpenOptions = {}): Promise<string[]> {
+  return migrate(db, options, (migrator) => migrator.migrateToLatest());
+}
+
+/**
+ * Migrates up or down to the migration named `target`, with {@link migrateToLatest}'s retries:
+ * how a migration's test starts from the version before it. Answers the migrations run.
+ *
+ * @example
+ * ```ts
+ * await migrateTo(db, "0027-tags"); // undoes 0028 and later
+ * ```
+ */
+export async function migrateTo(db: Db, target: string, options: OpenOptions = {}): Promise<string[]> {
+  return migrate(db, options, (migrator) => migrator.migrateTo(target));
+}
+
+async function migrate(db: Db, options: OpenOptions, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely.withoutPlugins() as Kysely<unknown>,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
   });
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await run(migrator);
     if (error === undefined) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
     if (attempt < 10 && (isOtherSchemaDropped(error, options.schema) || isCatalogRace(error, results))) continue;
     throw error instanceof Error ? error : new Error(String(error));
