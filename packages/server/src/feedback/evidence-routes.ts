@@ -1,9 +1,10 @@
 import { FeedbackToRequestBodySchema, LinkFeedbackBodySchema, SubmissionRecordSchema } from "@tidings/protocol";
-import { actorOf, principalOf, workspaceAccess } from "../console/auth.js";
+import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import { linkFeedback, unlinkFeedback } from "../feature-requests/feedback-links.js";
 import { createTeamRequest } from "../feature-requests/request-edits.js";
+import { triageCommand } from "../feature-requests/triage-command.js";
 import type { App } from "../http/types.js";
 import { findSubmission } from "./inbox.js";
 import { SubmissionParams, tags } from "./submission-params.js";
@@ -11,6 +12,7 @@ import { SubmissionParams, tags } from "./submission-params.js";
 /** Feedback as evidence for a feature request: linking, unlinking, and turning it into a new request. */
 export function evidenceRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
+  const command = triageCommand(ctx);
   const one = { params: SubmissionParams, response: { 200: SubmissionRecordSchema } };
 
   const linked = async (wsId: string, id: string, appId: string, changed: boolean) => {
@@ -75,22 +77,14 @@ export function evidenceRoutes(app: App, ctx: Context): void {
     },
     async (request, reply) => {
       const { wsId, id } = request.params;
-      const { role } = await workspaceAccess(ctx, request, wsId);
-      requireCapability(role, "triage");
-      requireCapability(role, "content.manage");
-      const sub = (await findSubmission(db, wsId, id)).record;
-      const actor = actorOf(principalOf(request));
       const { title, description, ...placement } = request.body;
-      const created = await db.transaction().execute((trx) =>
-        createTeamRequest({ trx, clock: ctx.clock, dialect: ctx.db.dialect, workspaceId: wsId, actor }, sub.appId, {
-          title: title ?? sub.title,
-          description: description ?? sub.description,
-          ...placement,
-        }),
-      );
-      await ctx.cache.invalidateTag(appTag(sub.appId));
+      const created = await command(request, wsId, ["triage", "content.manage"], async (t) => {
+        const sub = (await findSubmission(t.trx, wsId, id)).record;
+        const row = await createTeamRequest(t, sub.appId, { title: title ?? sub.title, description: description ?? sub.description, ...placement });
+        return { id: row.id, appId: sub.appId, appIds: [sub.appId] };
+      });
       const { changed } = await linkFeedback(ctx.db, ctx.clock, wsId, id, created.id);
-      return reply.code(201).send(await linked(wsId, id, sub.appId, changed));
+      return reply.code(201).send(await linked(wsId, id, created.appId, changed));
     },
   );
 }
