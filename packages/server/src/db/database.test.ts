@@ -28,9 +28,11 @@ describe.each(testDialects())("database on %s", (dialect) => {
     t = await openTestDatabase(dialect);
   });
   afterAll(() => t.cleanup());
+  /** Migrations run in the test's own schema (on PostgreSQL). */
+  const inSchema = () => (t.schema === undefined ? {} : { schema: t.schema });
 
   it("applies migrations once; a second run applies nothing", async () => {
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual([]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual([]);
   });
 
   it("rolls a failed command back whole", async () => {
@@ -62,8 +64,8 @@ describe.each(testDialects())("database on %s", (dialect) => {
     // The app is created by today's code, then the schema goes back to before 0025 under it.
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
-    await migrateTo(t.db, "0024-search-words-table", t.schema === undefined ? {} : { schema: t.schema });
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
+    await migrateTo(t.db, "0024-search-words-table", inSchema());
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
@@ -73,8 +75,8 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const { workspace } = await createWorkspace(db, clock, { name: "Boards", slug: "boards-0026" }, null);
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
-    await migrateTo(t.db, "0025-trust-identified-users", t.schema === undefined ? {} : { schema: t.schema });
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
+    await migrateTo(t.db, "0025-trust-identified-users", inSchema());
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
     expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
@@ -93,8 +95,8 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .insertInto("submissions")
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
-    await migrateTo(t.db, "0027-tags", t.schema === undefined ? {} : { schema: t.schema });
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
+    await migrateTo(t.db, "0027-tags", inSchema());
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
     const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
@@ -111,10 +113,10 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const [listed, pending, later] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Listed", ""), importedRequest(appId, "Pending", "", false), importedRequest(appId, "Later", "")]);
     const now = clock.now().toISOString();
     await db.insertInto("tags").values({ id: "tag_0030", appId, name: "UI", slug: "ui", color: null, visibility: "public", createdAt: now, updatedAt: now }).execute();
-    await migrateTo(t.db, "0028-custom-fields", t.schema === undefined ? {} : { schema: t.schema });
+    await migrateTo(t.db, "0028-custom-fields", inSchema());
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${listed!.id}, 'tag_0030', ${now}), (${pending!.id}, 'tag_0030', ${now})`.execute(db);
     const names = Object.keys(migrations);
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(names.slice(names.indexOf("0028-custom-fields") + 1));
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(names.slice(names.indexOf("0028-custom-fields") + 1));
     const copies = () =>
       db.selectFrom("featureRequestTags").select(["featureRequestId", "listed", "requestCreatedAt"]).where("tagId", "=", "tag_0030").orderBy("requestCreatedAt").orderBy("featureRequestId").execute();
     expect(await copies()).toEqual(
@@ -141,10 +143,10 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const [popular, quiet, later] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Popular", ""), importedRequest(appId, "Quiet", ""), importedRequest(appId, "Later", "")]);
     const now = clock.now().toISOString();
     await db.insertInto("tags").values({ id: "tag_0038", appId, name: "Sync", slug: "sync", color: null, visibility: "public", createdAt: now, updatedAt: now }).execute();
-    await migrateTo(t.db, "0037-segments", t.schema === undefined ? {} : { schema: t.schema });
+    await migrateTo(t.db, "0037-segments", inSchema());
     await db.updateTable("featureRequests").set({ voteCount: 12 }).where("id", "=", popular!.id).execute();
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${popular!.id}, 'tag_0038', ${now}), (${quiet!.id}, 'tag_0038', ${now})`.execute(db);
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     const copies = async () =>
       Object.fromEntries(
         (await db.selectFrom("featureRequestTags").select(["featureRequestId", "requestVoteCount"]).where("tagId", "=", "tag_0038").execute()).map((c) => [c.featureRequestId, c.requestVoteCount]),
@@ -167,7 +169,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const appId = (await createApp(db, clock, workspace.id, { name: "Trackers app" })).row.id;
     const [request] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Dark mode", "")]);
     const frId = request!.id;
-    await migrateTo(t.db, "0035-linear", t.schema === undefined ? {} : { schema: t.schema });
+    await migrateTo(t.db, "0035-linear", inSchema());
     const at = "2026-01-02T03:04:05.000Z";
     await sql`insert into github_connections (id, app_id, owner, repo, token, token_hint, webhook_secret, api_base_url, closed_column_id, reopened_column_id, label_columns, status, broken_reason, broken_at, paused_until, created_at, updated_at)
       values ('ghc_0036', ${appId}, 'acme', 'notes', 'github_pat_secret1234', '1234', 'whsec', 'https://api.github.com', 'col_done', null, '[{"label":"planned","columnId":"col_planned"}]', 'broken', 'unauthorized', ${at}, ${at}, ${at}, ${at})`.execute(db);
@@ -180,7 +182,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       values ('lnl_0036', 'lnc_0036', ${appId}, ${frId}, 'uuid-1', 'ENG-1', 'https://linear.app/acme/issue/ENG-1', 'Dark mode', null, null, null, null, 'issue_not_found', ${at}, ${at})`.execute(db);
     await sql`insert into linear_webhook_deliveries (connection_id, delivery_id, received_at) values ('lnc_0036', 'dlv-2', ${at})`.execute(db);
 
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     const common = { appId, status: "active", brokenReason: null, brokenAt: null, pausedUntil: null, createdAt: at, updatedAt: at, githubAppId: null, githubPrivateKey: null, githubInstallationId: null };
     const connections = await db.selectFrom("trackerConnections").selectAll().where("appId", "=", appId).orderBy("provider").execute();
     expect(connections.map((c) => ({ ...c, mapping: JSON.parse(c.mapping) as unknown }))).toEqual([
@@ -231,12 +233,12 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await db.insertInto("consoleUsers").values({ id: "usr_0032", email: "old-token@example.com", displayName: null, passwordHash: null, createdAt: now, updatedAt: now }).execute();
     const names = Object.keys(migrations);
     const scopes = names.indexOf("0032-api-token-scopes");
-    await migrateTo(t.db, names[scopes - 1]!, t.schema === undefined ? {} : { schema: t.schema });
+    await migrateTo(t.db, names[scopes - 1]!, inSchema());
     await (db.withoutPlugins() as Kysely<unknown>)
       .insertInto("api_tokens" as never)
       .values({ id: "tok_0032", user_id: "usr_0032", name: "laptop", token_hash: "h0032", prefix: "tdg_old", created_at: now, last_used_at: null, revoked_at: null } as never)
       .execute();
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(names.slice(scopes));
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(names.slice(scopes));
     expect(await db.selectFrom("apiTokens").select(["name", "scope", "workspaceId"]).where("id", "=", "tok_0032").executeTakeFirst()).toEqual({ name: "laptop", scope: "read-write", workspaceId: null });
   });
 
@@ -258,12 +260,12 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(before).toHaveLength(3);
 
     // Back to 0009: each vote gets an id again, and the pair stays unique.
-    await migrateTo(t.db, "0009-recent-votes-index", t.schema === undefined ? {} : { schema: t.schema });
+    await migrateTo(t.db, "0009-recent-votes-index", inSchema());
     const old = await sql<{ id: string }>`select id from feature_request_votes`.execute(db);
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, t.schema === undefined ? {} : { schema: t.schema })).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
