@@ -76,10 +76,15 @@ afterAll(async () => {
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
   const page = await context.newPage();
-  page.setDefaultTimeout(8000);
+  // Generous: on CI's two cores this file runs beside Metro builds.
+  page.setDefaultTimeout(20_000);
   await page.goto(`${server.baseUrl}${path}`);
-  // The server-rendered content is replaced once the app has rendered (the 404 page has none).
-  await page.locator(".td-ssr").waitFor({ state: "detached" });
+  // The app has rendered its sections (the server-rendered content is gone and the tabs are
+  // there) and nothing is loading. The 404 page is the server's own, without the app. Network
+  // idleness alone does not tell: on a busy machine it can come before the app's first request.
+  if (path !== screens["not found"]) {
+    await page.waitForFunction(() => document.querySelector(".td-ssr") === null && document.querySelector('[role="tablist"]') !== null && document.querySelector('.td-loading, [aria-busy="true"]') === null);
+  }
   await page.waitForLoadState("networkidle");
   return page;
 }
