@@ -167,8 +167,22 @@ function onPostgres(scope: { appId: string; boardIds?: readonly string[] | undef
   // answers exactly the app's public requests whose title holds every term, and the lookup
   // stops as soon as it has read enough of them. No order: ordering the matches would read them all.
   const keys = [...new Set(lookup.terms)].map((term) => `${scope.appId} ${term}`);
-  return sql<TitleMatch>`(select fr.id, fr.title, fr.vote_count, fr.created_at
-    from feature_request_search s join feature_requests fr on fr.id = s.feature_request_id
-    where s.title_keys @> ${sql.val(keys)}::text[] and fr.moderation = 'approved' and fr.merged_into_id is null${onBoards(scope.boardIds)}
+  const listed = sql`fr.moderation = 'approved' and fr.merged_into_id is null${onBoards(scope.boardIds)}`;
+  if (keys.length === 1) {
+    return sql<TitleMatch>`(select fr.id, fr.title, fr.vote_count, fr.created_at
+      from feature_request_search s join feature_requests fr on fr.id = s.feature_request_id
+      where s.title_keys @> ${sql.val(keys)}::text[] and ${listed}
+      limit ${lookup.limit})`;
+  }
+  // Several words: the index lookup is a materialized CTE, planned apart from the LIMIT. Under
+  // the LIMIT the planner, counting the words as if independent, chose for two common words
+  // seldom in one title to scan the whole table for its few rows (1-1.5 s on a board of 1M
+  // requests) instead of reading both words' postings (under 10 ms). The CTE is still read
+  // lazily: the lookup stops at its limit. One word keeps the plain form, whose estimate holds
+  // and whose scan under the LIMIT stops early.
+  return sql<TitleMatch>`(with m as materialized (select feature_request_id from feature_request_search where title_keys @> ${sql.val(keys)}::text[])
+    select fr.id, fr.title, fr.vote_count, fr.created_at
+    from m join feature_requests fr on fr.id = m.feature_request_id
+    where ${listed}
     limit ${lookup.limit})`;
 }
