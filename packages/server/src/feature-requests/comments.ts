@@ -1,7 +1,7 @@
 import type { Comment } from "@tidings/protocol";
-import type { Kysely } from "kysely";
+import { PostgresAdapter, type Kysely, type SelectQueryBuilder } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
-import { preparedQuery } from "../db/prepared-query.js";
+import { preparedQuery, type ParamRefs } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
@@ -29,9 +29,19 @@ const COMMENT_COLUMNS = [
   "cm.updatedAt",
 ] as const;
 
+/** A column of {@link COMMENT_COLUMNS}, without its table. */
+type StoredColumn = (typeof COMMENT_COLUMNS)[number] extends `cm.${infer C}` ? C : never;
+
+/** Comments as `cm` (the table, or PostgreSQL's just inserted ones): what {@link withAuthors} reads from. */
+type CommentSource = SelectQueryBuilder<Database & { cm: Database["featureRequestComments"] }, "cm", object>;
+
 function commentQuery(db: Kysely<Database>) {
-  return db
-    .selectFrom("featureRequestComments as cm")
+  return withAuthors(db.selectFrom("featureRequestComments as cm") as unknown as CommentSource);
+}
+
+/** A comment's columns with its author's and its parent's author's public ids. */
+function withAuthors(comments: CommentSource) {
+  return comments
     .leftJoin("endUsers as author", "author.id", "cm.endUserId")
     .leftJoin("featureRequestComments as parent", "parent.id", "cm.parentId")
     .leftJoin("endUsers as parentAuthor", "parentAuthor.id", "parent.endUserId")
@@ -200,9 +210,8 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
     if (parent === undefined) throw new ApiError("invalid_parent");
     replyToAuthorName = parent.authorName ?? (parent.isTeam === 1 ? "Team" : null);
   }
-  const id = newId("cmt", clock.now());
-  await insertComment.execute(trx, {
-    id,
+  const values: CommentValues = {
+    id: newId("cmt", clock.now()),
     featureRequestId: input.featureRequestId,
     endUserId: input.endUserId,
     teamUserId: input.teamUserId,
@@ -213,8 +222,16 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
     replyToAuthorName,
     isTeam: input.isTeam ? 1 : 0,
     now,
-  });
-  const comment = toComment((await commentById.first(trx, { id }))!);
+  };
+  // PostgreSQL stores and reads back in one round trip; SQLite, in process, takes two statements
+  // (it has no INSERT in a WITH).
+  let stored: CommentRow | undefined;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) stored = await insertedComment.first(trx, values);
+  else {
+    await insertComment.execute(trx, values);
+    stored = await commentById.first(trx, { id: values.id });
+  }
+  const comment = toComment(stored!);
   await queueWebhookEvent(trx, clock, counted.appId, "comment.created", async () => {
     const request = await requestSnapshot(trx, input.featureRequestId);
     if (request === undefined) return undefined;
@@ -252,23 +269,23 @@ const visibleParent = preparedQuery<{ id: string; featureRequestId: string }, { 
     .where("isHidden", "=", 0),
 );
 
-const insertComment = preparedQuery<
-  {
-    id: string;
-    featureRequestId: string;
-    endUserId: string | null;
-    teamUserId: string | null;
-    authorName: string | null;
-    authorEmail: string | null;
-    body: string;
-    parentId: string | null;
-    replyToAuthorName: string | null;
-    isTeam: 0 | 1;
-    now: string;
-  },
-  never
->((db, p) =>
-  db.insertInto("featureRequestComments").values({
+/** A new comment's values, as `addComment` stores them. */
+interface CommentValues extends Record<string, unknown> {
+  id: string;
+  featureRequestId: string;
+  endUserId: string | null;
+  teamUserId: string | null;
+  authorName: string | null;
+  authorEmail: string | null;
+  body: string;
+  parentId: string | null;
+  replyToAuthorName: string | null;
+  isTeam: 0 | 1;
+  now: string;
+}
+
+function insertValues(db: Kysely<Database>, p: ParamRefs<CommentValues>) {
+  return db.insertInto("featureRequestComments").values({
     id: p.id,
     featureRequestId: p.featureRequestId,
     endUserId: p.endUserId,
@@ -282,7 +299,16 @@ const insertComment = preparedQuery<
     isHidden: 0,
     createdAt: p.now,
     updatedAt: p.now,
-  }),
+  });
+}
+
+const insertComment = preparedQuery<CommentValues, never>((db, p) => insertValues(db, p));
+
+/** PostgreSQL: the insert, and the stored comment read back with its authors as {@link commentQuery} reads it, in one statement. */
+const insertedComment = preparedQuery<CommentValues, CommentRow>((db, p) =>
+  withAuthors(
+    db.with("cm", () => insertValues(db, p).returning(COMMENT_COLUMNS.map((column) => column.slice("cm.".length) as StoredColumn))).selectFrom("cm") as unknown as CommentSource,
+  ),
 );
 
 const commentById = preparedQuery<{ id: string }, CommentRow>((db, p) => commentQuery(db).where("cm.id", "=", p.id));
