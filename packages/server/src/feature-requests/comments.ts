@@ -223,15 +223,21 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
     isTeam: input.isTeam ? 1 : 0,
     now,
   };
-  // PostgreSQL stores and reads back in one round trip; SQLite, in process, takes two statements
-  // (it has no INSERT in a WITH).
+  // PostgreSQL stores, reads back and asks whether the app has a webhook endpoint in one round
+  // trip (as the vote batch asks); SQLite, in process, takes two statements (it has no INSERT in
+  // a WITH) and leaves the endpoints to queueWebhookEvent.
   let stored: CommentRow | undefined;
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) stored = await insertedComment.first(trx, values);
-  else {
+  let webhooks = true;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    const row = await insertedComment.first(trx, { ...values, appId: counted.appId });
+    stored = row;
+    webhooks = row?.webhooks === true;
+  } else {
     await insertComment.execute(trx, values);
     stored = await commentById.first(trx, { id: values.id });
   }
   const comment = toComment(stored!);
+  if (!webhooks) return comment;
   await queueWebhookEvent(trx, clock, counted.appId, "comment.created", async () => {
     const request = await requestSnapshot(trx, input.featureRequestId);
     if (request === undefined) return undefined;
@@ -304,11 +310,14 @@ function insertValues(db: Kysely<Database>, p: ParamRefs<CommentValues>) {
 
 const insertComment = preparedQuery<CommentValues, never>((db, p) => insertValues(db, p));
 
-/** PostgreSQL: the insert, and the stored comment read back with its authors as {@link commentQuery} reads it, in one statement. */
-const insertedComment = preparedQuery<CommentValues, CommentRow>((db, p) =>
+/**
+ * PostgreSQL, in one statement: the insert, the stored comment read back with its authors as
+ * {@link commentQuery} reads it, and whether the app has an enabled webhook endpoint.
+ */
+const insertedComment = preparedQuery<CommentValues & { appId: string }, CommentRow & { webhooks: boolean }>((db, p) =>
   withAuthors(
     db.with("cm", () => insertValues(db, p).returning(COMMENT_COLUMNS.map((column) => column.slice("cm.".length) as StoredColumn))).selectFrom("cm") as unknown as CommentSource,
-  ),
+  ).select((eb) => eb.exists(eb.selectFrom("webhookEndpoints").select("id").where("appId", "=", p.appId).where("enabled", "=", 1)).as("webhooks")),
 );
 
 const commentById = preparedQuery<{ id: string }, CommentRow>((db, p) => commentQuery(db).where("cm.id", "=", p.id));
