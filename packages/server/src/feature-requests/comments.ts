@@ -2,7 +2,7 @@ import type { Comment } from "@tidings/protocol";
 import { PostgresAdapter, type Kysely, type SelectQueryBuilder } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import { preparedQuery, type ParamRefs } from "../db/prepared-query.js";
-import type { Database } from "../db/schema.js";
+import type { Database, FeatureRequestCommentsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 import { newId } from "../ids.js";
@@ -275,20 +275,8 @@ const visibleParent = preparedQuery<{ id: string; featureRequestId: string }, { 
     .where("isHidden", "=", 0),
 );
 
-/** A new comment's values, as `addComment` stores them. */
-interface CommentValues extends Record<string, unknown> {
-  id: string;
-  featureRequestId: string;
-  endUserId: string | null;
-  teamUserId: string | null;
-  authorName: string | null;
-  authorEmail: string | null;
-  body: string;
-  parentId: string | null;
-  replyToAuthorName: string | null;
-  isTeam: 0 | 1;
-  now: string;
-}
+/** A new comment's values, as `addComment` stores them (visible, created and updated `now`). */
+type CommentValues = Omit<FeatureRequestCommentsTable, "isHidden" | "createdAt" | "updatedAt"> & { now: string };
 
 function insertValues(db: Kysely<Database>, p: ParamRefs<CommentValues>) {
   return db.insertInto("featureRequestComments").values({
