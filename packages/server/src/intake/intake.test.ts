@@ -15,7 +15,7 @@ describe.each(testDialects())("subscription and monthly quota on %s", (dialect) 
   afterAll(() => t.close());
 
   /** A fresh workspace with one app, its plan fields set by the operator. */
-  async function workspaceWith(billing: { subscriptionStatus?: string; monthlySubmissionQuota?: number }) {
+  async function workspaceWith(billing: { subscriptionStatus?: string; monthlySubmissionQuota?: number | null }) {
     const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `quota-co-${++slugs}`);
     const res = await ws.console.put(`/workspaces/${ws.wsId}`, billing);
     expect(res.status).toBe(200);
@@ -63,6 +63,35 @@ describe.each(testDialects())("subscription and monthly quota on %s", (dialect) 
       expect(r.reason).toMatchObject({ status: 402, code: "tier_limit_submissions" });
     }
     expect(await used(ws.wsId)).toBe(3);
+  });
+
+  it.each([
+    [1, 1],
+    [3, 3],
+    [null, 10],
+  ])("lets concurrent first submissions of a month take a quota of %s: %s of 10 are stored", async (quota, taken) => {
+    const ws = await workspaceWith({ monthlySubmissionQuota: quota });
+    const app = await appRowOf(t.app.ctx, ws.appKey);
+    // No usage row exists yet: the ten race to create it and then to count on it.
+    const passes = await Promise.all(
+      Array.from({ length: 10 }, () => checkIntake(t.app.ctx, app, { verificationToken: undefined, identified: false, action: "feedback", remoteIp: "" })),
+    );
+    const results = await Promise.allSettled(passes.map((pass) => t.app.ctx.db.kysely.transaction().execute((trx) => pass.commit(trx))));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(taken);
+    for (const r of results.filter((r) => r.status === "rejected")) {
+      expect(r.reason).toMatchObject({ status: 402, code: "tier_limit_submissions" });
+    }
+    expect(await used(ws.wsId)).toBe(taken);
+  });
+
+  it("refuses a month's first submission when the quota drops to zero after its early check, storing no usage row", async () => {
+    const ws = await workspaceWith({ monthlySubmissionQuota: 5 });
+    const app = await appRowOf(t.app.ctx, ws.appKey);
+    const pass = await checkIntake(t.app.ctx, app, { verificationToken: undefined, identified: false, action: "feedback", remoteIp: "" });
+    expect((await ws.console.put(`/workspaces/${ws.wsId}`, { monthlySubmissionQuota: 0 })).status).toBe(200);
+    await expect(t.app.ctx.db.kysely.transaction().execute((trx) => pass.commit(trx))).rejects.toMatchObject({ status: 402, code: "tier_limit_submissions" });
+    const rows = await t.app.ctx.db.kysely.selectFrom("workspaceUsage").select("submissions").where("workspaceId", "=", ws.wsId).execute();
+    expect(rows).toEqual([]);
   });
 
   it("uses no quota when the write transaction rolls back, whether the slot was taken or refused", async () => {

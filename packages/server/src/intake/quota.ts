@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import { ApiError } from "../http/errors.js";
 
 /**
@@ -43,9 +44,11 @@ export async function requireQuotaLeft(
 
 /**
  * Counts one submission against the workspace's quota inside the caller's transaction, or throws
- * 402 `tier_limit_submissions`. The guarded increment is one statement, so concurrent submissions
- * never overshoot: PostgreSQL re-checks the condition after waiting for the row lock, SQLite has
- * one writer. The quota is read in the same statement, so a change by the operator applies at once.
+ * 402 `tier_limit_submissions`. The guarded increment is one statement (the month's first
+ * submission inserts the row, every later one updates it), so concurrent submissions never
+ * overshoot: PostgreSQL re-checks the update's condition on the row's latest version after
+ * waiting for its lock, SQLite has one writer. The quota is read in the same statement, so a
+ * change by the operator applies at once.
  *
  * @example
  * ```ts
@@ -53,20 +56,29 @@ export async function requireQuotaLeft(
  * ```
  */
 export async function takeSubmissionSlot(trx: Kysely<Database>, workspaceId: string, month: string): Promise<void> {
-  await trx
-    .insertInto("workspaceUsage")
-    .values({ workspaceId, month, submissions: 0 })
-    .onConflict((oc) => oc.columns(["workspaceId", "month"]).doNothing())
-    .execute();
-  const result = await trx
-    .updateTable("workspaceUsage")
-    .set((eb) => ({ submissions: eb("submissions", "+", 1) }))
-    .where("workspaceId", "=", workspaceId)
-    .where("month", "=", month)
-    .where((eb) => {
-      const quota = eb.selectFrom("workspaces").select("monthlySubmissionQuota").where("id", "=", workspaceId);
-      return eb.or([eb(quota, "is", null), eb("submissions", "<", quota)]);
-    })
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new ApiError("tier_limit_submissions");
+  const result = await takeSlot.execute(trx, { workspaceId, month });
+  if (Number(result.numAffectedRows ?? 0) === 0) throw new ApiError("tier_limit_submissions");
 }
+
+/**
+ * `insert … select … where <room> on conflict do update … where <room>`: a row is written only
+ * while the quota (read from the workspace) is unset or above the month's count. The SELECT keeps
+ * its WHERE clause, which SQLite needs to parse an upsert from a SELECT.
+ */
+const takeSlot = preparedQuery<{ workspaceId: string; month: string }, never>((db, p) => {
+  const quota = () => db.selectFrom("workspaces").select("monthlySubmissionQuota").where("id", "=", p.workspaceId);
+  return db
+    .insertInto("workspaceUsage")
+    .columns(["workspaceId", "month", "submissions"])
+    .expression(
+      db
+        .selectNoFrom((eb) => [eb.val(p.workspaceId).as("workspaceId"), eb.val(p.month).as("month"), sql<number>`1`.as("submissions")])
+        .where((eb) => eb.or([eb(quota(), "is", null), eb(quota(), ">", 0)])),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(["workspaceId", "month"])
+        .doUpdateSet((eb) => ({ submissions: eb("workspaceUsage.submissions", "+", 1) }))
+        .where((eb) => eb.or([eb(quota(), "is", null), eb("workspaceUsage.submissions", "<", quota())])),
+    );
+});
