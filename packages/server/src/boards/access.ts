@@ -1,6 +1,6 @@
 import type { BoardAccessRule } from "@tidings/protocol";
 import type { Kysely } from "kysely";
-import type { SharedCache } from "../cache/shared-cache.js";
+import { readThrough, type SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -90,14 +90,8 @@ export function boardBySlug(audience: BoardAudience, slug: string): BoardRow | u
 }
 
 /** An app's boards, through the shared cache when there is one (every public read needs them). */
-async function appBoards(db: Kysely<Database>, appId: string, cache: SharedCache | undefined): Promise<BoardRow[]> {
-  if (cache === undefined) return listBoards(db, appId);
-  const key = `boards:${appId}`;
-  const hit = await cache.get<BoardRow[]>(key);
-  if (hit !== undefined) return hit;
-  const rows = await listBoards(db, appId);
-  await cache.set(key, rows, { ttlMs: BOARDS_CACHE_MS, tags: [appTag(appId)] });
-  return rows;
+function appBoards(db: Kysely<Database>, appId: string, cache: SharedCache | undefined): Promise<BoardRow[]> {
+  return readThrough(cache, `boards:${appId}`, { ttlMs: BOARDS_CACHE_MS, tags: [appTag(appId)] }, () => listBoards(db, appId));
 }
 
 /**

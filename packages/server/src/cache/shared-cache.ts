@@ -13,6 +13,29 @@ export interface SharedCache {
   invalidateTag(tag: string): Promise<void>;
 }
 
+/**
+ * `load()`'s answer, through `cache` under `key` when there is a cache: a hit is reused, a miss
+ * is loaded and stored with `options` (writes drop it by its tags).
+ *
+ * @example
+ * ```ts
+ * const rows = await readThrough(ctx.cache, `boards:${appId}`, { ttlMs: 60_000, tags: [appTag(appId)] }, () => listBoards(db, appId));
+ * ```
+ */
+export async function readThrough<T>(
+  cache: SharedCache | undefined,
+  key: string,
+  options: { ttlMs: number; tags: readonly string[] },
+  load: () => Promise<T>,
+): Promise<T> {
+  if (cache === undefined) return load();
+  const hit = await cache.get<T>(key);
+  if (hit !== undefined) return hit;
+  const value = await load();
+  await cache.set(key, value, options);
+  return value;
+}
+
 interface Entry {
   value: unknown;
   expiresAt: number;

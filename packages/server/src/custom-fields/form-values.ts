@@ -1,9 +1,14 @@
 import type { CustomField, CustomFieldForm } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { defaultBoard } from "../boards/boards.js";
+import { readThrough, type SharedCache } from "../cache/shared-cache.js";
+import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { boardFields, listFields, toCustomField } from "./definitions.js";
 import { checkFieldValues, type StoredFieldValues } from "./values.js";
+
+/** How long an app's active fields may be reused from the cache (field writes drop them at once, by the app's tag). */
+const FIELDS_CACHE_MS = 60_000;
 
 /** A form's values as checked: what to store, and the definitions they were checked against. */
 export interface AcceptedFields {
@@ -28,8 +33,11 @@ export async function acceptFields(
   form: CustomFieldForm,
   boardId: string | undefined,
   input: Readonly<Record<string, unknown>> | undefined,
+  /** The shared cache, for public submissions: the app's fields are read from it when there. */
+  cache?: SharedCache,
 ): Promise<AcceptedFields> {
-  const asked = (await listFields(db, appId)).map(toCustomField).filter((f) => f.appliesTo.includes(form));
+  const active = await readThrough(cache, `fields:${appId}`, { ttlMs: FIELDS_CACHE_MS, tags: [appTag(appId)] }, () => listFields(db, appId));
+  const asked = active.map(toCustomField).filter((f) => f.appliesTo.includes(form));
   // The board matters only when some field is a board's own (feedback fields never are).
   const board = asked.some((f) => f.boardId !== null) ? (boardId ?? (await defaultBoard(db, appId)).id) : null;
   const definitions = asked.filter((f) => f.boardId === null || f.boardId === board);

@@ -4,7 +4,7 @@ import { isoNow, type Clock } from "../clock.js";
 import { preparedQuery, type ParamRefs } from "../db/prepared-query.js";
 import type { Database, FeatureRequestCommentsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
+import { enabledEndpoints, queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
 import { newId } from "../ids.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
@@ -305,7 +305,7 @@ const insertComment = preparedQuery<CommentValues, never>((db, p) => insertValue
 const insertedComment = preparedQuery<CommentValues & { appId: string }, CommentRow & { webhooks: boolean }>((db, p) =>
   withAuthors(
     db.with("cm", () => insertValues(db, p).returning(COMMENT_COLUMNS.map((column) => column.slice("cm.".length) as StoredColumn))).selectFrom("cm") as unknown as CommentSource,
-  ).select((eb) => eb.exists(eb.selectFrom("webhookEndpoints").select("id").where("appId", "=", p.appId).where("enabled", "=", 1)).as("webhooks")),
+  ).select((eb) => eb.exists(enabledEndpoints(db, p.appId)).as("webhooks")),
 );
 
 const commentById = preparedQuery<{ id: string }, CommentRow>((db, p) => commentQuery(db).where("cm.id", "=", p.id));

@@ -6,7 +6,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
-import { queueRequestWebhook } from "../webhooks/events.js";
+import { enabledEndpoints, queueRequestWebhook } from "../webhooks/events.js";
 import type { StoredFieldValues } from "../custom-fields/values.js";
 import { ftsRow } from "../search/search-index.js";
 import { indexPrefix, searchText } from "../search/search-text.js";
@@ -59,11 +59,16 @@ export async function createFeatureRequest(
   clock: Clock,
   dialect: DialectName,
   input: NewFeatureRequest,
+  /** The app's defaults when the caller read them already ({@link proposalStart}). */
+  defaults?: AppDefaults,
 ): Promise<FeatureRequestRow> {
-  const [row] = await createFeatureRequests(trx, clock, dialect, input.appId, [input]);
-  // One request at a time is a person's (imports go through createFeatureRequests alone and send no webhooks).
-  await queueRequestWebhook(trx, clock, { featureRequestId: row!.id, appId: input.appId, type: "created", actor: input.actor, data: {} });
-  return row!;
+  const { rows, webhooks } = await insertRequests(trx, clock, dialect, input.appId, [input], defaults);
+  const row = rows[0]!;
+  // One request at a time is a person's (imports go through createFeatureRequests alone and send
+  // no webhooks). The insert of its event answered whether the app has an enabled endpoint (as
+  // the vote batch and a comment ask): without one there is nothing to queue.
+  if (webhooks) await queueRequestWebhook(trx, clock, { featureRequestId: row.id, appId: input.appId, type: "created", actor: input.actor, data: {} });
+  return row;
 }
 
 /** Rows per multi-row INSERT: well under SQLite's limit of bound parameters. */
@@ -81,11 +86,26 @@ export async function createFeatureRequests(
   appId: string,
   inputs: readonly NewFeatureRequest[],
 ): Promise<FeatureRequestRow[]> {
+  return (await insertRequests(trx, clock, dialect, appId, inputs)).rows;
+}
+
+/**
+ * {@link createFeatureRequests}' work, answering also whether the app has an enabled webhook
+ * endpoint when the request is one (`webhooks` is true otherwise).
+ */
+async function insertRequests(
+  trx: Kysely<Database>,
+  clock: Clock,
+  dialect: DialectName,
+  appId: string,
+  inputs: readonly NewFeatureRequest[],
+  read?: AppDefaults,
+): Promise<{ rows: FeatureRequestRow[]; webhooks: boolean }> {
   if (inputs.some((input) => input.appId !== appId)) throw new Error("createFeatureRequests: every request must belong to appId");
   const now = isoNow(clock);
   // The review column and the default board in one statement; the names of other columns and of
   // versions only when a request is placed in one (imports): a proposal needs neither.
-  const defaults = await appDefaults.first(trx, { appId });
+  const defaults = read ?? (await appDefaults.first(trx, { appId }));
   if (defaults === undefined) throw new Error(`createFeatureRequests: app ${appId} has no review column or no default board`);
   const review = defaults.reviewId;
   const standardBoard = defaults.boardId;
@@ -128,44 +148,85 @@ export async function createFeatureRequests(
       updatedAt: createdAt,
     };
   });
+  let webhooks = true;
   for (let i = 0; i < rows.length; i += BATCH) {
     const chunk = rows.slice(i, i + BATCH);
-    // One request (a proposal) as a named statement on PostgreSQL: its SQL is the same every time.
-    const one = chunk.length === 1;
-    const inserted = trx.insertInto("featureRequests").values(chunk);
-    await (one ? executeNamed(trx, inserted) : inserted.execute());
-    if (dialect === "sqlite") {
-      await trx
-        .insertInto("featureRequestsFts")
-        .values(chunk.map((r) => ftsRow(r.id, r, indexPrefix(r))))
-        .execute();
+    const events = chunk.map((r, j) => ({
+      id: newId("evt", clock.now()),
+      featureRequestId: r.id,
+      appId,
+      type: "created",
+      data: JSON.stringify({ approved: r.moderation === "approved", ...inputs[i + j]!.eventData }),
+      actor: inputs[i + j]!.actor,
+      createdAt: r.createdAt,
+    }));
+    if (chunk.length > 1) {
+      await trx.insertInto("featureRequests").values(chunk).execute();
+      if (dialect === "sqlite") await trx.insertInto("featureRequestsFts").values(chunk.map((r) => ftsRow(r.id, r, indexPrefix(r)))).execute();
+      await trx.insertInto("featureRequestEvents").values(events).execute();
+      continue;
     }
-    const events = trx.insertInto("featureRequestEvents").values(
-      chunk.map((r, j) => ({
-        id: newId("evt", clock.now()),
-        featureRequestId: r.id,
-        appId,
-        type: "created",
-        data: JSON.stringify({ approved: r.moderation === "approved", ...inputs[i + j]!.eventData }),
-        actor: inputs[i + j]!.actor,
-        createdAt: r.createdAt,
-      })),
-    );
-    await (one ? executeNamed(trx, events) : events.execute());
+    // One request (a proposal): named statements on PostgreSQL (their SQL is the same every
+    // time), the insert of its event answering whether the app has an enabled webhook endpoint
+    // (PostgreSQL a boolean, SQLite 0 or 1). PostgreSQL inserts the request in the same statement
+    // (an INSERT in a WITH; the event's foreign key is checked at the statement's end); SQLite,
+    // which has no INSERT in a WITH, takes a statement each, with the search index's row.
+    let answer: { webhooks: unknown } | undefined;
+    if (dialect === "postgres") {
+      [answer] = await executeNamed(
+        trx,
+        trx
+          .with("fr", (db) => db.insertInto("featureRequests").values(chunk))
+          .insertInto("featureRequestEvents")
+          .values(events)
+          .returning((eb) => eb.exists(enabledEndpoints(trx, appId)).as("webhooks")),
+      );
+    } else {
+      await executeNamed(trx, trx.insertInto("featureRequests").values(chunk));
+      await trx.insertInto("featureRequestsFts").values(chunk.map((r) => ftsRow(r.id, r, indexPrefix(r)))).execute();
+      [answer] = await executeNamed(trx, trx.insertInto("featureRequestEvents").values(events).returning((eb) => eb.exists(enabledEndpoints(trx, appId)).as("webhooks")));
+    }
+    webhooks = answer?.webhooks === true || answer?.webhooks === 1;
   }
-  return rows;
+  return { rows, webhooks };
 }
 
 /** An app's review column (with its name, for the search text) and its default board. */
-const appDefaults = preparedQuery<{ appId: string }, { reviewId: string; reviewName: string; boardId: string }>((db, p) =>
-  db
+export interface AppDefaults {
+  reviewId: string;
+  reviewName: string;
+  boardId: string;
+}
+
+function defaultsQuery(db: Kysely<Database>, appId: string) {
+  return db
     .selectFrom("boardColumns as c")
-    .innerJoin("boards as b", (join) => join.on("b.appId", "=", p.appId).on("b.isDefault", "=", 1))
+    .innerJoin("boards as b", (join) => join.on("b.appId", "=", appId).on("b.isDefault", "=", 1))
     .select(["c.id as reviewId", "c.name as reviewName", "b.id as boardId"])
-    .where("c.appId", "=", p.appId)
+    .where("c.appId", "=", appId)
     .where("c.kind", "=", "pending_review")
     .orderBy("c.position")
-    .limit(1),
+    .limit(1);
+}
+
+const appDefaults = preparedQuery<{ appId: string }, AppDefaults>((db, p) => defaultsQuery(db, p.appId));
+
+/**
+ * What a proposal reads before it writes, in one statement: the app's defaults and, for a caller
+ * with a token (by its hash, see `tokenHash`), their end user if they have one yet (null if not),
+ * to hand to `ensureEndUser` and {@link createFeatureRequest}.
+ */
+export async function proposalStart(trx: Kysely<Database>, appId: string, hash: string): Promise<{ defaults: AppDefaults; endUser: { id: string; publicId: string } | null }> {
+  const row = await defaultsAndUser.first(trx, { appId, hash });
+  if (row === undefined) throw new Error(`proposal: app ${appId} has no review column or no default board`);
+  const { endUserId, publicId, ...defaults } = row;
+  return { defaults, endUser: endUserId === null || publicId === null ? null : { id: endUserId, publicId } };
+}
+
+const defaultsAndUser = preparedQuery<{ appId: string; hash: string }, AppDefaults & { endUserId: string | null; publicId: string | null }>((db, p) =>
+  defaultsQuery(db, p.appId)
+    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
+    .select(["eu.id as endUserId", "eu.publicId"]),
 );
 
 /**

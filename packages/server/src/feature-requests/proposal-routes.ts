@@ -8,8 +8,8 @@ import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { ensureEndUser, identifyCaller, requireIdentifiedWrite } from "../users/identity.js";
-import { createFeatureRequest } from "./feature-requests.js";
+import { ensureEndUser, identifyCaller, requireIdentifiedWrite, tokenHash } from "../users/identity.js";
+import { createFeatureRequest, proposalStart } from "./feature-requests.js";
 import { errors, requireFlag, tags } from "./public-access.js";
 import { boardAudience, boardsToRead } from "../boards/access.js";
 
@@ -58,7 +58,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
       // A board the caller may not see is refused like one that does not exist.
       const boardIds = body.board === undefined ? undefined : boardsToRead(await boardAudience(db, appRow.id, identity, ctx.cache), body.board);
       // Custom fields are part of the body: checked before intake counts anything.
-      const fields = await acceptFields(db, appRow.id, "feature_request", boardIds?.[0], body.fields);
+      const fields = await acceptFields(db, appRow.id, "feature_request", boardIds?.[0], body.fields, ctx.cache);
       const approved =
         appRow.moderationPolicy === "none" || (appRow.moderationPolicy === "anonymous" && identity.identified);
       const pass = await checkIntake(ctx, appRow, {
@@ -70,7 +70,10 @@ export function proposalRoutes(app: App, ctx: Context): void {
       const row = await db.transaction().execute(async (trx) => {
         // The end user before the quota row, in the order feedback takes them, so a new user
         // proposing and sending feedback at once cannot deadlock.
-        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile);
+        // The app's defaults and the caller's end user in one read (a caller without a token
+        // has no hash to find).
+        const start = await proposalStart(trx, appRow.id, identity.token === null ? "" : tokenHash(identity.token));
+        const endUser = identity.token === null ? null : await ensureEndUser(trx, ctx.clock, appRow.id, identity.token, identity.profile, start.endUser);
         await recordIdempotentWrite(trx, request);
         const created = await createFeatureRequest(trx, ctx.clock, ctx.db.dialect, {
           appId: appRow.id,
@@ -84,7 +87,7 @@ export function proposalRoutes(app: App, ctx: Context): void {
           createdByAdmin: false,
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
           customFields: fields.values,
-        });
+        }, start.defaults);
         // The quota row last: every proposal of the workspace updates it, so its lock is held
         // only from here to the commit, not through the request's reads and inserts above.
         // Over quota, it throws and the transaction rolls the request back.

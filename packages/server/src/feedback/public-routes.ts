@@ -90,7 +90,7 @@ export function feedbackPublicRoutes(app: App, ctx: Context): void {
       const title = body.title.trim();
       if (title === "") throw fieldError("title", "Required");
       const description = (body.description ?? body.details ?? "").trim();
-      const fields = await acceptFields(db, appRow.id, "feedback", undefined, body.fields);
+      const fields = await acceptFields(db, appRow.id, "feedback", undefined, body.fields, ctx.cache);
       const platform: Platform = body.platform ?? "universal";
       const allowed = allowedPlatforms(appRow);
       if (allowed.length > 0 && !allowed.includes(platform)) {

@@ -92,6 +92,15 @@ async function requestFields(trx: Kysely<Database>, appId: string, featureReques
   return row === undefined ? [] : (await recordFieldsOf(trx, [appId]))(row);
 }
 
+/**
+ * The app's enabled endpoints, as a subquery: a write that asks `exists` of it in its own
+ * statement learns whether any webhook can be due without a read of its own (the common case,
+ * an app without endpoints, then skips {@link queueWebhookEvent}).
+ */
+export function enabledEndpoints(db: Kysely<Database>, appId: string) {
+  return db.selectFrom("webhookEndpoints").select("id").where("appId", "=", appId).where("enabled", "=", 1);
+}
+
 /** The app's enabled endpoints that want `type`. */
 async function subscribedEndpoints(trx: Kysely<Database>, appId: string, type: WebhookEventName): Promise<{ id: string; format: string }[]> {
   const rows = await trx.selectFrom("webhookEndpoints").select(["id", "events", "format"]).where("appId", "=", appId).where("enabled", "=", 1).execute();
