@@ -154,6 +154,34 @@ describe.each(testDialects())("public feature request comments on %s", (dialect)
       expect(await bodies()).toBe(404);
     });
 
+    it("refuses a comment on a request hidden or deleted behind the cache's back with 404, and stores nothing", async () => {
+      const declined = (await propose(ws.appKey, "Soon declined")).json().featureRequestId;
+      const merged = (await propose(ws.appKey, "Soon merged")).json().featureRequestId;
+      const deleted = (await propose(ws.appKey, "Soon deleted")).json().featureRequestId;
+      // A first comment on each puts the request's public lookup in the shared cache.
+      for (const id of [declined, merged, deleted]) expect((await post(id, { body: "Early" }, "early")).statusCode).toBe(201);
+      // As another instance's console would: straight to the database, no cache invalidated here.
+      const db = t.database.db.kysely;
+      await db.updateTable("featureRequests").set({ moderation: "declined" }).where("id", "=", declined).execute();
+      await db.updateTable("featureRequests").set({ mergedIntoId: requestId }).where("id", "=", merged).execute();
+      await db.deleteFrom("featureRequestComments").where("featureRequestId", "=", deleted).execute();
+      await db.deleteFrom("featureRequestEvents").where("featureRequestId", "=", deleted).execute();
+      await db.deleteFrom("featureRequests").where("id", "=", deleted).execute();
+      const endUsers = async () => (await db.selectFrom("endUsers").select("id").where("appId", "=", ws.appId).execute()).length;
+      const knownUsers = await endUsers();
+      for (const [id, token] of [[declined, "late"], [declined, "early"], [merged, "late"], [deleted, "late"]] as const) {
+        const refused = await post(id, { body: "Late" }, token);
+        expect(refused.statusCode).toBe(404);
+        expect(refused.json().code).toBe("feature_request_not_found");
+      }
+      const stored = await db.selectFrom("featureRequests").select(["id", "commentCount"]).where("id", "in", [declined, merged]).orderBy("id").execute();
+      expect(stored.map((r) => r.commentCount)).toEqual([1, 1]);
+      const comments = await db.selectFrom("featureRequestComments").select("body").where("featureRequestId", "in", [declined, merged, deleted]).execute();
+      expect(comments.map((c) => c.body)).toEqual(["Early", "Early"]);
+      // Nor was the new commenter who only got a 404 kept as an end user.
+      expect(await endUsers()).toBe(knownUsers);
+    });
+
     it("refuses a reply to a comment of another request with 400 invalid_parent and stores nothing", async () => {
       const elsewhere = await post(otherId, { body: "Elsewhere" });
       const res = await post(requestId, { body: "Wrong thread", parentId: elsewhere.json().id });

@@ -1,4 +1,5 @@
 import { CommentListQuerySchema, CommentListSchema, CommentSchema, PostCommentBodySchema } from "@tidings/protocol";
+import { isoNow } from "../clock.js";
 import { appContentTag, requestCommentsTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { recordIdempotentWrite } from "../http/idempotency.js";
@@ -7,9 +8,9 @@ import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite, tokenHash } from "../users/identity.js";
 import { cachedFirstComments } from "./comment-page-cache.js";
-import { addComment, listComments } from "./comments.js";
-import { findPublicRequest, lockRequestFindUser } from "./feature-requests.js";
-import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags } from "./public-access.js";
+import { addComment, countCommentFindUser, listComments } from "./comments.js";
+import { findPublicRequest } from "./feature-requests.js";
+import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags, writablePublicRequest } from "./public-access.js";
 
 /** A request's public comments: reading them, and commenting or replying. */
 export function commentRoutes(app: App, ctx: Context): void {
@@ -54,7 +55,7 @@ export function commentRoutes(app: App, ctx: Context): void {
     },
     async (request, reply) => {
       await enforceRateLimit(ctx, request, "public_write", "Too many submissions. Please try again shortly.");
-      const fr = await findPublicRequest(db, request.params.id);
+      const fr = await writablePublicRequest(ctx, request.params.id);
       const appRow = await appOfRequest(ctx, fr.appId);
       const identity = await identifyCaller(request.headers, appRow, ctx.clock);
       requireFlag(appRow, appRow.allowAnonymousVote, identity, "Sign in is required to comment");
@@ -67,9 +68,13 @@ export function commentRoutes(app: App, ctx: Context): void {
       }
       const comment = await db.transaction().execute(async (trx) => {
         // The request before the end user, in the order votes take them, so a new user voting
-        // and commenting at once cannot deadlock. On PostgreSQL the lock finds the caller too.
-        const found = ctx.db.dialect === "postgres" ? await lockRequestFindUser(trx, { id: fr.id, appId: appRow.id, hash: tokenHash(identity.token!) }) : undefined;
-        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!, identity.profile, found);
+        // and commenting at once cannot deadlock. On PostgreSQL the statement that moves the
+        // request's count (and so locks it) finds the caller too.
+        const first =
+          ctx.db.dialect === "postgres"
+            ? await countCommentFindUser(trx, { id: fr.id, appId: appRow.id, hash: tokenHash(identity.token!), now: isoNow(ctx.clock) })
+            : undefined;
+        const endUser = await ensureEndUser(trx, ctx.clock, appRow.id, identity.token!, identity.profile, first?.endUser);
         await recordIdempotentWrite(trx, request);
         return addComment(trx, ctx.clock, {
           publicOnly: true,
@@ -82,6 +87,7 @@ export function commentRoutes(app: App, ctx: Context): void {
           teamUserId: null,
           isTeam: false,
           parentId: request.body.parentId ?? null,
+          ...(first === undefined ? {} : { counted: first.counted }),
         });
       });
       await ctx.cache.invalidateTag(appContentTag(appRow.id));

@@ -173,6 +173,8 @@ export interface NewComment {
   parentId: string | null;
   /** Only while the request is public (approved, not merged), else 404; checked under its lock. */
   publicOnly?: boolean;
+  /** The count was moved already, at `now` ({@link countCommentFindUser}): the request's app. */
+  counted?: { appId: string; now: string };
 }
 
 /**
@@ -201,8 +203,8 @@ export async function moveCommentCount(
  * concurrent comments count one after another and a merge or delete cannot slip in between.
  */
 export async function addComment(trx: Kysely<Database>, clock: Clock, input: NewComment): Promise<Comment> {
-  const now = isoNow(clock);
-  const counted = await (input.publicOnly === true ? countPublicComment : countComment).first(trx, { id: input.featureRequestId, now });
+  const now = input.counted?.now ?? isoNow(clock);
+  const counted = input.counted ?? (await (input.publicOnly === true ? countPublicComment : countComment).first(trx, { id: input.featureRequestId, now }));
   if (counted === undefined) throw new ApiError("feature_request_not_found");
   let replyToAuthorName: string | null = null;
   if (input.parentId !== null) {
@@ -253,18 +255,44 @@ export async function addComment(trx: Kysely<Database>, clock: Clock, input: New
  * the stored comment read back with its authors. The count's move is built once per value of
  * `publicOnly`, which adds the public-only condition as `moveCommentCount` does.
  */
+function countUpdate(db: Kysely<Database>, p: ParamRefs<{ id: string; now: string }>, publicOnly: boolean) {
+  const query = db
+    .updateTable("featureRequests")
+    .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
+    .where("id", "=", p.id);
+  return (publicOnly ? query.where("moderation", "=", "approved").where("mergedIntoId", "is", null) : query).returning("appId");
+}
+
 function countedComment(publicOnly: boolean) {
-  return preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) => {
-    const query = db
-      .updateTable("featureRequests")
-      .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))
-      .where("id", "=", p.id);
-    return (publicOnly ? query.where("moderation", "=", "approved").where("mergedIntoId", "is", null) : query).returning("appId");
-  });
+  return preparedQuery<{ id: string; now: string }, { appId: string }>((db, p) => countUpdate(db, p, publicOnly));
 }
 
 const countComment = countedComment(false);
 const countPublicComment = countedComment(true);
+
+/**
+ * PostgreSQL, a public comment's first statement: moves the request's count as
+ * {@link addComment} does for a public comment (the update takes the request's row lock, so it
+ * comes before the end user is minted, in the order votes take them) and finds the caller's end
+ * user by token hash in the same round trip (null when the token has none yet). Hand the count to
+ * `addComment` as `counted` and the user to `ensureEndUser`. 404 when the request is not public.
+ */
+export async function countCommentFindUser(
+  trx: Kysely<Database>,
+  input: { id: string; appId: string; hash: string; now: string },
+): Promise<{ counted: { appId: string; now: string }; endUser: { id: string; publicId: string } | null }> {
+  const row = await countedWithUser.first(trx, input);
+  if (row === undefined) throw new ApiError("feature_request_not_found");
+  return { counted: { appId: row.appId, now: input.now }, endUser: row.endUserId === null || row.publicId === null ? null : { id: row.endUserId, publicId: row.publicId } };
+}
+
+const countedWithUser = preparedQuery<{ id: string; appId: string; hash: string; now: string }, { appId: string; endUserId: string | null; publicId: string | null }>((db, p) =>
+  db
+    .with("fr", () => countUpdate(db, p, true))
+    .selectFrom("fr")
+    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
+    .select(["fr.appId", "eu.id as endUserId", "eu.publicId"]),
+);
 
 const visibleParent = preparedQuery<{ id: string; featureRequestId: string }, { authorName: string | null; isTeam: number }>((db, p) =>
   db

@@ -2,11 +2,12 @@ import { ErrorBodySchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import type { AppRow } from "../apps/app-row.js";
-import { lookupAppById } from "../apps/public-app.js";
-import type { Context } from "../context.js";
+import { lookupAppById, PUBLIC_CACHE_SECONDS } from "../apps/public-app.js";
+import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { EndUserIdentity } from "../users/identity.js";
 import { audienceSees, boardAudience } from "../boards/access.js";
+import { findPublicRequest } from "./feature-requests.js";
 
 /** The OpenAPI tag of every public feature-request route. */
 export const tags = ["public: feature requests"];
@@ -36,4 +37,20 @@ export async function appOfRequest(ctx: Context, appId: string): Promise<AppRow>
 /** Refuses a request on a private board the caller may not see as not found, like an unknown one. */
 export async function requireVisibleBoard(ctx: Context, app: AppRow, identity: EndUserIdentity, boardId: string): Promise<void> {
   if (!audienceSees(await boardAudience(ctx.db.kysely, app.id, identity, ctx.cache), boardId)) throw new ApiError("feature_request_not_found");
+}
+
+/**
+ * A public request's id, app and board for a vote or a comment, through the shared cache
+ * (console writes to the app, the only writes that hide a request or move it to another board,
+ * drop it). A stale entry costs nothing: the write re-checks that the request is public inside
+ * its transaction, under the request's lock (see `applyVote`, `addComment`'s `publicOnly`).
+ * Unknown ids are not cached (the lookup throws 404).
+ */
+export async function writablePublicRequest(ctx: Context, id: string): Promise<{ id: string; appId: string; boardId: string }> {
+  const key = `fr-public:${id}`;
+  const cached = await ctx.cache.get<{ id: string; appId: string; boardId: string }>(key);
+  if (cached !== undefined) return cached;
+  const found = await findPublicRequest(ctx.db.kysely, id);
+  await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.appId)] });
+  return found;
 }

@@ -1,37 +1,21 @@
 import { VoteBodySchema, VoteResultSchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import type { Static } from "typebox";
-import { PUBLIC_CACHE_SECONDS } from "../apps/public-app.js";
-import { appContentTag, appTag, type Context } from "../context.js";
+import { appContentTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { hasIdempotencyKey, recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyCaller, requireIdentifiedWrite } from "../users/identity.js";
-import { findPublicRequest } from "./feature-requests.js";
-import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags } from "./public-access.js";
+import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags, writablePublicRequest } from "./public-access.js";
 import { applyVote, type VoteMode } from "./votes.js";
-
-/**
- * A public request's id and app for a vote, through the shared cache (console writes to the app,
- * the only writes that hide a request, drop it). A stale entry costs nothing: the vote re-checks
- * the request inside its transaction (see `applyVote`). Unknown ids are not cached.
- */
-async function votableRequest(ctx: Context, id: string): Promise<{ id: string; appId: string; boardId: string }> {
-  const key = `fr-public:${id}`;
-  const cached = await ctx.cache.get<{ id: string; appId: string; boardId: string }>(key);
-  if (cached !== undefined) return cached;
-  const found = await findPublicRequest(ctx.db.kysely, id);
-  await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.appId)] });
-  return found;
-}
 
 /** Voting: `POST` toggles the caller's vote, `DELETE` removes it. */
 export function voteRoutes(app: App, ctx: Context): void {
   const vote = async (mode: VoteMode, request: FastifyRequest, id: string, body: Static<typeof VoteBodySchema>) => {
     await enforceRateLimit(ctx, request, "vote", "Too many votes. Please try again shortly.");
-    const fr = await votableRequest(ctx, id);
+    const fr = await writablePublicRequest(ctx, id);
     const appRow = await appOfRequest(ctx, fr.appId);
     if (body.appKey !== undefined && body.appKey !== appRow.appKey) throw new ApiError("feature_request_not_found");
     const identity = await identifyCaller(request.headers, appRow, ctx.clock, body.userToken);
