@@ -204,7 +204,6 @@ if (mount !== null) {
     ssoToken: fragment.ssoToken,
     warn: () => undefined,
   });
-  document.documentElement.dataset.ready = "false";
   createRoot(mount).render(
     <StrictMode>
       <PortalRoot
