@@ -1,17 +1,8 @@
 import type { CustomField } from "@tidings/protocol";
 import { describe, expect, it } from "vitest";
-import {
-  changedValues,
-  createFieldBody,
-  EMPTY_FIELD_FORM,
-  formFromField,
-  inputOf,
-  parseOptions,
-  updateFieldBody,
-  validateFieldDefinition,
-  valueOfInput,
-  valueText,
-} from "./field-form.js";
+import { createFieldBody, EMPTY_FIELD_FORM, formFromField, parseOptions, updateFieldBody } from "./field-form.js";
+import { validateFieldDefinition } from "./field-validation.js";
+import { changedValues, inputOf, valueOfInput, valueText } from "./field-values.js";
 
 const plan = {
   id: "fld_1",

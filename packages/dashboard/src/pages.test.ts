@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
-import { fromLocalInput, toLocalInput } from "./pages/Changelog.js";
+import { fromLocalInput, toLocalInput } from "./changelog-draft.js";
 import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
 import { formatMoney, formatRevenue } from "./pages/EndUsers.js";
-import { inboxParams, submissionLabel } from "./pages/Feedback.js";
-import { validateRequest } from "./pages/RequestDetail.js";
+import { inboxParams, submissionLabel } from "./feedback-inbox.js";
+import { validateRequest } from "./pages/RequestEditForm.js";
 import { githubMappingBody } from "./pages/GithubIntegration.js";
-import { requestListParams } from "./pages/Requests.js";
+import { requestListParams } from "./request-list.js";
 import { validateVersion } from "./pages/Versions.js";
-import { validateWebhook } from "./pages/Webhooks.js";
+import { validateWebhook } from "./pages/WebhookForm.js";
 import { parseRoute } from "./router.js";
 
 const noFilters = { status: "all", q: "", platform: "", priority: "", assignee: "", from: "", to: "" };

@@ -1,6 +1,8 @@
 import type { Segment } from "@tidings/protocol";
 import { describe, expect, it } from "vitest";
-import { attributeValueOf, EMPTY_SEGMENT_FORM, formFromSegment, segmentBody, segmentUses, validateSegment } from "./segment-form.js";
+import { attributeValueOf, EMPTY_SEGMENT_FORM, formFromSegment, segmentBody } from "./segment-form.js";
+import { segmentUses } from "./segment-in-use.js";
+import { validateSegment } from "./segment-validation.js";
 
 const segment = {
   id: "seg_1",

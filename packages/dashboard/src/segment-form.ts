@@ -1,6 +1,4 @@
-import { COMPANY_MRR_MAX, MAX_SEGMENT_VALUES, textLength, type AttributeCondition, type CreateSegmentBody, type MrrRange, type Segment, type SegmentRule } from "@tidings/protocol";
-import { t } from "./i18n/t.js";
-import type { FieldErrors } from "./settings-form.js";
+import type { AttributeCondition, CreateSegmentBody, MrrRange, Segment, SegmentRule } from "@tidings/protocol";
 import type { PayingRule } from "./board-form.js";
 
 /** A revenue range as typed: blank bounds are left out; any bound or currency makes it a condition. */
@@ -32,8 +30,6 @@ const NO_MRR: MrrInput = { min: "", max: "", currency: "" };
 
 /** The form of a new segment (its rule holds every end user until a condition is given). */
 export const EMPTY_SEGMENT_FORM: SegmentForm = { name: "", userPlans: "", userPaying: "any", userMrr: NO_MRR, companyIds: "", companyPlans: "", companyMrr: NO_MRR, attributes: [] };
-
-const ATTRIBUTE_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The items of a comma-separated line: trimmed, without blanks or repeats. */
 export function listOf(line: string): string[] {
@@ -84,55 +80,8 @@ export function formFromSegment(segment: Pick<Segment, "name" | "rule">): Segmen
   };
 }
 
-const given = (mrr: MrrInput) => mrr.min.trim() !== "" || mrr.max.trim() !== "" || mrr.currency.trim() !== "";
-
-function checkMrr(mrr: MrrInput, path: string, errors: FieldErrors): void {
-  if (!given(mrr)) return;
-  const bounds: number[] = [];
-  for (const end of ["min", "max"] as const) {
-    const text = mrr[end].trim();
-    if (text === "") continue;
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < 0 || value > COMPANY_MRR_MAX) errors[`${path}.${end}`] = [t("segments.mrrBound", { max: COMPANY_MRR_MAX })];
-    else bounds.push(value);
-  }
-  if (mrr.min.trim() !== "" && mrr.max.trim() !== "" && bounds.length === 2 && (bounds[0] ?? 0) > (bounds[1] ?? 0)) errors[`${path}.max`] = [t("validation.maxBelowMin")];
-  if (!/^[A-Za-z]{3}$/.test(mrr.currency.trim())) errors[`${path}.currency`] = [t("segments.currency")];
-}
-
-function checkList(line: string, path: string, max: number, errors: FieldErrors): void {
-  const items = listOf(line);
-  if (items.length > MAX_SEGMENT_VALUES) errors[path] = [t("validation.tooMany", { max: MAX_SEGMENT_VALUES })];
-  else if (items.some((item) => textLength(item) > max)) errors[path] = [t("validation.tooLong", { max })];
-}
-
-/**
- * The checks the server makes on a segment, keyed by the body paths it would name
- * (`rule.user.mrr.currency`, `rule.company.attributes.0.key`), so local and server mistakes show
- * at the same input; an empty object means the form may be sent.
- *
- * @example
- * ```ts
- * validateSegment({ ...EMPTY_SEGMENT_FORM, name: "Pro", userMrr: { min: "50", max: "", currency: "" } }); // { "rule.user.mrr.currency": ["Enter a three-letter currency code (USD, EUR)."] }
- * ```
- */
-export function validateSegment(form: SegmentForm): FieldErrors {
-  const errors: FieldErrors = {};
-  if (form.name.trim() === "") errors.name = [t("validation.required")];
-  else if (textLength(form.name.trim()) > 80) errors.name = [t("validation.tooLong", { max: 80 })];
-  checkList(form.userPlans, "rule.user.plans", 64, errors);
-  checkMrr(form.userMrr, "rule.user.mrr", errors);
-  checkList(form.companyIds, "rule.company.ids", 128, errors);
-  checkList(form.companyPlans, "rule.company.plans", 64, errors);
-  checkMrr(form.companyMrr, "rule.company.mrr", errors);
-  form.attributes.forEach((attribute, index) => {
-    if (!ATTRIBUTE_KEY.test(attribute.key.trim())) errors[`rule.company.attributes.${index}.key`] = [t("segments.attributeKey")];
-    const values = listOf(attribute.values);
-    if (values.length === 0) errors[`rule.company.attributes.${index}.in`] = [t("segments.attributeValues")];
-    else if (values.length > MAX_SEGMENT_VALUES) errors[`rule.company.attributes.${index}.in`] = [t("validation.tooMany", { max: MAX_SEGMENT_VALUES })];
-  });
-  return errors;
-}
+/** Whether any bound or the currency of a revenue range is typed: then it is a condition. */
+export const given = (mrr: MrrInput) => mrr.min.trim() !== "" || mrr.max.trim() !== "" || mrr.currency.trim() !== "";
 
 function mrrOf(mrr: MrrInput): MrrRange | undefined {
   if (!given(mrr)) return undefined;
@@ -165,11 +114,4 @@ export function segmentRuleOf(form: SegmentForm): SegmentRule {
 /** The body that creates a segment, or patches one (a valid form: see {@link validateSegment}). */
 export function segmentBody(form: SegmentForm): CreateSegmentBody {
   return { name: form.name.trim(), rule: segmentRuleOf(form) };
-}
-
-/** What a refused delete names: the boards and releases that still use the segment. */
-export function segmentUses(details: unknown): { boards: string[]; releases: string[] } {
-  const d = (typeof details === "object" && details !== null ? details : {}) as { boards?: unknown; releases?: unknown };
-  const ids = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
-  return { boards: ids(d.boards), releases: ids(d.releases) };
 }

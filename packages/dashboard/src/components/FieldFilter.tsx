@@ -1,6 +1,6 @@
 import type { CustomField } from "@tidings/protocol";
 import { useState } from "react";
-import { valueText } from "../field-form.js";
+import { valueText } from "../field-values.js";
 import { t } from "../i18n/t.js";
 import { Select } from "./Select.js";
 

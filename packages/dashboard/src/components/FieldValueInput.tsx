@@ -1,5 +1,5 @@
 import type { CustomField } from "@tidings/protocol";
-import type { ValueInput } from "../field-form.js";
+import type { ValueInput } from "../field-values.js";
 import { t } from "../i18n/t.js";
 import { Select } from "./Select.js";
 import { describedBy, Field } from "./ui.js";

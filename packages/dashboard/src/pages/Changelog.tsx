@@ -1,68 +1,19 @@
 import { type AdminChangelogEntry, type AdminFeatureRequest, textLength } from "@tidings/protocol";
 import { useEffect, useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
+import { draftKey, editable, EMPTY, fromLocalInput, storedDraft, type Draft } from "../changelog-draft.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { Select } from "../components/Select.js";
 import { useSegmentChoices } from "../components/useSegments.js";
-import { describedBy, Empty, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { describedBy, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
+import { ChangelogEntries } from "./ChangelogEntries.js";
+import { ChangelogPreview, useLivePreview } from "./ChangelogPreview.js";
+import { LinkedRequestsPicker } from "./LinkedRequestsPicker.js";
 
 const PAGE = 20;
-const PREVIEW_DELAY_MS = 300;
 const PROGRESS_POLL_MS = 2000;
-
-interface Draft {
-  id: string | null;
-  title: string;
-  versionLabel: string;
-  body: string;
-  /** Feature requests this release delivers. */
-  linkedRequestIds: string[];
-  /** When to publish, as a `datetime-local` value (local time); empty for no schedule. */
-  scheduledAt: string;
-  /** The segment whose subscribers alone are mailed the release; empty for every subscriber. */
-  emailSegmentId: string;
-}
-
-const EMPTY: Draft = { id: null, title: "", versionLabel: "", body: "", linkedRequestIds: [], scheduledAt: "", emailSegmentId: "" };
-
-/** An ISO time as a `datetime-local` value in the browser's time zone ("" for none). */
-export function toLocalInput(iso: string | null): string {
-  if (iso === null) return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** A `datetime-local` value (local time) as an ISO time; null when empty or unreadable. */
-export function fromLocalInput(value: string): string | null {
-  if (value.trim() === "") return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
-const editable = (entry: AdminChangelogEntry): Draft => ({
-  id: entry.id,
-  title: entry.title,
-  versionLabel: entry.versionLabel ?? "",
-  body: entry.body,
-  linkedRequestIds: [...entry.linkedRequestIds],
-  scheduledAt: toLocalInput(entry.scheduledAt),
-  emailSegmentId: entry.emailSegmentId ?? "",
-});
-// The unsaved draft survives a lost session (the signed-in shell unmounts) in this tab's session storage.
-const draftKey = (appId: string) => `tidings.dashboard.changelog-draft.${appId}`;
-
-function storedDraft(appId: string): Draft {
-  try {
-    const raw = window.sessionStorage.getItem(draftKey(appId));
-    return raw === null ? EMPTY : { ...EMPTY, ...(JSON.parse(raw) as Partial<Draft>) };
-  } catch {
-    return EMPTY;
-  }
-}
 
 /** Releases of an app: list with mail progress, and an editor that saves drafts and publishes. */
 export function Changelog(props: { wsId: string; appId: string }) {
@@ -75,32 +26,13 @@ export function Changelog(props: { wsId: string; appId: string }) {
   );
   const segments = useSegmentChoices(props.wsId, props.appId, t("changelog.emailEveryone"));
   const [draft, setDraft] = useState<Draft>(() => storedDraft(props.appId));
-  const [preview, setPreview] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     window.sessionStorage.setItem(draftKey(props.appId), JSON.stringify(draft));
   }, [draft, props.appId]);
-  // Live preview: the server renders and sanitises the Markdown (the same renderer as the published
-  // release), 300 ms after the last keystroke; an older answer never overwrites a newer one.
-  useEffect(() => {
-    if (draft.body.trim() === "") {
-      setPreview(null);
-      return;
-    }
-    let live = true;
-    const timer = window.setTimeout(() => {
-      api<{ html: string }>("POST", `/workspaces/${props.wsId}/changelog/preview`, { body: draft.body }).then(
-        (answer) => live && setPreview(answer.html),
-        () => undefined,
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [draft.body, props.wsId]);
+  const { preview, setPreview } = useLivePreview(props.wsId, draft.body);
 
   const save = async (publish: boolean, event?: FormEvent) => {
     event?.preventDefault();
@@ -172,27 +104,7 @@ export function Changelog(props: { wsId: string; appId: string }) {
         <Field id="cl-segment" label={t("changelog.emailSegment")} errors={errors.emailSegmentId}>
           <Select id="cl-segment" value={draft.emailSegmentId} choices={segments.choices} onChange={(emailSegmentId) => setDraft({ ...draft, emailSegmentId })} {...describedBy("cl-segment", errors.emailSegmentId)} />
         </Field>
-        <fieldset className="field">
-          <legend>{t("changelog.linkedRequests")}</legend>
-          <ErrorBanner error={requests.error} onRetry={requests.reload} />
-          <ListStatus list={requests} count={requests.data?.requests.length ?? 0} empty={t("changelog.noRequests")} />
-          {(requests.data?.requests ?? []).map((request) => (
-            <label key={request.id} className="check">
-              <input
-                type="checkbox"
-                checked={draft.linkedRequestIds.includes(request.id)}
-                onChange={(e) =>
-                  setDraft({
-                    ...draft,
-                    linkedRequestIds: e.target.checked ? [...draft.linkedRequestIds, request.id] : draft.linkedRequestIds.filter((id) => id !== request.id),
-                  })
-                }
-              />{" "}
-              {request.title}
-            </label>
-          ))}
-          {errors.linkedRequestIds === undefined ? null : <small className="field-error" role="alert">{errors.linkedRequestIds.join(" ")}</small>}
-        </fieldset>
+        <LinkedRequestsPicker requests={requests} selected={draft.linkedRequestIds} errors={errors.linkedRequestIds} onChange={(linkedRequestIds) => setDraft({ ...draft, linkedRequestIds })} />
         <ErrorBanner error={failure} />
         {notice === null ? null : <Notice>{notice}</Notice>}
         <div className="inline-form">
@@ -207,45 +119,11 @@ export function Changelog(props: { wsId: string; appId: string }) {
           )}
         </div>
       </form>
-      <h2 id="cl-preview-title">{t("changelog.livePreview")}</h2>
-      {preview === null ? (
-        <Empty>{t("changelog.previewEmpty")}</Empty>
-      ) : (
-        // The server renders Markdown and sanitises the HTML; the page's CSP forbids inline script anyway.
-        <div className="card markdown" data-testid="changelog-preview" aria-labelledby="cl-preview-title" aria-live="polite" dangerouslySetInnerHTML={{ __html: preview }} />
-      )}
+      <ChangelogPreview preview={preview} />
       <h2>{t("changelog.entries")}</h2>
       <ErrorBanner error={list.error} onRetry={list.reload} />
       <ListStatus list={list} count={entries.length} empty={t("changelog.empty")} />
-      <ul className="rows">
-        {entries.map((entry) => (
-          <li key={entry.id} className="row">
-            <div className="row-main">
-              <strong>{entry.title}</strong>
-              <small>
-                {t(`changelog.status.${entry.status}`)}
-                {entry.status === "scheduled" && entry.scheduledAt !== null ? ` ${t("changelog.scheduledFor", { when: new Date(entry.scheduledAt).toLocaleString() })}` : ""}
-                {entry.versionLabel === null ? "" : ` · ${entry.versionLabel}`}
-                {entry.status === "published" ? ` · ${t("changelog.delivery", { sent: entry.delivery.sent, total: entry.delivery.total, failed: entry.delivery.failed })}` : ""}
-              </small>
-              {entry.status === "published" && entry.delivery.total > 0 ? (
-                <progress aria-label={t("changelog.progress", { title: entry.title })} max={entry.delivery.total} value={entry.delivery.sent + entry.delivery.failed} />
-              ) : null}
-              {entry.linkedRequests.length === 0 ? null : (
-                <small>
-                  {t("changelog.links")}: {entry.linkedRequests.map((r) => r.title).join(", ")}
-                </small>
-              )}
-              {entry.delivery.lastError === null ? null : <small className="field-error">{entry.delivery.lastError}</small>}
-            </div>
-            {entry.status === "published" ? null : (
-              <button type="button" onClick={() => (setDraft(editable(entry)), setPreview(entry.html))}>
-                {t("changelog.edit")}
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
+      <ChangelogEntries entries={entries} onEdit={(entry) => (setDraft(editable(entry)), setPreview(entry.html))} />
       <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />
     </section>
   );

@@ -1,8 +1,7 @@
-import { truncateText, type Membership } from "@tidings/protocol";
+import type { Membership } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { ErrorBoundary } from "../components/ErrorBoundary.js";
-import { JsonValue } from "../components/JsonValue.js";
 import { LabelledSelect } from "../components/LabelledSelect.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
@@ -10,58 +9,11 @@ import { choices } from "../components/Select.js";
 import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { useOffset } from "../components/useOffset.js";
+import { FILTERS, inboxParams, PLATFORMS, PRIORITIES, submissionLabel, type Submission } from "../feedback-inbox.js";
 import { t } from "../i18n/t.js";
-import { FeedbackRequestLink } from "./FeedbackRequestLink.js";
+import { SubmissionDetail, type Detail } from "./SubmissionDetail.js";
 
 const PAGE = 20;
-const STATUSES = ["open", "in_progress", "resolved", "archived"] as const;
-const FILTERS = ["active", ...STATUSES, "all"] as const;
-const PLATFORMS = ["ios", "macos", "android", "universal", "web"] as const;
-const PRIORITIES = ["!", "!!", "!!!"] as const;
-
-/** The list query of the inbox filters; dates are whole UTC days, inclusive. */
-export function inboxParams(filters: { status: string; q: string; platform: string; priority: string; assignee: string; from: string; to: string }, page: { limit: number; offset: number }): URLSearchParams {
-  const params = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset) });
-  if (filters.status !== "all") params.set("triageStatus", filters.status);
-  if (filters.q !== "") params.set("q", filters.q);
-  if (filters.platform !== "") params.set("platform", filters.platform);
-  if (filters.priority !== "") params.set("priority", filters.priority);
-  if (filters.assignee !== "") params.set("assignedTo", filters.assignee);
-  if (filters.from !== "") params.set("from", `${filters.from}T00:00:00.000Z`);
-  if (filters.to !== "") params.set("to", `${filters.to}T23:59:59.999Z`);
-  return params;
-}
-
-interface Submission {
-  submissionId: string;
-  appId: string;
-  appName: string;
-  title: string | null;
-  description: string | null;
-  reporterName: string | null;
-  reporterEmail: string | null;
-  platform: string | null;
-  appVersion: string | null;
-  priority: string | null;
-  assignedTo: string | null;
-  triageStatus: string;
-  internalNote: string | null;
-  attachmentCount: number;
-  featureRequest: { featureRequestId: string; title: string; linkedAt: string } | null;
-  createdAt: string;
-}
-
-/** The line naming a submission in the inbox: its title, else the start of its description, cut whole characters. */
-export function submissionLabel(s: Pick<Submission, "submissionId" | "title" | "description">): string {
-  return s.title ?? (s.description === null ? s.submissionId : truncateText(s.description, 80));
-}
-
-interface Detail {
-  submission: Submission;
-  /** Values are whatever JSON the reporting app sent (objects, arrays, numbers, null…). */
-  metadata: { key: string; value: unknown; redacted: boolean; truncated: boolean }[];
-  attachments: { attachmentId: string; kind: string; filename: string; mimeType: string; sizeBytes: number; url: string }[];
-}
 
 /** The feedback inbox: filters, a paginated list, bulk triage, and the detail of one submission. */
 export function Feedback(props: { wsId: string }) {
@@ -172,75 +124,7 @@ export function Feedback(props: { wsId: string }) {
           {open === null ? (
             <Empty>{t("feedback.select")}</Empty>
           ) : (
-            <article data-testid="submission-detail">
-              <h2>{open.submission.title ?? open.submission.submissionId}</h2>
-              {open.submission.reporterName === null && open.submission.reporterEmail === null ? null : (
-                <p>{t("feedback.from", { name: [open.submission.reporterName, open.submission.reporterEmail].filter(Boolean).join(" ") })}</p>
-              )}
-              <p className="description">{open.submission.description}</p>
-              <FeedbackRequestLink wsId={props.wsId} submission={open.submission} act={act} />
-              <div className="inline-form">
-                <LabelledSelect
-                  label={t("feedback.status")}
-                  value={open.submission.triageStatus}
-                  choices={choices(STATUSES, (s) => t(`feedback.status.${s}`))}
-                  onChange={(value) => void act(() => api("PATCH", `${base}/${open.submission.submissionId}/triage`, { triageStatus: value }), t("common.saved"))}
-                />
-                <LabelledSelect
-                  label={t("feedback.priority")}
-                  value={open.submission.priority ?? ""}
-                  choices={[{ value: "", label: t("feedback.none") }, ...choices(PRIORITIES)]}
-                  onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/priority`, { priority: value === "" ? null : value }), t("common.saved"))}
-                />
-                <LabelledSelect
-                  label={t("feedback.assignee")}
-                  value={open.submission.assignedTo ?? ""}
-                  choices={[{ value: "", label: t("feedback.unassigned") }, ...memberChoices]}
-                  onChange={(value) => void act(() => api("PUT", `${base}/${open.submission.submissionId}/assign`, { assignedTo: value === "" ? null : value }), t("common.saved"))}
-                />
-              </div>
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  const text = (note ?? open.submission.internalNote ?? "").trim();
-                  void act(() => api("PUT", `${base}/${open.submission.submissionId}/note`, { internalNote: text === "" ? null : text }), t("common.saved"));
-                }}
-              >
-                <label htmlFor="note">{t("feedback.note")}</label>
-                <textarea id="note" value={note ?? open.submission.internalNote ?? ""} onChange={(e) => setNote(e.target.value)} />
-                <button type="submit">{t("common.save")}</button>
-              </form>
-              {open.attachments.length === 0 ? null : (
-                <>
-                  <h3>{t("feedback.attachments")}</h3>
-                  <ul className="attachments">
-                    {open.attachments.map((a) => (
-                      <li key={a.attachmentId}>
-                        {a.mimeType.startsWith("image/") ? <img src={a.url} alt={a.filename} loading="lazy" /> : null}
-                        <a href={a.url} download={a.filename}>
-                          {t("feedback.download", { name: a.filename })}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              )}
-              <h3>{t("feedback.metadata")}</h3>
-              <dl className="metadata">
-                {[
-                  ["platform", open.submission.platform ?? "—"] as const,
-                  ["appVersion", open.submission.appVersion ?? "—"] as const,
-                  ...open.metadata.map((m) => [m.key, m.redacted ? "[redacted]" : m.value] as const),
-                ].map(([key, value], index) => (
-                  <div key={`${index}:${key}`}>
-                    <dt>{key}</dt>
-                    <dd>
-                      <JsonValue value={value} />
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            </article>
+            <SubmissionDetail wsId={props.wsId} open={open} memberChoices={memberChoices} note={note} onNote={setNote} act={act} />
           )}
         </ErrorBoundary>
       </aside>

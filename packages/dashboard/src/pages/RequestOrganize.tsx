@@ -5,7 +5,7 @@ import { FieldValueInput } from "../components/FieldValueInput.js";
 import { Select } from "../components/Select.js";
 import { TagChip } from "../components/TagChip.js";
 import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
-import { changedValues, inputOf, valueText, type ValueInput } from "../field-form.js";
+import { changedValues, inputOf, valueText, type ValueInput } from "../field-values.js";
 import { errorsAt, formErrorsOf } from "../form-errors.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";

@@ -5,7 +5,8 @@ import { formFields } from "../components/form-fields.js";
 import { useEditorForm } from "../components/useEditorForm.js";
 import { describedBy, ErrorBanner } from "../components/ui.js";
 import { t } from "../i18n/t.js";
-import { segmentBody, validateSegment, type MrrInput, type SegmentForm } from "../segment-form.js";
+import { segmentBody, type MrrInput, type SegmentForm } from "../segment-form.js";
+import { validateSegment } from "../segment-validation.js";
 
 /** Where a refusal that names no body field belongs on the segment form. */
 const SEGMENT_ERROR_FIELDS = { unknown_currency: "rule", too_many_segments: "name" };

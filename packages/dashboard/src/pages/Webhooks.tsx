@@ -1,27 +1,12 @@
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType, type WebhookFormat } from "@tidings/protocol";
-import { useState, type FormEvent } from "react";
-import { api, ApiFailure } from "../api.js";
-import { LabelledSelect } from "../components/LabelledSelect.js";
+import type { WebhookEndpoint } from "@tidings/protocol";
+import { useState } from "react";
+import { api } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
-import { choices } from "../components/Select.js";
-import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
+import { ErrorBanner, Notice, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
-import type { FieldErrors } from "../settings-form.js";
-
-/** Checks the add form before sending: an http(s) URL and at least one event. */
-export function validateWebhook(url: string, events: readonly string[]): FieldErrors {
-  const errors: FieldErrors = {};
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) errors.url = [t("validation.url")];
-  if (events.length === 0) errors.events = [t("webhooks.eventsRequired")];
-  return errors;
-}
+import { DeliveryLog } from "./DeliveryLog.js";
+import { WebhookForm } from "./WebhookForm.js";
 
 function SecretBanner(props: { secret: string }) {
   return (
@@ -35,51 +20,6 @@ function SecretBanner(props: { secret: string }) {
   );
 }
 
-/** The delivery log of one endpoint: every delivery with every attempt, and redelivery. */
-function DeliveryLog(props: { base: string; endpoint: WebhookEndpoint }) {
-  const path = `${props.base}/${props.endpoint.id}`;
-  const list = useLoad(() => api<{ deliveries: WebhookDelivery[] }>("GET", `${path}/deliveries?limit=50`), [path]);
-  const { failure, notice, run } = useAction(list.reload);
-  const rows = list.data?.deliveries ?? [];
-  return (
-    <section aria-labelledby={`log-${props.endpoint.id}`} className="delivery-log">
-      <h2 id={`log-${props.endpoint.id}`}>{t("webhooks.log", { url: props.endpoint.url })}</h2>
-      <button type="button" onClick={list.reload}>
-        {t("webhooks.refresh")}
-      </button>
-      {notice === null ? null : <Notice>{notice}</Notice>}
-      <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
-      <ListStatus list={list} count={rows.length} empty={t("webhooks.noDeliveries")} showLoading />
-      <ul className="rows">
-        {rows.map((d) => (
-          <li key={d.id} className="row" data-testid="delivery-row">
-            <div className="row-main">
-              <strong>
-                {d.eventType} · {t(`webhooks.status.${d.status}`)}
-              </strong>
-              <small>
-                {new Date(d.createdAt).toLocaleString()} · {t("webhooks.attempts", { count: d.attemptCount })}
-                {d.nextAttemptAt === null ? "" : ` · ${t("webhooks.nextAttempt", { at: new Date(d.nextAttemptAt).toLocaleString() })}`}
-              </small>
-              <ol className="attempts">
-                {d.attempts.map((a) => (
-                  <li key={a.attempt} data-testid="delivery-attempt">
-                    {new Date(a.at).toLocaleTimeString()} · {t(`webhooks.outcome.${a.outcome}`)}
-                    {a.statusCode === null ? "" : ` ${a.statusCode}`} · {a.latencyMs} ms{a.excerpt === "" ? null : <code>{a.excerpt.slice(0, 200)}</code>}
-                  </li>
-                ))}
-              </ol>
-            </div>
-            <button type="button" disabled={d.status === "pending"} onClick={() => void run(() => api("POST", `${path}/deliveries/${d.id}/redeliver`), t("webhooks.redelivered"))}>
-              {t("webhooks.redeliver")}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
 /** An app's outbound webhooks: add (secret shown once), enable/disable, test, rotate, delete, and the delivery log. */
 export function Webhooks(props: { wsId: string; appId: string; canConfigure: boolean }) {
   const base = `/workspaces/${props.wsId}/apps/${props.appId}/webhooks`;
@@ -88,10 +28,6 @@ export function Webhooks(props: { wsId: string; appId: string; canConfigure: boo
     [base, props.canConfigure],
   );
   const { failure, setFailure, notice, run } = useAction(list.reload);
-  const [url, setUrl] = useState("");
-  const [format, setFormat] = useState<WebhookFormat>("standard");
-  const [events, setEvents] = useState<WebhookEventType[]>(["request.created", "request.status_changed", "comment.created"]);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
 
@@ -104,23 +40,6 @@ export function Webhooks(props: { wsId: string; appId: string; canConfigure: boo
     );
   }
 
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    const local = validateWebhook(url, events);
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    setFailure(null);
-    try {
-      const created = await api<WebhookEndpoint & { secret: string }>("POST", base, { url: url.trim(), events, format });
-      setSecret(created.secret);
-      setUrl("");
-      list.reload();
-    } catch (error) {
-      if (error instanceof ApiFailure) setErrors({ ...error.fieldErrors });
-      setFailure(error);
-    }
-  };
-  const toggleEvent = (type: WebhookEventType, on: boolean) => setEvents((current) => (on ? [...current, type] : current.filter((e) => e !== type)));
   const rotate = async (endpoint: WebhookEndpoint) => {
     if (!window.confirm(t("webhooks.rotateConfirm", { url: endpoint.url }))) return;
     await run(async () => setSecret((await api<{ secret: string }>("POST", `${base}/${endpoint.id}/secret`)).secret));
@@ -137,28 +56,7 @@ export function Webhooks(props: { wsId: string; appId: string; canConfigure: boo
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">{t("webhooks.title")}</h1>
       <p className="hint">{t("webhooks.intro")}</p>
-      <form onSubmit={(e) => void add(e)} noValidate>
-        <Field id="webhook-url" label={t("webhooks.url")} errors={errors.url}>
-          <input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} {...describedBy("webhook-url", errors.url)} />
-        </Field>
-        <LabelledSelect label={t("webhooks.format")} value={format} choices={choices(WEBHOOK_FORMATS, (f) => t(`webhooks.format.${f}`))} onChange={(v) => setFormat(v as WebhookFormat)} />
-        <fieldset aria-describedby={errors.events === undefined ? undefined : "webhook-events-error"}>
-          <legend>{t("webhooks.events")}</legend>
-          {WEBHOOK_EVENT_TYPES.map((type) => (
-            <label key={type} className="check">
-              <input type="checkbox" checked={events.includes(type)} onChange={(e) => toggleEvent(type, e.target.checked)} /> <code>{type}</code>
-            </label>
-          ))}
-          {errors.events === undefined ? null : (
-            <p id="webhook-events-error" className="field-error">
-              {errors.events.join(" ")}
-            </p>
-          )}
-        </fieldset>
-        <button type="submit" className="primary">
-          {t("webhooks.add")}
-        </button>
-      </form>
+      <WebhookForm base={base} onFailure={setFailure} onCreated={(created) => (setSecret(created), list.reload())} />
       {secret === null ? null : <SecretBanner secret={secret} />}
       {notice === null ? null : <Notice>{notice}</Notice>}
       <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />

@@ -1,0 +1,86 @@
+import type { Board } from "@tidings/protocol";
+import { api } from "../api.js";
+import { describeAccess, formFromBoard } from "../board-form.js";
+import type { Choice } from "../components/Select.js";
+import { t } from "../i18n/t.js";
+import { BoardEditor } from "./BoardEditor.js";
+
+/** One board's line: what it is and its actions, or its editor while it is being edited. */
+export function BoardRow(props: {
+  base: string;
+  board: Board;
+  index: number;
+  count: number;
+  editing: boolean;
+  segments: readonly Choice[];
+  segmentName: (id: string) => string;
+  canConfigure: boolean;
+  onEditing: (boardId: string | null) => void;
+  onSaved: () => void;
+  onReorder: (index: number, delta: number) => void;
+  run: (work: () => Promise<unknown>, message?: string) => Promise<boolean>;
+}) {
+  const { board, index } = props;
+  return (
+    <li className="row" data-testid="board-row">
+      {props.editing ? (
+        <div className="row-main">
+          <BoardEditor
+            segments={props.segments}
+            idPrefix={`board-${board.id}`}
+            initial={formFromBoard(board)}
+            submitLabel={t("common.save")}
+            onCancel={() => props.onEditing(null)}
+            onSubmit={async (body) => {
+              await api("PATCH", `${props.base}/boards/${board.id}`, body);
+              props.onEditing(null);
+              props.onSaved();
+            }}
+          />
+        </div>
+      ) : (
+        <>
+          <div className="row-main">
+            <strong>
+              {board.name} {board.isDefault ? <span className="badge">{t("boards.default")}</span> : null}
+            </strong>
+            <small>
+              <code>{board.slug}</code> · {describeAccess(board, props.segmentName)} · {t("boards.requests", { count: board.requestCount })}
+            </small>
+            {board.description === "" ? null : <p>{board.description}</p>}
+          </div>
+          {props.canConfigure ? (
+            <div className="row-actions">
+              <button type="button" aria-label={t("boards.moveUp", { name: board.name })} disabled={index === 0} onClick={() => props.onReorder(index, -1)}>
+                ↑
+              </button>
+              <button type="button" aria-label={t("boards.moveDown", { name: board.name })} disabled={index === props.count - 1} onClick={() => props.onReorder(index, 1)}>
+                ↓
+              </button>
+              <button type="button" aria-label={t("boards.edit", { name: board.name })} onClick={() => props.onEditing(board.id)}>
+                {t("common.edit")}
+              </button>
+              {board.isDefault ? null : (
+                <>
+                  <button type="button" onClick={() => void props.run(() => api("PATCH", `${props.base}/boards/${board.id}`, { isDefault: true }), t("common.saved"))}>
+                    {t("boards.makeDefault")}
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={t("boards.delete", { name: board.name })}
+                    onClick={() => {
+                      if (window.confirm(t("boards.confirmDelete", { name: board.name }))) void props.run(() => api("DELETE", `${props.base}/boards/${board.id}`), t("boards.deleted"));
+                    }}
+                  >
+                    {t("common.delete")}
+                  </button>
+                </>
+              )}
+            </div>
+          ) : null}
+        </>
+      )}
+    </li>
+  );
+}
