@@ -1,6 +1,6 @@
 import { isAbortError } from "./errors.js";
 import { systemTimers, type Timers } from "./timers.js";
-import type { PublicAppConfig, ThemeName } from "./types.js";
+import type { PublicAppConfig, ThemeName } from "./public-config.js";
 
 const THEMES: readonly string[] = ["system", "light", "dark", "midnight", "ocean", "forest", "sunset", "candy"];
 

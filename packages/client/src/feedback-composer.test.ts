@@ -8,9 +8,11 @@ import {
   RequestTimeoutException,
   VerificationRequiredException,
 } from "./errors.js";
-import { AttachmentTooLargeError, FeedbackComposerController, type FeedbackComposerOptions } from "./feedback-composer.js";
+import { AttachmentTooLargeError } from "./feedback-composer-attachment.js";
+import { FeedbackComposerController } from "./feedback-composer.js";
+import type { FeedbackComposerOptions } from "./feedback-composer-options.js";
 import { Outbox } from "./outbox.js";
-import type { FetchLike } from "./request.js";
+import type { FetchLike } from "./http-exchange.js";
 import { memoryStorage } from "./storage.js";
 
 beforeEach(() => {

@@ -1,4 +1,5 @@
-import type { BoardColumn, FeatureRequestItem } from "./types.js";
+import type { BoardColumn } from "./app-structure.js";
+import type { FeatureRequestItem } from "./feature-request-page.js";
 
 /** Id of the automatic tab holding requests of hidden, deleted or unknown columns. */
 export const ROADMAP_OTHER_COLUMN_ID = "__tidings_other__";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RateLimitedException } from "./errors.js";
-import { SearchPacer, type SearchKey } from "./search-pacer.js";
+import type { SearchKey } from "./search-key.js";
+import { SearchPacer } from "./search-pacer.js";
 
 beforeEach(() => {
   vi.useFakeTimers();

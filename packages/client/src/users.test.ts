@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signUserAttributes, userAttributesSigningString } from "./signing.js";
+import { signUserAttributes } from "./signing.js";
+import { userAttributesSigningString } from "./signing-string.js";
 import { client, recorder } from "./testing/recorder.js";
 
 describe("FeedbackClient users", () => {

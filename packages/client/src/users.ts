@@ -1,8 +1,9 @@
 import { compact } from "./blank.js";
 import type { CallOptions, UserCallOptions } from "./call-options.js";
 import { enc, type ClientSession } from "./session.js";
-import { signUserAttributes, type UserAttributes } from "./signing.js";
-import type { UserProfile } from "./types.js";
+import { signUserAttributes } from "./signing.js";
+import type { UserAttributes } from "./user-attributes.js";
+import type { UserProfile } from "./user-profile.js";
 
 /** Options of {@link FeedbackClient.getUserProfile}. */
 export interface UserProfileCallOptions extends CallOptions {
