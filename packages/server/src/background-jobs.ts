@@ -4,7 +4,7 @@ import type { Context } from "./context.js";
 import { JobRunner } from "./jobs/runner.js";
 import type { Mailer } from "./mail/mailer.js";
 import { webhookJobHandler, type DeliveryHooks } from "./webhooks/delivery.js";
-import { WEBHOOK_JOB } from "./webhooks/events.js";
+import { WEBHOOK_JOB } from "./webhooks/delivery-queue.js";
 import { digestJobHandler } from "./notifications/digest.js";
 import { DIGEST_JOB } from "./feature-requests/notices.js";
 import { publishDueEntries } from "./changelog/publishing.js";

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { commandConfig, type CommandIo } from "./command-io.js";
 import type { Config } from "./config.js";
-import { migrateToLatest, openDatabase } from "./db/database.js";
+import { migrateToLatest } from "./db/migrate.js";
+import { openDatabase } from "./db/database.js";
 import { findAppByKey } from "./apps/app-keys.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";

@@ -4,7 +4,8 @@
  */
 export { createWorkspace } from "./workspaces/workspaces.js";
 export { createApp } from "./apps/apps.js";
-export { createFeatureRequest, createFeatureRequests, importedRequest, recountVotes } from "./feature-requests/feature-requests.js";
+export { createFeatureRequest, createFeatureRequests, importedRequest } from "./feature-requests/feature-requests.js";
+export { recountVotes } from "./feature-requests/recounts.js";
 export { ensureEndUser } from "./users/identity.js";
 export { enqueueJobs, type NewJob } from "./jobs/queue.js";
 export { createBoard } from "./boards/boards.js";

@@ -1,6 +1,7 @@
 export { buildApp, type BuildOptions } from "./app.js";
 export { loadConfig, ConfigError, type Config } from "./config.js";
-export { openDatabase, migrateToLatest, type Db, type DialectName } from "./db/database.js";
+export { openDatabase, type Db, type DialectName } from "./db/database.js";
+export { migrateToLatest } from "./db/migrate.js";
 export { MemoryCache, type SharedCache } from "./cache/shared-cache.js";
 export { RedisCache, openRedisCache, type CacheLog } from "./cache/redis-cache.js";
 export { systemClock, systemTimers, type Clock, type Timers } from "./clock.js";

@@ -50,7 +50,7 @@ import { githubWebhookRoutes } from "./integrations/github/webhook-routes.js";
 import { linearConsoleRoutes } from "./integrations/linear/console-routes.js";
 import { linearWebhookRoutes } from "./integrations/linear/webhook-routes.js";
 import { mcpHttpRoutes } from "./mcp/http-routes.js";
-import { archiveBoardFields } from "./custom-fields/definitions.js";
+import { archiveBoardFields } from "./custom-fields/field-archive.js";
 
 /**
  * The route table: every scope of the server and the routes registered in it, in the order the

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { migrateToLatest, openDatabase, type Db, type DialectName, type OpenOptions } from "../../server/src/db/database.js";
+import { migrateToLatest } from "../../server/src/db/migrate.js";
+import { openDatabase, type Db, type DialectName, type OpenOptions } from "../../server/src/db/database.js";
 
 /**
  * The dialects the data-layer suites run on: SQLite always; PostgreSQL when TEST_DATABASE_URL is

@@ -16,7 +16,11 @@ import { requireCapability } from "../console/capabilities.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
-import { archiveField, createField, findFieldInWorkspace, listFields, reorderFields, toCustomField, updateField } from "./definitions.js";
+import { archiveField } from "./field-archive.js";
+import { createField, updateField } from "./definitions.js";
+import { findFieldInWorkspace, listFields } from "./field-reads.js";
+import { reorderFields } from "./field-order.js";
+import { toCustomField } from "./field-rows.js";
 import { writeAppRow } from "../console/app-writes.js";
 
 const FieldParams = Type.Object({ wsId: IdParam("ws"), fieldId: IdParam("fld") });

@@ -1,108 +1,13 @@
-import {
-  MAX_FIELDS_PER_APP,
-  type CreateCustomFieldBody,
-  type CustomField,
-  type CustomFieldForm,
-  type CustomFieldLimits,
-  type CustomFieldOption,
-  type PublicCustomField,
-  type UpdateCustomFieldBody,
-} from "@tidings/protocol";
-import type { Kysely, Selectable } from "kysely";
+import { MAX_FIELDS_PER_APP, type CreateCustomFieldBody, type CustomFieldForm, type UpdateCustomFieldBody } from "@tidings/protocol";
+import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
-import { preparedQuery } from "../db/prepared-query.js";
-import type { CustomFieldsTable, Database } from "../db/schema.js";
+import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { slugify, uniqueSlug } from "../slug.js";
+import { findFieldInWorkspace, listFields } from "./field-reads.js";
+import { toCustomField, type CustomFieldRow } from "./field-rows.js";
 import { fieldProblems, fieldShape } from "./shape.js";
-
-export type CustomFieldRow = Selectable<CustomFieldsTable>;
-
-function parsed<T>(json: string, fallback: T): T {
-  try {
-    return JSON.parse(json) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-export function toCustomField(row: CustomFieldRow): CustomField {
-  return {
-    id: row.id,
-    appId: row.appId,
-    boardId: row.boardId,
-    key: row.key,
-    label: row.label,
-    description: row.description,
-    type: row.type,
-    required: row.required === 1,
-    appliesTo: parsed<CustomFieldForm[]>(row.appliesTo, []),
-    options: parsed<CustomFieldOption[]>(row.options, []),
-    limits: parsed<CustomFieldLimits>(row.limits, {}),
-    position: row.position,
-    archived: row.archived === 1,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-export function toPublicCustomField(field: CustomField): PublicCustomField {
-  const { key, label, description, type, required, appliesTo, options, limits, position } = field;
-  return { key, label, description, type, required, appliesTo, options, limits, position };
-}
-
-/** An app's fields: the active ones by position, then (when asked) the archived ones. */
-export function listFields(db: Kysely<Database>, appId: string, includeArchived = false): Promise<CustomFieldRow[]> {
-  return (includeArchived ? everyField : activeFields).rows(db, { appId });
-}
-
-/**
- * {@link listFields}' two reads, prepared: every proposal and feedback reads the app's active
- * fields. They select every column, so on PostgreSQL they are not named statements (see
- * named-statements.ts).
- */
-function fieldsOfApp(includeArchived: boolean) {
-  return preparedQuery<{ appId: string }, CustomFieldRow>((db, p) => {
-    const query = db.selectFrom("customFields").selectAll().where("appId", "=", p.appId);
-    return (includeArchived ? query : query.where("archived", "=", 0)).orderBy("archived").orderBy("position").orderBy("id");
-  });
-}
-
-const activeFields = fieldsOfApp(false);
-const everyField = fieldsOfApp(true);
-
-/** Every field of these apps, archived ones included, in {@link listFields} order, by app id. */
-export async function fieldsOfApps(db: Kysely<Database>, appIds: readonly string[]): Promise<Map<string, CustomField[]>> {
-  const out = new Map<string, CustomField[]>();
-  const ids = [...new Set(appIds)];
-  if (ids.length === 0) return out;
-  const rows = await db.selectFrom("customFields").selectAll().where("appId", "in", ids).orderBy("archived").orderBy("position").orderBy("id").execute();
-  for (const row of rows) {
-    const list = out.get(row.appId) ?? [];
-    list.push(toCustomField(row));
-    out.set(row.appId, list);
-  }
-  return out;
-}
-
-/** The active fields the forms of a board ask for: the app-wide ones and the board's own, by position. */
-export async function boardFields(db: Kysely<Database>, appId: string, boardId: string): Promise<CustomField[]> {
-  const rows = await listFields(db, appId);
-  return rows.map(toCustomField).filter((f) => f.boardId === null || f.boardId === boardId);
-}
-
-export async function findFieldInWorkspace(db: Kysely<Database>, workspaceId: string, fieldId: string): Promise<CustomFieldRow> {
-  const row = await db
-    .selectFrom("customFields")
-    .innerJoin("apps", "apps.id", "customFields.appId")
-    .selectAll("customFields")
-    .where("customFields.id", "=", fieldId)
-    .where("apps.workspaceId", "=", workspaceId)
-    .executeTakeFirst();
-  if (row === undefined) throw new ApiError("custom_field_not_found");
-  return row;
-}
 
 /**
  * Where a field is asked: a board of its own app (404 `board_not_found` otherwise), and never
@@ -200,45 +105,4 @@ export async function updateField(trx: Kysely<Database>, clock: Clock, workspace
   }
   await trx.updateTable("customFields").set(changes).where("id", "=", fieldId).execute();
   return findFieldInWorkspace(trx, workspaceId, fieldId);
-}
-
-/** Closes the gaps archiving leaves in an app's order. */
-async function repack(trx: Kysely<Database>, appId: string): Promise<void> {
-  for (const [position, row] of (await listFields(trx, appId)).entries()) {
-    if (row.position !== position) await trx.updateTable("customFields").set({ position }).where("id", "=", row.id).execute();
-  }
-}
-
-/**
- * "Deletes" a field: it is archived, never removed, so every value stored for it stays readable
- * (the console record and exports show it, marked archived). Forms no longer ask for it and its
- * key is free for a new field. Archiving an archived field changes nothing.
- */
-export async function archiveField(trx: Kysely<Database>, clock: Clock, workspaceId: string, fieldId: string): Promise<CustomFieldRow> {
-  const row = await findFieldInWorkspace(trx, workspaceId, fieldId);
-  if (row.archived === 1) return row;
-  await trx.updateTable("customFields").set({ archived: 1, updatedAt: isoNow(clock) }).where("id", "=", fieldId).execute();
-  await repack(trx, row.appId);
-  return { ...row, archived: 1 };
-}
-
-/** Archives the fields of a board being deleted (their values stay on the requests, which move). */
-export async function archiveBoardFields(trx: Kysely<Database>, clock: Clock, boardId: string): Promise<void> {
-  const rows = await trx.updateTable("customFields").set({ archived: 1, updatedAt: isoNow(clock) }).where("boardId", "=", boardId).where("archived", "=", 0).returning("appId").execute();
-  const appIds = new Set(rows.map((r) => r.appId));
-  for (const appId of appIds) await repack(trx, appId);
-}
-
-/** Sets the order of an app's active fields; `fieldIds` must list each of them exactly once. */
-export async function reorderFields(trx: Kysely<Database>, clock: Clock, appId: string, fieldIds: readonly string[]): Promise<CustomFieldRow[]> {
-  const existing = new Set((await listFields(trx, appId)).map((f) => f.id));
-  const given = new Set(fieldIds);
-  if (given.size !== fieldIds.length || given.size !== existing.size || [...given].some((id) => !existing.has(id))) {
-    throw new ApiError("invalid_field_order");
-  }
-  const now = isoNow(clock);
-  for (const [position, id] of fieldIds.entries()) {
-    await trx.updateTable("customFields").set({ position, updatedAt: now }).where("id", "=", id).execute();
-  }
-  return listFields(trx, appId);
 }

@@ -1,7 +1,8 @@
 import type { CustomField, CustomFieldValue } from "@tidings/protocol";
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
-import { listFields, toCustomField } from "./definitions.js";
+import { listFields } from "./field-reads.js";
+import { toCustomField } from "./field-rows.js";
 import { fieldProblems } from "./shape.js";
 
 /** The query prefix of a field filter: `field.<key>=<value>`. */

@@ -4,7 +4,8 @@ import { defaultBoard } from "../boards/boards.js";
 import { readThrough, type SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
-import { boardFields, listFields, toCustomField } from "./definitions.js";
+import { boardFields, listFields } from "./field-reads.js";
+import { toCustomField } from "./field-rows.js";
 import { checkFieldValues, type StoredFieldValues } from "./values.js";
 
 /** How long an app's active fields may be reused from the cache (field writes drop them at once, by the app's tag). */

@@ -9,7 +9,8 @@ import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyReader } from "../users/identity.js";
-import { boardFields, toPublicCustomField } from "./definitions.js";
+import { boardFields } from "./field-reads.js";
+import { toPublicCustomField } from "./field-rows.js";
 
 const Params = Type.Object({ appKey: Type.String() });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };

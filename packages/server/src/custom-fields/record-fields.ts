@@ -1,7 +1,7 @@
 import type { CustomField, RecordField } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
-import { fieldsOfApps } from "./definitions.js";
+import { fieldsOfApps } from "./field-reads.js";
 import { parseStoredValues, type StoredFieldValues } from "./values.js";
 
 /**

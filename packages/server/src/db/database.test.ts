@@ -10,7 +10,8 @@ import { FakeClock } from "@tidings/testing/fake-clock";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
-import { migrateTo, migrateToLatest, openDatabase } from "./database.js";
+import { migrateTo, migrateToLatest } from "./migrate.js";
+import { openDatabase } from "./database.js";
 import { migrations } from "./migrations/index.js";
 
 describe("testDialects", () => {

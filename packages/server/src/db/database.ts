@@ -1,14 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type LogEvent, type MigrationResultSet } from "kysely";
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
-import { migrations } from "./migrations/index.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer.js";
 import { sqliteDirectRunner } from "./direct-statements.js";
 import { isDeadlock } from "./constraint-violations.js";
-import { createGroupCommit, type BatchedWork, type SharedWork } from "./group-commit.js";
+import { createGroupCommit } from "./group-commit.js";
+import type { BatchedWork, SharedWork } from "./shared-work.js";
 import { useNamedStatements } from "./named-statements.js";
+import { listenOn } from "./postgres-listen.js";
+import { queryTimings, type QueryTimings } from "./query-timings.js";
 import { withStatementCache } from "./statement-cache.js";
 import { walSync } from "./wal-sync.js";
 import type { Database } from "./schema.js";
@@ -51,28 +53,6 @@ export interface OpenOptions {
    * pay for unless metrics are collected. @default false
    */
   timeQueries?: boolean;
-}
-
-/** Subscribers to each query's outcome and duration (Kysely's log events). */
-export interface QueryTimings {
-  /** Calls `listener` after every query from now on; answers the function that stops it. */
-  listen(listener: (event: LogEvent) => void): () => void;
-}
-
-/** Kysely's `log` option feeding a set of listeners, so they can come and go after the database opened. */
-function queryTimings(): { timings: QueryTimings; log: (event: LogEvent) => void } {
-  const listeners = new Set<(event: LogEvent) => void>();
-  return {
-    timings: {
-      listen: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    },
-    log: (event) => {
-      for (const listener of listeners) listener(event);
-    },
-  };
 }
 
 const INT8_OID = 20;
@@ -165,96 +145,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     listen: (channel, onNotify, onLost) => listenOn({ connectionString: url, ...(searchPath === undefined ? {} : { options: searchPath }) }, channel, onNotify, onLost),
     destroy: () => kysely.destroy(),
   };
-}
-
-async function listenOn(config: pg.ClientConfig, channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> }> {
-  const client = new pg.Client(config);
-  let over = false;
-  const lost = (error: Error) => {
-    if (over) return;
-    over = true;
-    onLost(error);
-  };
-  client.on("error", lost);
-  client.on("end", () => lost(new Error("the LISTEN connection ended")));
-  client.on("notification", () => onNotify());
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ schema: string }>("select current_schema() as schema");
-    await client.query(`listen ${client.escapeIdentifier(`${channel}:${rows[0]?.schema ?? "public"}`)}`);
-  } catch (error) {
-    over = true;
-    await client.end().catch(() => undefined);
-    throw error;
-  }
-  return {
-    close: async () => {
-      over = true;
-      await client.end();
-    },
-  };
-}
-
-/**
- * Runs every pending migration. Safe to call on every start.
- *
- * @example
- * ```ts
- * const applied = await migrateToLatest(db); // ["0001-initial"] on a new database
- * ```
- */
-export async function migrateToLatest(db: Db, options: OpenOptions = {}): Promise<string[]> {
-  return migrate(db, options, (migrator) => migrator.migrateToLatest());
-}
-
-/**
- * Migrates up or down to the migration named `target`, with {@link migrateToLatest}'s retries:
- * how a migration's test starts from the version before it. Answers the migrations run.
- *
- * @example
- * ```ts
- * await migrateTo(db, "0027-tags"); // undoes 0028 and later
- * ```
- */
-export async function migrateTo(db: Db, target: string, options: OpenOptions = {}): Promise<string[]> {
-  return migrate(db, options, (migrator) => migrator.migrateTo(target));
-}
-
-async function migrate(db: Db, options: OpenOptions, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
-  const migrator = new Migrator({
-    db: db.kysely.withoutPlugins() as Kysely<unknown>,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
-  });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await run(migrator);
-    if (error === undefined) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
-    if (attempt < 10 && (isOtherSchemaDropped(error, options.schema) || isCatalogRace(error, results))) continue;
-    throw error instanceof Error ? error : new Error(String(error));
-  }
-}
-
-/**
- * Kysely's migrator reads the table list of every schema in the database; a schema that another
- * client drops during that read fails it with `3F000` naming that schema. Each migration runs in its
- * own transaction, so reading again is safe.
- */
-function isOtherSchemaDropped(error: unknown, ownSchema: string | undefined): boolean {
-  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "3F000") return false;
-  const message = error instanceof Error ? error.message : "";
-  return ownSchema === undefined ? !message.includes('"public"') : !message.includes(`"${ownSchema}"`);
-}
-
-/**
- * The same read races other clients' migrations too: a column or table that another schema's
- * migration drops while the read looks it up by name fails it with `42703` or `42P01`, naming a
- * relation but not its schema. Only a failure before any migration ran (no results) is such a
- * read: a migration of ours that fails is reported, not retried.
- */
-function isCatalogRace(error: unknown, results: readonly unknown[] | undefined): boolean {
-  if (results !== undefined || typeof error !== "object" || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  return code === "42703" || code === "42P01";
 }
 
 /** Answers true when the database accepts a trivial query. */

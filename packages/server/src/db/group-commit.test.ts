@@ -7,7 +7,8 @@ import { FakeClock } from "@tidings/testing/fake-clock";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { openDatabase, type Db } from "./database.js";
-import { createGroupCommit, type Batch, type Outcome } from "./group-commit.js";
+import { createGroupCommit } from "./group-commit.js";
+import type { Batch, Outcome } from "./shared-work.js";
 import type { Database } from "./schema.js";
 
 const clock = new FakeClock();

@@ -3,7 +3,8 @@ import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { addComment } from "../feature-requests/comments.js";
-import { createFeatureRequest, recountVotes } from "../feature-requests/feature-requests.js";
+import { createFeatureRequest } from "../feature-requests/feature-requests.js";
+import { recountVotes } from "../feature-requests/recounts.js";
 import { ensureEndUser } from "../users/identity.js";
 
 interface DemoRequest {

@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import { isoNow } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { moveCommentCount } from "./comments.js";
-import { lockRequests } from "./feature-requests.js";
+import { moveCommentCount } from "./comment-counts.js";
+import { lockRequests } from "./request-locks.js";
 import type { Triage } from "./triage.js";
 
 /** A comment of the workspace with its request's app, or 404 `comment_not_found`. */

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag, requestCommentsTag } from "../context.js";
 import type { Database } from "../db/schema.js";
-import { firstPublicComments } from "./comments.js";
+import { firstPublicComments } from "./comment-pages.js";
 
 /**
  * How long the first page of a request's comments may be served from the shared cache: as long

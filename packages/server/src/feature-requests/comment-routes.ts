@@ -8,8 +8,10 @@ import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, identifyReader, requireIdentifiedWrite, tokenHash } from "../users/identity.js";
 import { cachedFirstComments } from "./comment-page-cache.js";
-import { addComment, countCommentFindUser, listComments } from "./comments.js";
-import { findPublicRequest } from "./feature-requests.js";
+import { addComment } from "./comments.js";
+import { countCommentFindUser } from "./comment-counts.js";
+import { listComments } from "./comment-pages.js";
+import { findPublicRequest } from "./public-request.js";
 import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags, writablePublicRequest } from "./public-access.js";
 
 /** A request's public comments: reading them, and commenting or replying. */

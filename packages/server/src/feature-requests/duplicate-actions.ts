@@ -1,7 +1,8 @@
 import type { DismissDuplicateResult } from "@tidings/protocol";
 import { isoNow } from "../clock.js";
 import { ApiError } from "../http/errors.js";
-import { lockRequests, type FeatureRequestRow } from "./feature-requests.js";
+import { lockRequests } from "./request-locks.js";
+import type { FeatureRequestRow } from "./feature-requests.js";
 import { mergeRequests } from "./request-merge.js";
 import type { Triage } from "./triage.js";
 

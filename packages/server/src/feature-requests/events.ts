@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../ids.js";
-import { queueRequestWebhook } from "../webhooks/events.js";
+import { queueRequestWebhook } from "../webhooks/request-webhooks.js";
 import { noticesForEvent } from "./notices.js";
 
 /** What happened to a feature request; the changelog notifies voters from `shipped`. */

@@ -2,14 +2,14 @@ import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import { executeNamed } from "../db/named-statements.js";
-import { preparedQuery } from "../db/prepared-query.js";
 import type { Database, FeatureRequestsTable } from "../db/schema.js";
-import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
-import { enabledEndpoints, queueRequestWebhook } from "../webhooks/events.js";
+import { enabledEndpoints } from "../webhooks/events.js";
+import { queueRequestWebhook } from "../webhooks/request-webhooks.js";
 import type { StoredFieldValues } from "../custom-fields/values.js";
 import { ftsRow } from "../search/search-index.js";
 import { indexPrefix, searchText } from "../search/search-text.js";
+import { appDefaults, type AppDefaults } from "./app-defaults.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
 
@@ -189,123 +189,4 @@ async function insertRequests(
     webhooks = answer?.webhooks === true || answer?.webhooks === 1;
   }
   return { rows, webhooks };
-}
-
-/** An app's review column (with its name, for the search text) and its default board. */
-export interface AppDefaults {
-  reviewId: string;
-  reviewName: string;
-  boardId: string;
-}
-
-function defaultsQuery(db: Kysely<Database>, appId: string) {
-  return db
-    .selectFrom("boardColumns as c")
-    .innerJoin("boards as b", (join) => join.on("b.appId", "=", appId).on("b.isDefault", "=", 1))
-    .select(["c.id as reviewId", "c.name as reviewName", "b.id as boardId"])
-    .where("c.appId", "=", appId)
-    .where("c.kind", "=", "pending_review")
-    .orderBy("c.position")
-    .limit(1);
-}
-
-const appDefaults = preparedQuery<{ appId: string }, AppDefaults>((db, p) => defaultsQuery(db, p.appId));
-
-/**
- * What a proposal reads before it writes, in one statement: the app's defaults and, for a caller
- * with a token (by its hash, see `tokenHash`), their end user if they have one yet (null if not),
- * to hand to `ensureEndUser` and {@link createFeatureRequest}.
- */
-export async function proposalStart(trx: Kysely<Database>, appId: string, hash: string): Promise<{ defaults: AppDefaults; endUser: { id: string; publicId: string } | null }> {
-  const row = await defaultsAndUser.first(trx, { appId, hash });
-  if (row === undefined) throw new Error(`proposal: app ${appId} has no review column or no default board`);
-  const { endUserId, publicId, ...defaults } = row;
-  return { defaults, endUser: endUserId === null || publicId === null ? null : { id: endUserId, publicId } };
-}
-
-const defaultsAndUser = preparedQuery<{ appId: string; hash: string }, AppDefaults & { endUserId: string | null; publicId: string | null }>((db, p) =>
-  defaultsQuery(db, p.appId)
-    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
-    .select(["eu.id as endUserId", "eu.publicId"]),
-);
-
-/**
- * The id and app of a request the public may see: approved and not merged. Anything else is 404
- * `feature_request_not_found`, so the answer never reveals that an unapproved request exists.
- */
-export async function findPublicRequest(db: Kysely<Database>, id: string): Promise<{ id: string; appId: string; boardId: string }> {
-  const row = await publicRequest.first(db, { id });
-  if (row === undefined) throw new ApiError("feature_request_not_found");
-  return row;
-}
-
-const publicRequest = preparedQuery<{ id: string }, { id: string; appId: string; boardId: string }>((db, p) =>
-  db.selectFrom("featureRequests").select(["id", "appId", "boardId"]).where("id", "=", p.id).where("moderation", "=", "approved").where("mergedIntoId", "is", null),
-);
-
-/**
- * Locks request rows until the transaction ends (PostgreSQL; on SQLite a write transaction has
- * the database to itself already), in id order so two lockers cannot deadlock.
- *
- * The cached counts (`vote_count`, `comment_count`) stay exact because every write that adds,
- * removes, hides, shows or moves a request's votes or comments holds that request's row lock
- * from before it reads them until it commits: by this call or by its first statement being the
- * count's own update. Under READ COMMITTED a statement run after the lock sees every write that
- * held it before, so a count moved by ±1, or recounted, after the lock is never stale.
- *
- * @example
- * ```ts
- * await lockRequests(trx, dialect, [duplicate.id, target.id]);
- * ```
- */
-export async function lockRequests(trx: Kysely<Database>, dialect: DialectName, ids: readonly string[]): Promise<void> {
-  if (dialect !== "postgres" || ids.length === 0) return;
-  await trx.selectFrom("featureRequests").select("id").where("id", "in", [...new Set(ids)]).orderBy("id").forUpdate().execute();
-}
-
-/**
- * PostgreSQL: locks one request as {@link lockRequests} does (so concurrent votes and comments on
- * it are applied one after another, and before the end user is minted: see `ensureEndUser`) and
- * finds the caller's end user by token hash in the same round trip. No row when the request does
- * not exist (404 `feature_request_not_found`); null when the token has no end user yet.
- */
-export async function lockRequestFindUser(trx: Kysely<Database>, input: { id: string; appId: string; hash: string }): Promise<{ id: string; publicId: string } | null> {
-  const row = await lockedRequestAndUser.first(trx, input);
-  if (row === undefined) throw new ApiError("feature_request_not_found");
-  return row.endUserId === null || row.publicId === null ? null : { id: row.endUserId, publicId: row.publicId };
-}
-
-const lockedRequestAndUser = preparedQuery<
-  { id: string; appId: string; hash: string },
-  { id: string; endUserId: string | null; publicId: string | null }
->((db, p) =>
-  db
-    .selectFrom((eb) => eb.selectFrom("featureRequests").select("id").where("id", "=", p.id).forUpdate().as("fr"))
-    .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
-    .select(["fr.id", "eu.id as endUserId", "eu.publicId"]),
-);
-
-/** Sets `vote_count` to the stored votes plus imported ones; hold the request's lock ({@link lockRequests}). */
-export async function recountVotes(trx: Kysely<Database>, featureRequestId: string): Promise<number> {
-  const { count } = await trx
-    .selectFrom("featureRequestVotes")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("featureRequestId", "=", featureRequestId)
-    .executeTakeFirstOrThrow();
-  const row = await trx.selectFrom("featureRequests").select("importedVotes").where("id", "=", featureRequestId).executeTakeFirstOrThrow();
-  const voteCount = Number(count) + row.importedVotes;
-  await trx.updateTable("featureRequests").set({ voteCount }).where("id", "=", featureRequestId).execute();
-  return voteCount;
-}
-
-/** Sets `comment_count` to the visible comments; hold the request's lock ({@link lockRequests}). */
-export async function recountComments(trx: Kysely<Database>, featureRequestId: string): Promise<number> {
-  const { count } = await trx
-    .selectFrom("featureRequestComments")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("featureRequestId", "=", featureRequestId)
-    .where("isHidden", "=", 0)
-    .executeTakeFirstOrThrow();
-  await trx.updateTable("featureRequests").set({ commentCount: Number(count) }).where("id", "=", featureRequestId).execute();
-  return Number(count);
 }

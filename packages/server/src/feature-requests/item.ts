@@ -3,7 +3,8 @@ import type { Kysely } from "kysely";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { tagsOf, toPublicTag } from "../tags/tags.js";
-import { itemRows, recentCommenters, toItem } from "./items.js";
+import { itemRows, toItem } from "./items.js";
+import { recentCommenters } from "./recent-commenters.js";
 
 /** A request's own row with what its item shows of its column, version and requester. */
 export type ItemRow = NonNullable<Awaited<ReturnType<typeof findItemRow>>>;

@@ -9,7 +9,8 @@ import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, requireIdentifiedWrite, tokenHash } from "../users/identity.js";
-import { createFeatureRequest, proposalStart } from "./feature-requests.js";
+import { createFeatureRequest } from "./feature-requests.js";
+import { proposalStart } from "./app-defaults.js";
 import { errors, requireFlag, tags } from "./public-access.js";
 import { boardAudience, boardsToRead } from "../boards/access.js";
 

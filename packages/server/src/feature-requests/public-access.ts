@@ -7,7 +7,7 @@ import { appTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { EndUserIdentity } from "../users/identity.js";
 import { audienceSees, boardAudience } from "../boards/access.js";
-import { findPublicRequest } from "./feature-requests.js";
+import { findPublicRequest } from "./public-request.js";
 
 /** The OpenAPI tag of every public feature-request route. */
 export const tags = ["public: feature requests"];

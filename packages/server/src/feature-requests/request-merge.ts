@@ -1,6 +1,7 @@
 import { isoNow } from "../clock.js";
 import { unindex } from "../search/search-index.js";
-import { lockRequests, recountComments, recountVotes } from "./feature-requests.js";
+import { lockRequests } from "./request-locks.js";
+import { recountComments, recountVotes } from "./recounts.js";
 import { moveFollowers } from "./followers.js";
 import { fieldError, findRequestInWorkspace, triageEvent, type Triage } from "./triage.js";
 

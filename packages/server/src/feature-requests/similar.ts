@@ -6,7 +6,8 @@ import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
 import { idIn } from "../db/named-statements.js";
-import { itemRows, recentCommenters, toItem } from "./items.js";
+import { itemRows, toItem } from "./items.js";
+import { recentCommenters } from "./recent-commenters.js";
 import { titleMatches, type TitleLookup, type TitleMatch } from "./title-matches.js";
 import { titleStems, typedMatch, typedTitle } from "./title-similarity.js";
 

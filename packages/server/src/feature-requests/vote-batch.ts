@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
-import type { Batch, Outcome } from "../db/group-commit.js";
+import type { Batch, Outcome } from "../db/shared-work.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";

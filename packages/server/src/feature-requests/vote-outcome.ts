@@ -6,7 +6,8 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { SsoProfile } from "../users/sso.js";
-import { queueWebhookEvent, requestSnapshot } from "../webhooks/events.js";
+import { queueWebhookEvent } from "../webhooks/events.js";
+import { requestSnapshot } from "../webhooks/request-snapshot.js";
 
 /** `toggle` (POST, what the mobile SDKs send) or `remove` (DELETE, idempotent). */
 export type VoteMode = "toggle" | "remove";

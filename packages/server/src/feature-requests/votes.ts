@@ -5,7 +5,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Db } from "../db/database.js";
 import { ApiError } from "../http/errors.js";
 import { ensureEndUser, tokenHash } from "../users/identity.js";
-import { lockRequestFindUser } from "./feature-requests.js";
+import { lockRequestFindUser } from "./request-locks.js";
 import { votesOnPostgres } from "./vote-batch.js";
 import { countVote, queueVoteEvent, requestGone, type VoteInput, type VoteOutcome } from "./vote-outcome.js";
 

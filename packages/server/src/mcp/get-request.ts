@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findBoardInWorkspace } from "../boards/boards.js";
-import { DETAIL_VOTER_LIMIT, getAdminFeatureRequestDetail } from "../feature-requests/admin-records.js";
-import { listComments } from "../feature-requests/comments.js";
+import { DETAIL_VOTER_LIMIT, getAdminFeatureRequestDetail } from "../feature-requests/admin-detail.js";
+import { listComments } from "../feature-requests/comment-pages.js";
 import { workspaceLinks } from "./links.js";
 import { requestShape } from "./request-shape.js";
 import { defineTool, idOf, inField } from "./tool.js";

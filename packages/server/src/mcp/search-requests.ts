@@ -4,7 +4,7 @@ import { findAppInWorkspace } from "../apps/apps.js";
 import { findBoardInWorkspace } from "../boards/boards.js";
 import { findCompanyInWorkspace } from "../companies/companies.js";
 import { isKnownCurrency } from "../companies/currencies.js";
-import { listAdminFeatureRequests } from "../feature-requests/admin-records.js";
+import { listAdminFeatureRequests } from "../feature-requests/admin-list.js";
 import { findColumnInWorkspace } from "../roadmap/columns.js";
 import { findTagInWorkspace } from "../tags/tags.js";
 import { workspaceLinks } from "./links.js";

@@ -1,10 +1,13 @@
 import type { LogEvent } from "kysely";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Histogram, Registry } from "prom-client";
 import type { CacheStats } from "../cache/shared-cache.js";
 import type { Clock } from "../clock.js";
 import type { QueueDepth } from "../jobs/queue-reports.js";
 import type { AttemptOutcome } from "../webhooks/send.js";
+import { registerCacheGauges } from "./cache-gauges.js";
 import { HistogramTally } from "./histogram-tally.js";
+import { registerJobGauges } from "./job-gauges.js";
+import { collectProcessMetrics } from "./process-metrics.js";
 import { Tally } from "./tally.js";
 
 /** How a webhook delivery attempt ended (as its delivery log records it). */
@@ -62,19 +65,6 @@ const OPERATIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Removes every gauge whose name ends in `_total`, a suffix Prometheus keeps for counters
- * (`promtool check metrics` reports each). prom-client's defaults have three
- * (`nodejs_active_handles_total`, `…_requests_total`, `…_resources_total`), each the sum of the
- * gauge of the same name without the suffix, which stays: `sum(nodejs_active_handles)`.
- */
-function dropTotalGauges(registry: Registry): void {
-  for (const metric of registry.getMetricsAsArray()) {
-    const name = (metric as { name?: unknown }).name;
-    if (!(metric instanceof Counter) && typeof name === "string" && name.endsWith("_total")) registry.removeSingleMetric(name);
-  }
-}
-
-/**
  * Creates the registry with every Tidings metric (names and labels in docs/metrics.md) and,
  * when asked, Node's process metrics. The job gauges query the queue when scraped, once for both.
  *
@@ -88,69 +78,12 @@ function dropTotalGauges(registry: Registry): void {
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   // Process metrics start observers (GC, event-loop delay) that live as long as the process.
-  if (sources.processMetrics === true) {
-    collectDefaultMetrics({ register: registry });
-    dropTotalGauges(registry);
-  }
+  if (sources.processMetrics === true) collectProcessMetrics(registry);
   const registers = [registry];
   const httpLabels = ["method", "route", "status_class"] as const;
+  registerJobGauges(registers, sources);
 
-  // Both job gauges are read in one scrape (prom-client collects them together): one query serves both.
-  let reading: Promise<QueueDepth[] | undefined> | undefined;
-  const depth = (): Promise<QueueDepth[] | undefined> =>
-    (reading ??= sources
-      .queueDepth()
-      .catch((error: unknown) => {
-        sources.onCollectError(error);
-        return undefined;
-      })
-      .finally(() => {
-        reading = undefined;
-      }));
-  new Gauge({
-    name: "tidings_jobs_queued",
-    help: "Background jobs not finished yet (pending, waiting for a retry, or running), by kind",
-    labelNames: ["kind"],
-    registers,
-    async collect() {
-      const rows = await depth();
-      this.reset();
-      for (const row of rows ?? []) this.set({ kind: row.kind }, row.queued);
-    },
-  });
-  new Gauge({
-    name: "tidings_jobs_oldest_age_seconds",
-    help: "Seconds since the oldest unfinished background job of each kind was queued",
-    labelNames: ["kind"],
-    registers,
-    async collect() {
-      const rows = await depth();
-      this.reset();
-      const now = sources.clock.now().getTime();
-      for (const row of rows ?? []) this.set({ kind: row.kind }, Math.max(0, (now - Date.parse(row.oldestCreatedAt)) / 1000));
-    },
-  });
-
-  new Gauge({
-    name: "tidings_cache_bytes",
-    help: "About how many bytes of values this instance's in-process cache holds (bounded by TIDINGS_CACHE_MAX_MB)",
-    registers,
-    collect() {
-      const stats = sources.cacheStats?.();
-      if (stats === undefined) this.reset();
-      else this.set(stats.bytes);
-    },
-  });
-  new Gauge({
-    name: "tidings_cache_entries",
-    help: "Entries in this instance's in-process cache",
-    registers,
-    collect() {
-      const stats = sources.cacheStats?.();
-      if (stats === undefined) this.reset();
-      else this.set(stats.entries);
-    },
-  });
+  registerCacheGauges(registers, sources);
 
   const dbQueryDuration = new Histogram({
     name: "tidings_db_query_duration_seconds",

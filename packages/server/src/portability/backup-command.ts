@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { commandConfig, type CommandIo } from "../command-io.js";
 import { openStorage } from "../storage/open-storage.js";
-import { BackupUsageError, backup, restore } from "./backup.js";
+import { BackupUsageError } from "./backup-error.js";
+import { backup } from "./backup.js";
+import { restore } from "./restore.js";
 import { systemClock } from "../clock.js";
 import { stderrProgress } from "./progress.js";
 

@@ -3,7 +3,7 @@ import type { AppRow } from "../apps/app-row.js";
 import type { Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
-import type { ImportCounts } from "./import-writer.js";
+import type { ImportCounts } from "./import-state.js";
 import type { ProgressReporter } from "./progress.js";
 
 /** Everything a format's import needs, inside the import's one transaction. */

@@ -2,68 +2,17 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { DialectName } from "../db/database.js";
 import type { Database, ImportedKind } from "../db/schema.js";
-import { createFeatureRequests, type NewFeatureRequest } from "../feature-requests/feature-requests.js";
-import { newId } from "../ids.js";
-import type { StoredFieldValues } from "../custom-fields/values.js";
-import { ImportedBoards, type BoardPlacement } from "./imported-boards.js";
+import { ImportedBoards } from "./imported-boards.js";
+import { ImportedComments } from "./imported-comments.js";
 import { settleCounts } from "./imported-counts.js";
 import { ImportedFields } from "./imported-fields.js";
-import { displayName, ImportedPeople } from "./imported-people.js";
+import { ImportedPeople } from "./imported-people.js";
+import { writeRequests, type PendingRequest } from "./imported-requests.js";
 import { ImportedTags } from "./imported-tags.js";
+import { writeVotes } from "./imported-votes.js";
 import { ImportMappingError, type CommentRecord, type RequestRecord, type SourcePerson, type VoteRecord } from "./import-records.js";
-import type { StatusTarget } from "./status-columns.js";
-
-/** What an import created, and what it found already there. */
-export interface ImportCounts {
-  requests: number;
-  requestsExisting: number;
-  comments: number;
-  commentsExisting: number;
-  votes: number;
-  votesExisting: number;
-  /** Votes counted without a voter (a CSV's `votes`, a Canny score above its voter list). */
-  importedVotes: number;
-  endUsers: number;
-  /** Boards and tags the import created (the source's that the app did not have). */
-  boards: number;
-  tags: number;
-}
-
-export interface WriterOptions {
-  appId: string;
-  /** The format: `csv`, `canny`, `fider`. */
-  source: string;
-  /** Keep authors' email addresses on requests and comments (otherwise only a hash keys them). */
-  keepEmails: boolean;
-  resolveStatus(status: string | null): StatusTarget;
-  /** Where requests go: `--board` and `--board-map`. */
-  boards: BoardPlacement;
-  /** `--tag-map`: a source tag's name → the tag it becomes (empty: left off). */
-  tagMap: Record<string, string>;
-  /** The custom field keys the input has columns for. */
-  fieldKeys: readonly string[];
-  /** A record that cannot be placed (unknown request, duplicate id): reported by the caller. */
-  onIssue(at: string, message: string): void;
-  /** Something the operator should know that skips nothing (a board created private). */
-  onNote(message: string): void;
-}
-
-/** A request read and placed, waiting for its batch. */
-interface PendingRequest {
-  record: RequestRecord;
-  boardId: string;
-  tagIds: string[];
-  fields: StoredFieldValues;
-}
-
-/** Rows per multi-row statement: well under SQLite's limit of bound parameters. */
-const BATCH = 400;
-
-interface Known {
-  id: string;
-  /** Created by this run (its counts are settled at the end). */
-  fresh: boolean;
-}
+import { BATCH, type ImportCounts, type ImportState, type Known, type WriterOptions } from "./import-state.js";
+import { hasNul, NUL_MESSAGE } from "./nul-text.js";
 
 /**
  * Writes an import's records in the caller's transaction, in batches, remembering each request's
@@ -73,7 +22,7 @@ interface Known {
 export class ImportWriter {
   readonly counts: ImportCounts = { requests: 0, requestsExisting: 0, comments: 0, commentsExisting: 0, votes: 0, votesExisting: 0, importedVotes: 0, endUsers: 0, boards: 0, tags: 0 };
   readonly #requests = new Map<string, Known>();
-  readonly #comments = new Map<string, Known & { authorName: string | null; isTeam: boolean; requestId: string }>();
+  readonly #comments: ImportedComments;
   readonly #people: ImportedPeople;
   readonly #touched = new Set<string>();
   /** Request ids read in this run, so a repeated id is reported on every run alike. */
@@ -83,8 +32,7 @@ export class ImportWriter {
   #pendingRequests: PendingRequest[] = [];
   #pendingComments: CommentRecord[] = [];
   #pendingVotes: VoteRecord[] = [];
-  /** Replies read before their parent, by the parent's source id. */
-  readonly #orphans = new Map<string, CommentRecord[]>();
+  readonly #state: ImportState;
 
   private constructor(
     private readonly trx: Kysely<Database>,
@@ -96,6 +44,19 @@ export class ImportWriter {
     private readonly fields: ImportedFields,
   ) {
     this.#people = new ImportedPeople(trx, clock, options.appId, options.source);
+    this.#state = {
+      trx,
+      dialect,
+      clock,
+      options,
+      counts: this.counts,
+      requests: this.#requests,
+      unplaced: this.#unplaced,
+      touched: this.#touched,
+      endUsers: (people, createdAt) => this.#endUsers(people, createdAt),
+      remember: (kind, pairs) => this.#remember(kind, pairs),
+    };
+    this.#comments = new ImportedComments(this.#state);
   }
 
   /**
@@ -126,7 +87,7 @@ export class ImportWriter {
       .where("s.kind", "=", "comment")
       .execute();
     for (const c of comments) {
-      writer.#comments.set(c.sourceId, { id: c.id, fresh: false, authorName: c.authorName, isTeam: c.isTeam === 1, requestId: c.featureRequestId });
+      writer.#comments.known(c.sourceId, { id: c.id, fresh: false, authorName: c.authorName, isTeam: c.isTeam === 1, requestId: c.featureRequestId });
     }
     return writer;
   }
@@ -193,10 +154,7 @@ export class ImportWriter {
     await this.#flushRequests();
     await this.#flushComments();
     await this.#flushVotes();
-    for (const replies of this.#orphans.values()) {
-      for (const reply of replies) this.options.onIssue(reply.at, `reply to comment "${reply.parentSourceId ?? ""}", which is not in the import`);
-    }
-    this.#orphans.clear();
+    this.#comments.reportOrphans();
     const fresh = new Set([...this.#requests.values()].filter((r) => r.fresh).map((r) => r.id));
     this.counts.importedVotes = await settleCounts(this.trx, fresh, [...this.#touched], BATCH);
     return this.counts;
@@ -223,130 +181,14 @@ export class ImportWriter {
     const batch = this.#pendingRequests;
     if (batch.length === 0) return;
     this.#pendingRequests = [];
-    const users = await this.#endUsers(
-      batch.map((p) => p.record.author),
-      batch.map((p) => p.record.createdAt ?? isoNow(this.clock)),
-    );
-    const inputs = batch.map(({ record: r, boardId, fields }, i): NewFeatureRequest => {
-      const target = this.options.resolveStatus(r.status);
-      return {
-        appId: this.options.appId,
-        boardId,
-        customFields: fields,
-        title: r.title,
-        description: r.description,
-        approved: true,
-        declined: target.declined,
-        columnId: target.columnId,
-        requesterEndUserId: users[i] ?? null,
-        requesterName: displayName(r.author),
-        requesterEmail: this.options.keepEmails ? (r.author?.email ?? null) : null,
-        createdByAdmin: r.author?.isTeam === true,
-        actor: null,
-        ...(r.createdAt === null ? {} : { createdAt: r.createdAt }),
-        importedVotes: r.votes ?? 0,
-        // What the source said, as it said it, whatever the app made of it.
-        eventData: {
-          importedFrom: this.options.source,
-          sourceId: r.sourceId,
-          ...(r.board === null ? {} : { board: r.board.name }),
-          ...(r.category === null ? {} : { category: r.category.name }),
-          ...(r.tags.length > 0 ? { tags: r.tags.map((t) => t.name) } : {}),
-        },
-      };
-    });
-    const rows = await createFeatureRequests(this.trx, this.clock, this.dialect, this.options.appId, inputs);
-    rows.forEach((row, i) => {
-      this.#requests.set(batch[i]!.record.sourceId, { id: row.id, fresh: true });
-      this.#touched.add(row.id);
-    });
-    this.counts.requests += rows.length;
-    const now = isoNow(this.clock);
-    const tagged = rows.flatMap((row, i) => batch[i]!.tagIds.map((tagId) => ({ featureRequestId: row.id, tagId, createdAt: now })));
-    for (let i = 0; i < tagged.length; i += BATCH) await this.trx.insertInto("featureRequestTags").values(tagged.slice(i, i + BATCH)).execute();
-    await this.#remember(
-      "request",
-      rows.map((row, i) => ({ sourceId: batch[i]!.record.sourceId, localId: row.id })),
-    );
+    await writeRequests(this.#state, batch);
   }
 
   async #flushComments(): Promise<void> {
     await this.#flushRequests();
-    let batch = this.#pendingComments;
+    const batch = this.#pendingComments;
     this.#pendingComments = [];
-    while (batch.length > 0) {
-      const ready: Array<CommentRecord & { requestId: string; parent: { id: string; name: string | null } | null }> = [];
-      const seenInBatch = new Set<string>();
-      for (const c of batch) {
-        if (this.#comments.has(c.sourceId) || seenInBatch.has(c.sourceId)) {
-          if (this.#comments.get(c.sourceId)?.fresh === false) this.counts.commentsExisting += 1;
-          else this.options.onIssue(c.at, `duplicate comment id "${c.sourceId}"`);
-          continue;
-        }
-        const request = this.#requests.get(c.requestSourceId);
-        if (request === undefined) {
-          if (!this.#unplaced.has(c.requestSourceId)) this.options.onIssue(c.at, `comment on request "${c.requestSourceId}", which is not in the import`);
-          continue;
-        }
-        let parent: { id: string; name: string | null } | null = null;
-        if (c.parentSourceId !== null) {
-          const known = this.#comments.get(c.parentSourceId);
-          if (known === undefined) {
-            // The parent may come later in the source: hold the reply until it does.
-            const waiting = this.#orphans.get(c.parentSourceId) ?? [];
-            waiting.push(c);
-            this.#orphans.set(c.parentSourceId, waiting);
-            continue;
-          }
-          if (known.requestId !== request.id) {
-            this.options.onIssue(c.at, `reply to comment "${c.parentSourceId}", which is on another request`);
-            continue;
-          }
-          parent = { id: known.id, name: known.authorName ?? (known.isTeam ? "Team" : null) };
-        }
-        seenInBatch.add(c.sourceId);
-        ready.push({ ...c, requestId: request.id, parent });
-        // Registered now, so replies later in this batch find their parent.
-        this.#comments.set(c.sourceId, { id: newId("cmt", this.clock.now()), fresh: true, authorName: displayName(c.author), isTeam: c.author?.isTeam === true, requestId: request.id });
-      }
-      if (ready.length > 0) {
-        const users = await this.#endUsers(
-          ready.map((c) => (c.author?.isTeam === true ? null : c.author)),
-          ready.map((c) => c.createdAt),
-        );
-        const rows = ready.map((c, i) => ({
-          id: this.#comments.get(c.sourceId)!.id,
-          featureRequestId: c.requestId,
-          endUserId: users[i] ?? null,
-          teamUserId: null,
-          authorName: displayName(c.author),
-          authorEmail: this.options.keepEmails ? (c.author?.email ?? null) : null,
-          body: c.body,
-          parentId: c.parent?.id ?? null,
-          replyToAuthorName: c.parent?.name ?? null,
-          isTeam: c.author?.isTeam === true ? (1 as const) : (0 as const),
-          isHidden: c.hidden ? (1 as const) : (0 as const),
-          createdAt: c.createdAt,
-          updatedAt: c.createdAt,
-        }));
-        for (let i = 0; i < rows.length; i += BATCH) await this.trx.insertInto("featureRequestComments").values(rows.slice(i, i + BATCH)).execute();
-        await this.#remember(
-          "comment",
-          rows.map((r, i) => ({ sourceId: ready[i]!.sourceId, localId: r.id })),
-        );
-        for (const r of rows) this.#touched.add(r.featureRequestId);
-        this.counts.comments += rows.length;
-      }
-      // Replies that were waiting for a comment of this batch go next.
-      batch = [];
-      for (const c of ready) {
-        const waiting = this.#orphans.get(c.sourceId);
-        if (waiting !== undefined) {
-          this.#orphans.delete(c.sourceId);
-          batch.push(...waiting);
-        }
-      }
-    }
+    await this.#comments.write(batch);
   }
 
   async #flushVotes(): Promise<void> {
@@ -354,42 +196,6 @@ export class ImportWriter {
     const batch = this.#pendingVotes;
     if (batch.length === 0) return;
     this.#pendingVotes = [];
-    const placed: Array<{ record: VoteRecord; requestId: string }> = [];
-    for (const v of batch) {
-      const request = this.#requests.get(v.requestSourceId);
-      if (request === undefined) {
-        if (!this.#unplaced.has(v.requestSourceId)) this.options.onIssue(v.at, `vote on request "${v.requestSourceId}", which is not in the import`);
-      } else placed.push({ record: v, requestId: request.id });
-    }
-    const voters = await this.#endUsers(
-      placed.map((p) => p.record.voter),
-      placed.map((p) => p.record.createdAt),
-    );
-    const rows = new Map<string, { featureRequestId: string; endUserId: string; shipNotifyEmail: null; createdAt: string }>();
-    placed.forEach((p, i) => {
-      const endUserId = voters[i];
-      if (endUserId === null || endUserId === undefined) {
-        this.options.onIssue(p.record.at, "vote without a voter id or email");
-        return;
-      }
-      // The same voter twice on one request counts once, as it would here.
-      rows.set(`${p.requestId} ${endUserId}`, { featureRequestId: p.requestId, endUserId, shipNotifyEmail: null, createdAt: p.record.createdAt });
-    });
-    if (rows.size === 0) return;
-    const inserted = await this.trx
-      .insertInto("featureRequestVotes")
-      .values([...rows.values()])
-      .onConflict((oc) => oc.columns(["featureRequestId", "endUserId"]).doNothing())
-      .returning("featureRequestId")
-      .execute();
-    for (const r of inserted) this.#touched.add(r.featureRequestId);
-    this.counts.votes += inserted.length;
-    this.counts.votesExisting += rows.size - inserted.length;
+    await writeVotes(this.#state, batch);
   }
-}
-
-const NUL_MESSAGE = "contains a NUL character (U+0000), which the database cannot store";
-
-function hasNul(...texts: Array<string | null | undefined>): boolean {
-  return texts.some((t) => t?.includes("\u0000") === true);
 }

@@ -1,7 +1,8 @@
 import type { CustomField } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { listBoards } from "../boards/boards.js";
-import { listFields, toCustomField } from "../custom-fields/definitions.js";
+import { listFields } from "../custom-fields/field-reads.js";
+import { toCustomField } from "../custom-fields/field-rows.js";
 import { checkFieldValues, type StoredFieldValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";

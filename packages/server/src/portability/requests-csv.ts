@@ -1,7 +1,8 @@
 import type { CustomFieldValue } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { companyNamesByRequest, revenueByCurrency, revenueText } from "../companies/request-revenue.js";
-import { listFields, toCustomField } from "../custom-fields/definitions.js";
+import { listFields } from "../custom-fields/field-reads.js";
+import { toCustomField } from "../custom-fields/field-rows.js";
 import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
 import { tagsOf } from "../tags/tags.js";

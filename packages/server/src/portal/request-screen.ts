@@ -1,6 +1,6 @@
 import { portalPath, portalSlug, type PortalRoute } from "@tidings/client";
 import escapeHtml from "escape-html";
-import { listComments } from "../feature-requests/comments.js";
+import { listComments } from "../feature-requests/comment-pages.js";
 import { findPublicItem } from "../feature-requests/item.js";
 import { listAddress } from "./addresses.js";
 import { hasSeveralBoards } from "./organisation.js";

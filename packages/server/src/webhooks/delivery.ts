@@ -10,7 +10,7 @@ import { RetryLater } from "../jobs/job-outcomes.js";
 import { type JobRow } from "../jobs/job-claims.js";
 import type { JobHandler } from "../jobs/runner.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
-import type { WebhookEvent } from "./events.js";
+import type { WebhookEvent } from "./event-envelope.js";
 import { renderBody } from "./formats.js";
 import { retryDelay } from "./retry.js";
 import { postWebhook, type AttemptOutcome, type SendResult } from "./send.js";

@@ -7,7 +7,9 @@ import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { checkWebhookUrl, RefusedAddressError, type WebhookAllowList } from "./address-guard.js";
-import { deliveryJob, eventApp, queueDelivery, WEBHOOK_EVENT_VERSION } from "./events.js";
+import { deliveryJob, queueDelivery } from "./delivery-queue.js";
+import { eventApp } from "./events.js";
+import { WEBHOOK_EVENT_VERSION } from "./event-envelope.js";
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 

@@ -1,6 +1,7 @@
 import { WEBHOOK_EVENT_TYPES } from "@tidings/protocol";
 import { describe, expect, it } from "vitest";
-import type { RequestSnapshot, WebhookEvent, WebhookEventName } from "./events.js";
+import type { RequestSnapshot } from "./request-snapshot.js";
+import type { WebhookEvent, WebhookEventName } from "./event-envelope.js";
 import { clip, renderBody } from "./formats.js";
 
 const links = { base: "https://feedback.example.com" };

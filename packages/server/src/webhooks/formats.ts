@@ -1,5 +1,5 @@
 import type { WebhookFormat } from "@tidings/protocol";
-import type { WebhookEvent } from "./events.js";
+import type { WebhookEvent } from "./event-envelope.js";
 import { describeEvent, withLinks, type EventLinks, type EventMessage } from "./messages.js";
 
 /**

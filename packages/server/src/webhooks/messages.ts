@@ -1,5 +1,6 @@
 import { portalPath, type PortalRoute } from "@tidings/client";
-import type { RequestSnapshot, WebhookEvent } from "./events.js";
+import type { RequestSnapshot } from "./request-snapshot.js";
+import type { WebhookEvent } from "./event-envelope.js";
 
 /** A readable message about an event, before Slack or Discord markup. */
 export interface EventMessage {
