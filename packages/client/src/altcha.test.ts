@@ -1,9 +1,7 @@
 import { createChallenge, solveChallenge, verifySolution, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { solveAltchaChallenge } from "./altcha.js";
-import { encodeAltchaToken, type AltchaChallenge } from "./altcha-challenge.js";
-import { hasWebCrypto } from "./web-crypto.js";
+import { encodeAltchaToken, hasWebCrypto, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
 import { AbortError, VerificationRequiredException } from "./errors.js";
 import type { Timers } from "./timers.js";
 

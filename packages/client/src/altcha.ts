@@ -1,8 +1,32 @@
-import type { AltchaChallenge, AltchaSolution } from "./altcha-challenge.js";
 import { AbortError, VerificationRequiredException } from "./errors.js";
 import { toHex } from "./hex.js";
 import { systemTimers, type Timers } from "./timers.js";
-import { webCryptoSubtle } from "./web-crypto.js";
+
+/** A proof-of-work challenge as `GET /public/apps/<APP_KEY>/verification/challenge` serves it (altcha v2). */
+export interface AltchaChallenge {
+  parameters: {
+    /** Key derivation; the SDK solves `PBKDF2/SHA-256`, and `PBKDF2/SHA-384` / `PBKDF2/SHA-512` with Web Crypto. */
+    algorithm: string;
+    /** Hex; the password of each attempt is these bytes followed by the counter. */
+    nonce: string;
+    /** Hex. */
+    salt: string;
+    /** PBKDF2 iterations per attempt. */
+    cost: number;
+    /** Bytes of the derived key. @default 32 */
+    keyLength?: number;
+    /** Hex the derived key of the secret counter starts with. */
+    keyPrefix: string;
+    [field: string]: unknown;
+  };
+  signature?: string;
+}
+
+/** The counter whose derived key matches the challenge's prefix, and that key in lowercase hex. */
+export interface AltchaSolution {
+  counter: number;
+  derivedKey: string;
+}
 
 /** Options of {@link solveAltchaChallenge}. */
 export interface SolveAltchaOptions {
@@ -20,6 +44,11 @@ export interface SolveAltchaOptions {
   timers?: Timers | undefined;
 }
 
+interface SubtleLike {
+  importKey(format: "raw", key: BufferSource, algorithm: "PBKDF2", extractable: boolean, usages: string[]): Promise<CryptoKey>;
+  deriveBits(algorithm: { name: "PBKDF2"; salt: BufferSource; iterations: number; hash: string }, key: CryptoKey, length: number): Promise<ArrayBuffer>;
+}
+
 const HASHES: Record<string, string> = { "PBKDF2/SHA-256": "SHA-256", "PBKDF2/SHA-384": "SHA-384", "PBKDF2/SHA-512": "SHA-512" };
 
 /**
@@ -27,6 +56,22 @@ const HASHES: Record<string, string> = { "PBKDF2/SHA-256": "SHA-256", "PBKDF2/SH
  * it lets the event loop run (a React Native app's touch handlers and renders) before going on.
  */
 const SLICE_MS = 25;
+
+const webCryptoSubtle = () => (globalThis as { crypto?: { subtle?: SubtleLike } }).crypto?.subtle;
+
+/**
+ * Whether this runtime solves altcha challenges with Web Crypto. Without it (React Native on
+ * Hermes, pages served over plain HTTP) the SDK derives in plain JavaScript, several times slower,
+ * and asks the server for the challenge meant for such clients (`?solver=js`).
+ *
+ * @example
+ * ```ts
+ * const challenge = await client.getVerificationChallenge(hasWebCrypto() ? {} : { solver: "js" });
+ * ```
+ */
+export function hasWebCrypto(): boolean {
+  return webCryptoSubtle() !== undefined;
+}
 
 function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   if (hex.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(hex)) throw unsolvable("its hex fields are malformed");
@@ -93,4 +138,19 @@ export async function solveAltchaChallenge(challenge: AltchaChallenge, options: 
     if (derivedKey.startsWith(prefix)) return { counter, derivedKey };
   }
   throw unsolvable(`no counter up to ${maxCounter} matches`);
+}
+
+/**
+ * The verification token the server checks: `base64(JSON.stringify({challenge, solution}))`.
+ *
+ * @example
+ * ```ts
+ * await client.submitFeedback({ title, details, verificationToken: encodeAltchaToken(challenge, solution) });
+ * ```
+ */
+export function encodeAltchaToken(challenge: AltchaChallenge, solution: AltchaSolution): string {
+  // `btoa` (in browsers, Node and Hermes since React Native 0.74) takes one character per byte.
+  let binary = "";
+  for (const byte of new TextEncoder().encode(JSON.stringify({ challenge, solution }))) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

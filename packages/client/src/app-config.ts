@@ -1,6 +1,6 @@
 import type { CallOptions } from "./call-options.js";
 import { enc, type ClientSession } from "./session.js";
-import type { PublicAppConfig } from "./public-config.js";
+import type { PublicAppConfig } from "./types.js";
 
 /** `GET /public/config/<APP_KEY>`; remembers what it says about verification for later intake. */
 export async function getConfig(s: ClientSession, options: CallOptions): Promise<PublicAppConfig> {

@@ -1,6 +1,6 @@
 import type { UserCallOptions } from "./call-options.js";
 import type { ClientSession } from "./session.js";
-import type { Board } from "./app-structure.js";
+import type { Board } from "./types.js";
 
 /**
  * `GET /public/apps/<APP_KEY>/boards`: the boards the caller may see, by position. Private boards

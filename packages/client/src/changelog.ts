@@ -2,8 +2,7 @@ import { getConfig } from "./app-config.js";
 import { nonBlank } from "./blank.js";
 import type { CallOptions, IdempotentCallOptions, UserCallOptions, UserPostOptions } from "./call-options.js";
 import type { ClientSession } from "./session.js";
-import type { ChangelogEntry, ChangelogPage } from "./changelog-page.js";
-import type { SdkAppearance } from "./public-config.js";
+import type { ChangelogEntry, ChangelogPage, SdkAppearance } from "./types.js";
 
 /** What {@link FeedbackClient.prepareChangelogOverlay} returns when there is something to show. */
 export interface ChangelogOverlayData {

@@ -1,5 +1,5 @@
 import type { Platform } from "./platform.js";
-import type { FetchLike } from "./http-exchange.js";
+import type { FetchLike } from "./request.js";
 import type { StorageAdapter, Warn } from "./storage.js";
 import type { Timers } from "./timers.js";
 import type { UserTokenStore } from "./token-store.js";

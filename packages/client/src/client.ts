@@ -1,4 +1,4 @@
-import type { AltchaChallenge } from "./altcha-challenge.js";
+import type { AltchaChallenge } from "./altcha.js";
 import { getConfig } from "./app-config.js";
 import type { AttachmentDescriptor, UploadRequest } from "./attachments.js";
 import { listBoards } from "./boards.js";
@@ -22,18 +22,27 @@ import { detectRuntimePlatform, type Platform } from "./platform.js";
 import { roadmapList } from "./roadmap-lists.js";
 import { SeenChangelogStore } from "./seen-changelogs.js";
 import { ClientSession } from "./session.js";
-import type { UserAttributes } from "./user-attributes.js";
+import type { UserAttributes } from "./signing.js";
 import { defaultWarn, memoryStorage, type Warn } from "./storage.js";
 import { systemTimers, type Timers } from "./timers.js";
 import { UserTokenStore } from "./token-store.js";
-import type { AppVersion, Board, BoardColumn } from "./app-structure.js";
-import type { ChangelogPage } from "./changelog-page.js";
-import type { Comment, CommentPage } from "./comment-page.js";
-import type { CustomField } from "./custom-field-types.js";
-import type { FeatureRequestItem, FeatureRequestPage } from "./feature-request-page.js";
-import type { PublicAppConfig } from "./public-config.js";
-import type { FeedbackResult, FollowResult, ProposeResult, VoteResult } from "./results.js";
-import type { UserProfile } from "./user-profile.js";
+import type {
+  AppVersion,
+  Board,
+  BoardColumn,
+  ChangelogPage,
+  Comment,
+  CommentPage,
+  CustomField,
+  FeatureRequestItem,
+  FeatureRequestPage,
+  FeedbackResult,
+  FollowResult,
+  ProposeResult,
+  PublicAppConfig,
+  UserProfile,
+  VoteResult,
+} from "./types.js";
 import { uploadAttachment } from "./upload.js";
 import { getUserProfile, reportUserAttributes, type UserProfileCallOptions } from "./users.js";
 import { createVerificationToken, getVerificationChallenge } from "./verification.js";

@@ -1,7 +1,7 @@
 import { compact, nonBlank } from "./blank.js";
 import type { UserCallOptions, UserPostOptions } from "./call-options.js";
 import { enc, type ClientSession } from "./session.js";
-import type { Comment, CommentPage } from "./comment-page.js";
+import type { Comment, CommentPage } from "./types.js";
 
 /** A comment or reply to post; `parentId` makes it a reply in that thread. */
 export interface CommentDraft {

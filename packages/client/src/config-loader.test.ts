@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigLoader } from "./config-loader.js";
 import { UnexpectedStatusException } from "./errors.js";
-import type { PublicAppConfig } from "./public-config.js";
+import type { PublicAppConfig } from "./types.js";
 
 const config = { appId: "a", appKey: "app_x", name: "X", sdk: { theme: "ocean" } } as unknown as PublicAppConfig;
 const notFound = new UnexpectedStatusException("App not found", { status: 404 });

@@ -1,6 +1,6 @@
 import { isAbortError } from "./errors.js";
 import { systemTimers, type Timers } from "./timers.js";
-import type { PublicAppConfig, ThemeName } from "./public-config.js";
+import type { PublicAppConfig, ThemeName } from "./types.js";
 
 const THEMES: readonly string[] = ["system", "light", "dark", "midnight", "ocean", "forest", "sunset", "candy"];
 

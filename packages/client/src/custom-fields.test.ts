@@ -4,9 +4,7 @@ import { checkCustomFieldValues, customFieldErrors } from "./custom-fields.js";
 import { errorFromResponse } from "./error-responses.js";
 import { UnexpectedStatusException } from "./errors.js";
 import { client, recorder } from "./testing/recorder.js";
-import type { Board } from "./app-structure.js";
-import type { CustomField, CustomFieldValue } from "./custom-field-types.js";
-import type { PublicTag } from "./feature-request-page.js";
+import type { Board, CustomField, CustomFieldValue, PublicTag } from "./types.js";
 
 // The SDK declares its own copy of the wire shapes (its published types must not import the
 // server's schema library); these checks fail when the two drift.

@@ -1,7 +1,7 @@
 import type { UserCallOptions } from "./call-options.js";
 import { FeedbackException } from "./errors.js";
 import type { ClientSession } from "./session.js";
-import type { CustomField, CustomFieldValue, CustomFieldValues } from "./custom-field-types.js";
+import type { CustomField, CustomFieldValue, CustomFieldValues } from "./types.js";
 
 /**
  * Why a custom field's value cannot be sent, found before sending by

@@ -1,4 +1,4 @@
-import type { PublicAppConfig } from "./public-config.js";
+import type { PublicAppConfig } from "./types.js";
 
 /** A client surface a remote flag can switch off. */
 export type Surface = "feedback" | "featureRequests" | "roadmap" | "changelog";

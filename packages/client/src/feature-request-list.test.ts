@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FeedbackClient } from "./client.js";
 import { UnexpectedStatusException } from "./errors.js";
-import { FeatureRequestListController } from "./feature-request-list.js";
-import type { FeatureRequestListOptions } from "./feature-request-list-options.js";
-import type { FetchLike } from "./http-exchange.js";
-import type { FeatureRequestItem } from "./feature-request-page.js";
+import { FeatureRequestListController, type FeatureRequestListOptions } from "./feature-request-list.js";
+import type { FetchLike } from "./request.js";
+import type { FeatureRequestItem } from "./types.js";
 
 beforeEach(() => {
   vi.useFakeTimers();

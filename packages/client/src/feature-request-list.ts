@@ -1,12 +1,88 @@
 import type { FeedbackClient } from "./client.js";
-import { RateLimitedException } from "./errors.js";
-import { droppedFilter, tagList } from "./feature-request-filters.js";
-import type { FeatureRequestListOptions, FeatureRequestListSettings } from "./feature-request-list-options.js";
-import type { FeatureRequestListState } from "./feature-request-list-state.js";
-import type { FeatureRequestItem, FeatureRequestSort } from "./feature-request-page.js";
-import { appendUnique, nextStart, type PageStart } from "./feature-request-paging.js";
-import type { SearchKey } from "./search-key.js";
-import { SearchPacer } from "./search-pacer.js";
+import { FeedbackException, RateLimitedException } from "./errors.js";
+import { SearchPacer, type SearchKey, type SearchRateLimiterOptions } from "./search-pacer.js";
+import type { Timers } from "./timers.js";
+import type { FeatureRequestItem, FeatureRequestSort } from "./types.js";
+
+/** What a feature-request list shows. */
+export interface FeatureRequestListState {
+  /** `loading` while a first page is on its way (shown items stay until it arrives). */
+  status: "idle" | "loading" | "ready" | "error";
+  items: FeatureRequestItem[];
+  total: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  /** The last failed fetch's error; rate limits show as `rateLimited` instead. */
+  error: unknown;
+  /** True during the cooldown after a 429: loaded results stay, query searches wait. Show a notice. */
+  rateLimited: boolean;
+  /** The search text as typed. */
+  query: string;
+  versionId: string | undefined;
+  sort: FeatureRequestSort | undefined;
+  /** The board's slug the list shows (undefined: every board the user may see). */
+  board: string | undefined;
+  /** Tags' slugs a request must all carry to be shown (empty: no tag filter). */
+  tags: readonly string[];
+}
+
+/** The most tags a listing filters on at once (the server's limit). */
+export const MAX_TAG_FILTERS = 5;
+
+/** What {@link FeatureRequestListController.setSettings} may change while the list lives. */
+export interface FeatureRequestListSettings {
+  /** Items per page. @default 20 */
+  pageSize?: number | undefined;
+  /** Lists as this user. @default the client's token */
+  userToken?: string | undefined;
+}
+
+/** Options of {@link FeatureRequestListController}. */
+export interface FeatureRequestListOptions extends FeatureRequestListSettings {
+  /** @default the server's order */
+  sort?: FeatureRequestSort | undefined;
+  /** The board's slug to list first. @default every board */
+  board?: string | undefined;
+  /** Tags' slugs to filter on first. @default none */
+  tags?: readonly string[] | undefined;
+  /** Spacing of query-bearing fetches and cooldown after a 429. @default { minSpacingMs: 2500, cooldownMs: 60000 } */
+  searchRateLimiterOptions?: SearchRateLimiterOptions | undefined;
+  /** Quiet time after the last keystroke, in ms. @default 250 */
+  debounceMs?: number | undefined;
+  /** @default the client's timers */
+  timers?: Timers | undefined;
+}
+
+/** `items` followed by those of `more` whose id is not there yet. */
+function appendUnique(items: readonly FeatureRequestItem[], more: readonly FeatureRequestItem[]): FeatureRequestItem[] {
+  const ids = new Set(items.map((item) => item.id));
+  const out = [...items];
+  for (const item of more) {
+    if (ids.has(item.id)) continue;
+    ids.add(item.id);
+    out.push(item);
+  }
+  return out;
+}
+
+type PageStart = { offset: number } | { cursor: string };
+
+/** Unique, non-blank, at most {@link MAX_TAG_FILTERS}. */
+const tagList = (tags: readonly string[]): string[] => [...new Set(tags.filter((t) => t !== ""))].slice(0, MAX_TAG_FILTERS);
+
+/** The filter to drop when the server no longer knows the board or a tag the fetch named. */
+function droppedFilter(error: unknown, key: SearchKey): Partial<FeatureRequestListState> | undefined {
+  if (!(error instanceof FeedbackException) || error.status !== 400) return undefined;
+  if (error.code === "unknown_board" && key.board !== undefined) return { board: undefined };
+  if (error.code === "unknown_tag" && (key.tags ?? []).length > 0) return { tags: [] };
+  return undefined;
+}
+
+/** Where the page after `page` starts: its cursor, else the offset past it. */
+function nextStart(from: PageStart, page: { requests: unknown[]; nextCursor: string | null }): PageStart {
+  if (page.nextCursor !== null) return { cursor: page.nextCursor };
+  return { offset: ("offset" in from ? from.offset : 0) + page.requests.length };
+}
 
 /**
  * The feature-request list without a UI framework: search text and filters (version, board,

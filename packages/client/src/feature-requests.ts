@@ -2,9 +2,7 @@ import { compact, nonBlank } from "./blank.js";
 import type { UserCallOptions, UserPostOptions } from "./call-options.js";
 import { someFields } from "./custom-fields.js";
 import { enc, type ClientSession } from "./session.js";
-import type { CustomFieldValues } from "./custom-field-types.js";
-import type { FeatureRequestItem, FeatureRequestPage, FeatureRequestSort } from "./feature-request-page.js";
-import type { FollowResult, ProposeResult, VoteResult } from "./results.js";
+import type { CustomFieldValues, FeatureRequestItem, FeatureRequestPage, FeatureRequestSort, FollowResult, ProposeResult, VoteResult } from "./types.js";
 import { postIntake } from "./verification.js";
 
 export interface ListFeatureRequestsParams extends UserCallOptions {

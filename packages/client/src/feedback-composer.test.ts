@@ -8,11 +8,9 @@ import {
   RequestTimeoutException,
   VerificationRequiredException,
 } from "./errors.js";
-import { AttachmentTooLargeError } from "./feedback-composer-attachment.js";
-import { FeedbackComposerController } from "./feedback-composer.js";
-import type { FeedbackComposerOptions } from "./feedback-composer-options.js";
+import { AttachmentTooLargeError, FeedbackComposerController, type FeedbackComposerOptions } from "./feedback-composer.js";
 import { Outbox } from "./outbox.js";
-import type { FetchLike } from "./http-exchange.js";
+import type { FetchLike } from "./request.js";
 import { memoryStorage } from "./storage.js";
 
 beforeEach(() => {

@@ -1,14 +1,116 @@
+import { normalizePickedAttachment, type AttachmentDescriptor, type UploadFile } from "./attachments.js";
 import type { CallOptions } from "./call-options.js";
 import type { FeedbackClient } from "./client.js";
-import type { ComposerAttachment } from "./feedback-composer-attachment.js";
 import type { FeedbackDraft } from "./feedback.js";
-import type { ComposerSubmitFields, FeedbackComposerOptions, FeedbackComposerSettings } from "./feedback-composer-options.js";
-import { emptyDraft, type ComposerDraft, type FeedbackComposerState } from "./feedback-composer-state.js";
 import { isSurfaceEnabled } from "./feature-flags.js";
+import type { Outbox } from "./outbox.js";
 import type { OutboxEntry } from "./outbox-entry.js";
-import { pickedAttachment } from "./picked-attachment.js";
 import { resolveSubmissionPlatform, type Platform } from "./platform.js";
-import type { FeedbackResult } from "./results.js";
+import type { FeedbackResult, PublicAppConfig } from "./types.js";
+
+/** One picked attachment of the draft. */
+export interface ComposerAttachment {
+  id: string;
+  /** The file name; `?` when the pick named none. */
+  name: string;
+  mimeType: string | undefined;
+  /** Bytes, when known (a Blob's size or the descriptor's). */
+  size: number | undefined;
+  /** `uploading` until the upload answers; `error` rows stay, with their error, until removed. */
+  status: "uploading" | "ready" | "error";
+  descriptor?: AttachmentDescriptor;
+  /** The bytes when the pick carried them (a File or Blob), for previews. */
+  file?: Blob;
+  /**
+   * The address of the picked file when the pick named one (a React Native `{uri}` file part, a
+   * `fileUri`, a string file, or an uploaded descriptor's url), for previews without the bytes.
+   */
+  uri?: string;
+  /**
+   * Why the row cannot be sent: an {@link AttachmentTooLargeError} (never uploaded), else what the
+   * normalization or upload threw (localize it with `userFacingErrorMessage`).
+   */
+  error?: unknown;
+}
+
+/** A picked file larger than the app's `maxAttachmentBytes`: its row is kept with this error and nothing is uploaded. */
+export class AttachmentTooLargeError extends RangeError {
+  constructor(
+    readonly filename: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`${filename} is ${size} bytes, over the ${limit} byte limit`);
+    this.name = "AttachmentTooLargeError";
+  }
+}
+
+/** What the user typed and picked; kept intact by every failed submission (rule 11). */
+export interface ComposerDraft {
+  title: string;
+  details: string;
+  /** The platform the user chose, if any. */
+  platform: Platform | undefined;
+  attachments: ComposerAttachment[];
+}
+
+/** State of {@link FeedbackComposerController}. */
+export interface FeedbackComposerState {
+  draft: ComposerDraft;
+  /** False while the `feedback` flag is off: submission disabled, picks ignored. */
+  enabled: boolean;
+  /** The platform a submission sends (rule 4). */
+  platform: Platform;
+  /** `queued`: no connection, so the outbox keeps the submission and sends it later (message `outbox.queued`). */
+  status: "idle" | "submitting" | "sent" | "queued" | "error";
+  /** True while an attachment still uploads. */
+  uploading: boolean;
+  /** The last failed submission's error (verification, quota, subscription, network, timeout…). */
+  error: unknown;
+  result: FeedbackResult | null;
+  /** The outbox entry of a `queued` submission. */
+  queued: OutboxEntry | null;
+  canSubmit: boolean;
+}
+
+/** Options of {@link FeedbackComposerController}. */
+export interface FeedbackComposerOptions {
+  /** The app's config: its platform allowlist, attachment size limit and `feedback` flag. @default none (any platform, no limit, enabled) */
+  config?: (Pick<PublicAppConfig, "allowedPlatforms" | "sdk"> & Partial<Pick<PublicAppConfig, "maxAttachmentBytes">>) | null | undefined;
+  /** @default the client's `defaultPlatform` */
+  defaultPlatform?: Platform | undefined;
+  /** Submits and uploads as this user. @default the client's token */
+  userToken?: string | undefined;
+  /**
+   * Keeps a submission that finds no connection (or times out) for later instead of failing:
+   * status `queued`, draft cleared. When the outbox later sends it, a composer still showing that
+   * `queued` notice moves to `sent` with the result (or to `error` if the server refused it).
+   * @default none: such a submission fails with its error
+   */
+  outbox?: (Pick<Outbox, "submitFeedbackOrQueue"> & Partial<Pick<Outbox, "subscribe">>) | undefined;
+  /**
+   * True: `canSubmit` stays false while an attachment uploads (a form's Send button waits).
+   * @default false: {@link FeedbackComposerController.submit} waits for running uploads
+   */
+  holdWhileUploading?: boolean | undefined;
+}
+
+/** Options that may change during a composer's life; the draft survives the change. */
+export type FeedbackComposerSettings = Pick<FeedbackComposerOptions, "defaultPlatform" | "userToken" | "outbox">;
+
+/** Further fields of a submission (reporter, app version, metadata). */
+export type ComposerSubmitFields = Omit<FeedbackDraft, "title" | "details" | "platform" | "attachments">;
+
+const emptyDraft = (): ComposerDraft => ({ title: "", details: "", platform: undefined, attachments: [] });
+
+/** The address a picked upload names, if any (see {@link ComposerAttachment.uri}). */
+function uploadUri(file: UploadFile): string | undefined {
+  if (typeof file === "string") return file === "" ? undefined : file;
+  if (typeof file === "object" && "uri" in file && typeof file.uri === "string" && file.uri !== "") return file.uri;
+  return undefined;
+}
+
+const isBlob = (file: UploadFile): file is Blob => typeof Blob !== "undefined" && file instanceof Blob;
 
 /**
  * The feedback composer without a UI framework: title, details, platform and attachments, uploads
@@ -87,9 +189,32 @@ export class FeedbackComposerController {
   addAttachment(picked: unknown): string | undefined {
     if (!this.state.enabled) return undefined;
     const id = `att_${++this.nextId}`;
-    const { row, upload: request } = pickedAttachment(id, picked, this.config);
+    let normalized: ReturnType<typeof normalizePickedAttachment>;
+    try {
+      normalized = normalizePickedAttachment(picked);
+    } catch (error) {
+      this.addRow({ id, name: "?", mimeType: undefined, size: undefined, status: "error", error });
+      return id;
+    }
+    if (normalized.type === "descriptor") {
+      const descriptor = normalized.descriptor;
+      const row: ComposerAttachment = { id, name: descriptor.filename ?? descriptor.key, mimeType: descriptor.mimeType, size: descriptor.size, status: "ready", descriptor };
+      if (descriptor.url) row.uri = descriptor.url;
+      this.addRow(row);
+      return id;
+    }
+    const { request } = normalized;
+    const file = isBlob(request.file) ? request.file : undefined;
+    const row: ComposerAttachment = { id, name: request.filename, mimeType: request.mimeType, size: file?.size, status: "uploading" };
+    if (file !== undefined) row.file = file;
+    const uri = uploadUri(request.file);
+    if (uri !== undefined) row.uri = uri;
+    const limit = this.config?.maxAttachmentBytes;
+    if (row.size !== undefined && typeof limit === "number" && limit > 0 && row.size > limit) {
+      this.addRow({ ...row, status: "error", error: new AttachmentTooLargeError(request.filename, row.size, limit) });
+      return id;
+    }
     this.addRow(row);
-    if (request === undefined) return id;
     const upload = this.client.uploadAttachment(request, { userToken: this.options.userToken }).then(
       (descriptor) => this.patchRow(id, { status: "ready", descriptor }),
       (error: unknown) => this.patchRow(id, { status: "error", error }),

@@ -4,8 +4,7 @@ import type { UserPostOptions } from "./call-options.js";
 import type { Platform } from "./platform.js";
 import type { ClientSession } from "./session.js";
 import { someFields } from "./custom-fields.js";
-import type { CustomFieldValues } from "./custom-field-types.js";
-import type { FeedbackResult } from "./results.js";
+import type { CustomFieldValues, FeedbackResult } from "./types.js";
 import { uploadAttachment } from "./upload.js";
 import { postIntake } from "./verification.js";
 

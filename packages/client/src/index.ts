@@ -12,14 +12,7 @@ export * from "./error-responses.js";
 export { KNOWN_ERROR_CODES, VENDOR_VERIFICATION_CODES, type KnownErrorCode } from "./error-codes.js";
 export * from "./attachments.js";
 export * from "./platform.js";
-export type * from "./public-config.js";
-export type * from "./app-structure.js";
-export type * from "./feature-request-page.js";
-export type * from "./custom-field-types.js";
-export type * from "./comment-page.js";
-export type * from "./changelog-page.js";
-export type * from "./results.js";
-export type * from "./user-profile.js";
+export * from "./types.js";
 export type { MarkdownAlign, MarkdownBlock, MarkdownInline, MarkdownListItem } from "./markdown-blocks.js";
 export { safeHref, safeImageSrc } from "./safe-href.js";
 export { UserTokenStore, USER_TOKEN_KEY, type UserTokenStoreOptions } from "./token-store.js";
@@ -27,36 +20,28 @@ export { SeenChangelogStore, SEEN_CHANGELOGS_KEY } from "./seen-changelogs.js";
 export { memoryStorage, type StorageAdapter, type Warn } from "./storage.js";
 export { systemTimers, type Timers } from "./timers.js";
 export { uuidV4 } from "./uuid.js";
-export * from "./user-attributes.js";
-export * from "./canonical.js";
-export * from "./signing-string.js";
-export * from "./hmac.js";
 export * from "./signing.js";
-export type { FetchLike, HttpRequest, HttpResponse } from "./http-exchange.js";
-export { createTransport, type Transport } from "./request.js";
+export { createTransport, type FetchLike, type HttpRequest, type HttpResponse, type Transport } from "./request.js";
 export { isSurfaceEnabled, type Surface } from "./feature-flags.js";
 export { groupRoadmapRequests, ROADMAP_OTHER_COLUMN_ID, type RoadmapGroup } from "./roadmap.js";
-export type { SearchFilters, SearchKey } from "./search-key.js";
-export type * from "./search-pacer-options.js";
 export * from "./search-pacer.js";
 export * from "./config-loader.js";
 export * from "./locale.js";
 export * from "./messages.js";
-export { solveAltchaChallenge, type SolveAltchaOptions } from "./altcha.js";
-export { encodeAltchaToken, type AltchaChallenge, type AltchaSolution } from "./altcha-challenge.js";
-export { hasWebCrypto } from "./web-crypto.js";
-export { FeatureRequestListController } from "./feature-request-list.js";
-export type { FeatureRequestListState } from "./feature-request-list-state.js";
-export type { FeatureRequestListOptions, FeatureRequestListSettings } from "./feature-request-list-options.js";
-export { MAX_TAG_FILTERS } from "./feature-request-filters.js";
-export { FeedbackComposerController } from "./feedback-composer.js";
-export { AttachmentTooLargeError, type ComposerAttachment } from "./feedback-composer-attachment.js";
-export type { ComposerDraft, FeedbackComposerState } from "./feedback-composer-state.js";
-export type { ComposerSubmitFields, FeedbackComposerOptions, FeedbackComposerSettings } from "./feedback-composer-options.js";
+export { solveAltchaChallenge, encodeAltchaToken, hasWebCrypto, type AltchaChallenge, type AltchaSolution, type SolveAltchaOptions } from "./altcha.js";
+export { FeatureRequestListController, MAX_TAG_FILTERS, type FeatureRequestListState, type FeatureRequestListOptions, type FeatureRequestListSettings } from "./feature-request-list.js";
+export {
+  AttachmentTooLargeError,
+  FeedbackComposerController,
+  type ComposerAttachment,
+  type ComposerDraft,
+  type ComposerSubmitFields,
+  type FeedbackComposerOptions,
+  type FeedbackComposerSettings,
+  type FeedbackComposerState,
+} from "./feedback-composer.js";
 // The outbox's code is its own entry, `@tidings/client/outbox`, so an app that keeps no outbox does
 // not carry it (Metro bundles every module an entry reaches); its types are here as well.
-export type { Outbox } from "./outbox.js";
-export type { OutboxClient, OutboxOptions } from "./outbox-options.js";
-export type { OutboxEvent, OutboxFullError, OutboxSubmission } from "./outbox-outcomes.js";
+export type { Outbox, OutboxClient, OutboxEvent, OutboxFullError, OutboxOptions, OutboxSubmission } from "./outbox.js";
 export type { OutboxAttemptError, OutboxEntry, OutboxKind, QueuedFeatureRequest, QueuedFeedback } from "./outbox-entry.js";
 export { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "./portal-paths.js";

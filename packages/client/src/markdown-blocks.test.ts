@@ -2,7 +2,7 @@ import { MarkdownBlocksSchema, type MarkdownBlocks as WireBlocks } from "@tiding
 import Value from "typebox/value";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { MarkdownBlock } from "./markdown-blocks.js";
-import type { ChangelogEntry } from "./changelog-page.js";
+import type { ChangelogEntry } from "./types.js";
 
 // The SDK declares its own copy of the wire shapes (its published types must not import the
 // server's schema library); these checks fail when the two drift.

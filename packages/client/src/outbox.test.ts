@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FeedbackClient } from "./client.js";
 import { NetworkException, RequestTimeoutException, UnexpectedStatusException } from "./errors.js";
-import { Outbox } from "./outbox.js";
-import type { OutboxOptions } from "./outbox-options.js";
-import { OutboxFullError, type OutboxEvent } from "./outbox-outcomes.js";
-import type { FetchLike } from "./http-exchange.js";
+import { Outbox, OutboxFullError, type OutboxEvent, type OutboxOptions } from "./outbox.js";
+import type { FetchLike } from "./request.js";
 import { memoryStorage, type StorageAdapter } from "./storage.js";
 
 type Answer = () => Response | Promise<Response>;

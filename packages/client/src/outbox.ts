@@ -1,29 +1,72 @@
 import { normalizePickedAttachment, type AttachmentDescriptor } from "./attachments.js";
 import type { UserCallOptions } from "./call-options.js";
+import type { FeedbackClient } from "./client.js";
 import type { FeatureRequestDraft } from "./feature-requests.js";
 import type { FeedbackDraft } from "./feedback.js";
-import { newOutboxEntry } from "./new-outbox-entry.js";
-import { retryDelay } from "./outbox-backoff.js";
+import { RateLimitedException } from "./errors.js";
 import {
   describeAttemptError,
   isRetryable,
   isUnreachable,
+  parseOutboxEntries,
   type OutboxEntry,
   type OutboxKind,
   type QueuedFeatureRequest,
   type QueuedFeedback,
 } from "./outbox-entry.js";
-import { DEFAULT_OUTBOX_MAX_ENTRIES, OUTBOX_KEY, type OutboxClient, type OutboxOptions } from "./outbox-options.js";
-import { OutboxFullError, type OutboxEvent, type OutboxSubmission } from "./outbox-outcomes.js";
-import { OutboxStorage } from "./outbox-storage.js";
-import type { FeedbackResult, ProposeResult } from "./results.js";
+import type { StorageAdapter } from "./storage.js";
 import type { Timers } from "./timers.js";
+import type { FeedbackResult, ProposeResult } from "./types.js";
 import { uuidV4 } from "./uuid.js";
 
-// `@tidings/client/outbox` is this module: the entry's types, options and outcomes come along with the class.
+// `@tidings/client/outbox` is this module: the entry's types come along with the class.
 export type { OutboxAttemptError, OutboxEntry, OutboxKind, QueuedFeatureRequest, QueuedFeedback } from "./outbox-entry.js";
-export { DEFAULT_OUTBOX_MAX_ENTRIES, OUTBOX_KEY, type OutboxClient, type OutboxOptions } from "./outbox-options.js";
-export { OutboxFullError, type OutboxEvent, type OutboxSubmission } from "./outbox-outcomes.js";
+
+/** Storage key prefix of the outbox; the app key follows it. */
+export const OUTBOX_KEY = "service_outbox_v1";
+/** Entries an outbox keeps at most, unless `maxEntries` says otherwise. */
+export const DEFAULT_OUTBOX_MAX_ENTRIES = 50;
+
+/** What the outbox needs from the client. */
+export type OutboxClient = Pick<FeedbackClient, "appKey" | "timers" | "getUserToken" | "submitFeedback" | "submitFeatureRequest" | "uploadAttachment">;
+
+/** Options of {@link Outbox}, merged once at construction. */
+export interface OutboxOptions {
+  /** Where entries survive restarts: AsyncStorage, MMKV, `localStorage`… (not SecureStore: values stay under ~2 KB). */
+  storage: StorageAdapter;
+  /** @default `service_outbox_v1:<appKey>` */
+  key?: string | undefined;
+  /** Entries kept at most; past it nothing more is queued. @default 50 */
+  maxEntries?: number | undefined;
+  /** Wait before the first retry; it doubles with every attempt. @default 2000 */
+  initialRetryDelayMs?: number | undefined;
+  /** Longest wait between attempts (a `Retry-After` may ask for more). @default 300000 */
+  maxRetryDelayMs?: number | undefined;
+  /** Clock and timers. @default the client's */
+  timers?: Timers | undefined;
+  /** Jitter source, in [0, 1). @default Math.random */
+  random?: (() => number) | undefined;
+  /** Makes entry ids and idempotency keys. @default a CSPRNG UUID v4 */
+  generateId?: (() => string) | undefined;
+}
+
+/** What subscribers of an {@link Outbox} hear. `changed` follows every change of `pending`. */
+export type OutboxEvent =
+  | { type: "queued"; entry: OutboxEntry }
+  | { type: "sent"; entry: OutboxEntry; result: FeedbackResult | ProposeResult }
+  | { type: "failed"; entry: OutboxEntry; error: unknown }
+  | { type: "changed"; pending: readonly OutboxEntry[] };
+
+/** The outcome of a submit-or-queue call: sent now, or kept to be sent later. */
+export type OutboxSubmission<T> = { status: "sent"; result: T } | { status: "queued"; entry: OutboxEntry };
+
+/** Thrown by {@link Outbox.enqueue} when the queue already holds `maxEntries` entries. */
+export class OutboxFullError extends RangeError {
+  constructor(readonly maxEntries: number) {
+    super(`The outbox is full (${maxEntries} entries)`);
+    this.name = "OutboxFullError";
+  }
+}
 
 /** How one attempt ended for the pass that made it. */
 type Outcome = "done" | "later";
@@ -47,14 +90,16 @@ type Outcome = "done" | "later";
 export class Outbox {
   readonly key: string;
   readonly maxEntries: number;
-  private readonly stored: OutboxStorage;
+  private readonly storage: StorageAdapter;
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly generateId: () => string;
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly listeners = new Set<(event: OutboxEvent) => void>();
+  private entries: readonly OutboxEntry[] = [];
   private readonly loaded: Promise<unknown>;
+  private updates: Promise<unknown> = Promise.resolve();
   private started = false;
   private timer: unknown;
   /** The pass in progress: never two at once, so no entry is sent twice concurrently. */
@@ -68,8 +113,8 @@ export class Outbox {
     private readonly client: OutboxClient,
     options: OutboxOptions,
   ) {
+    this.storage = options.storage;
     this.key = options.key ?? `${OUTBOX_KEY}:${client.appKey}`;
-    this.stored = new OutboxStorage(options.storage, this.key, (pending) => this.emit({ type: "changed", pending }));
     this.maxEntries = options.maxEntries ?? DEFAULT_OUTBOX_MAX_ENTRIES;
     this.initialDelayMs = options.initialRetryDelayMs ?? 2000;
     this.maxDelayMs = options.maxRetryDelayMs ?? 300_000;
@@ -81,7 +126,7 @@ export class Outbox {
 
   /** The entries waiting, oldest first (empty until storage was read: see {@link load}). */
   get pending(): readonly OutboxEntry[] {
-    return this.stored.entries;
+    return this.entries;
   }
 
   /** Calls `listener` with every event; returns the unsubscribe function. */
@@ -92,7 +137,7 @@ export class Outbox {
 
   /** Reads the queue from storage again (it also changes when another tab sends) and resolves with it. */
   async load(): Promise<readonly OutboxEntry[]> {
-    return this.stored.update(() => undefined);
+    return this.update(() => undefined);
   }
 
   /** Sends entries as they fall due, until {@link stop}. */
@@ -158,7 +203,7 @@ export class Outbox {
   /** Drops an entry without sending it (a "discard" in the host's UI); false when it was not queued. */
   async remove(id: string): Promise<boolean> {
     let found = false;
-    await this.stored.update((entries) => {
+    await this.update((entries) => {
       found = entries.some((e) => e.id === id);
       return found ? entries.filter((e) => e.id !== id) : undefined;
     });
@@ -168,7 +213,20 @@ export class Outbox {
 
   private newEntry(kind: OutboxKind, payload: QueuedFeedback | QueuedFeatureRequest | FeedbackDraft, userToken: string): OutboxEntry {
     const now = this.timers.now();
-    return newOutboxEntry(kind, payload, userToken, now, () => this.generateId());
+    const { verificationToken: _single, ...kept } = payload as FeedbackDraft;
+    let stored: Record<string, unknown> = kept;
+    if (kind === "feedback") {
+      const attachments = (kept.attachments ?? []).map((picked) => {
+        const normalized = normalizePickedAttachment(picked);
+        if (normalized.type !== "descriptor") throw new TypeError("Queued feedback takes uploaded attachment descriptors only: upload files first");
+        return normalized.descriptor;
+      });
+      // Pinned, so every attempt sends the same body under the key.
+      stored = { ...kept, attachments, submittedAt: kept.submittedAt ?? new Date(now).toISOString() };
+    }
+    const id = this.generateId();
+    const entry = { id, kind, payload: JSON.parse(JSON.stringify(stored)) as unknown, idempotencyKey: this.generateId(), userToken, createdAt: now };
+    return { ...entry, attempts: 0, nextAttemptAt: now } as OutboxEntry;
   }
 
   private async sendOrQueue<T>(entry: OutboxEntry, verificationToken: string | undefined, options: UserCallOptions): Promise<OutboxSubmission<T>> {
@@ -186,7 +244,7 @@ export class Outbox {
       return { status: "queued", entry: queued };
     }
     // An answer came, so whatever waits may go now.
-    if (this.stored.entries.length > 0) this.run("all").catch(() => undefined);
+    if (this.entries.length > 0) this.run("all").catch(() => undefined);
     return { status: "sent", result: result as T };
   }
 
@@ -200,7 +258,7 @@ export class Outbox {
   }
 
   private async store(entry: OutboxEntry): Promise<OutboxEntry> {
-    await this.stored.update((entries) => {
+    await this.update((entries) => {
       if (entries.length >= this.maxEntries) throw new OutboxFullError(this.maxEntries);
       return [...entries, entry];
     });
@@ -209,9 +267,11 @@ export class Outbox {
     return entry;
   }
 
-  /** The wait before attempt `attempts + 1` (see {@link retryDelay}). */
+  /** Exponential backoff with equal jitter (half the delay fixed, half random), at least the server's `Retry-After`. */
   private backoff(attempts: number, error: unknown): number {
-    return retryDelay(attempts, error, this.initialDelayMs, this.maxDelayMs, () => this.random());
+    const delay = Math.min(this.maxDelayMs, this.initialDelayMs * 2 ** Math.max(0, attempts - 1));
+    const hint = error instanceof RateLimitedException ? (error.retryAfterMs ?? 0) : 0;
+    return Math.round(Math.max(delay / 2 + (this.random() * delay) / 2, hint));
   }
 
   private run(mode: "due" | "all"): Promise<void> {
@@ -245,7 +305,7 @@ export class Outbox {
   /** One walk over the queue, oldest first, stopped by the first entry that has to wait. */
   private async pass(mode: "due" | "all"): Promise<void> {
     for (const { id } of await this.load()) {
-      const entry = this.stored.entries.find((e) => e.id === id);
+      const entry = this.entries.find((e) => e.id === id);
       if (entry === undefined) continue;
       if (mode === "due" && entry.nextAttemptAt > this.timers.now()) return;
       if ((await this.attempt(entry)) === "later") return;
@@ -260,21 +320,49 @@ export class Outbox {
       if (isRetryable(error)) {
         const attempts = entry.attempts + 1;
         const retry = { attempts, nextAttemptAt: this.timers.now() + this.backoff(attempts, error), lastError: describeAttemptError(error) };
-        await this.stored.update((entries) => entries.map((e) => (e.id === entry.id ? { ...e, ...retry } : e)));
+        await this.update((entries) => entries.map((e) => (e.id === entry.id ? { ...e, ...retry } : e)));
         return "later";
       }
-      await this.stored.update((entries) => entries.filter((e) => e.id !== entry.id));
+      await this.update((entries) => entries.filter((e) => e.id !== entry.id));
       this.emit({ type: "failed", entry, error });
       return "done";
     }
-    await this.stored.update((entries) => entries.filter((e) => e.id !== entry.id));
+    await this.update((entries) => entries.filter((e) => e.id !== entry.id));
     this.emit({ type: "sent", entry, result });
     return "done";
   }
 
+  /**
+   * Reads storage, applies `change` (undefined: no change) and writes the result, one update at a
+   * time. Reading first keeps entries another tab added; a failed read falls back to memory.
+   */
+  private update(change: (entries: readonly OutboxEntry[]) => readonly OutboxEntry[] | undefined): Promise<readonly OutboxEntry[]> {
+    const next = this.updates.then(async () => {
+      let current: readonly OutboxEntry[];
+      try {
+        current = parseOutboxEntries(await this.storage.getItem(this.key));
+      } catch {
+        current = this.entries;
+      }
+      const changed = change(current);
+      if (changed !== undefined) {
+        if (changed.length === 0 && this.storage.removeItem) await this.storage.removeItem(this.key);
+        else await this.storage.setItem(this.key, JSON.stringify(changed));
+      }
+      const entries = changed ?? current;
+      if (JSON.stringify(entries) !== JSON.stringify(this.entries)) {
+        this.entries = entries;
+        this.emit({ type: "changed", pending: entries });
+      }
+      return entries;
+    });
+    this.updates = next.catch(() => undefined);
+    return next;
+  }
+
   private schedule(): void {
     this.clearTimer();
-    const head = this.stored.entries[0];
+    const head = this.entries[0];
     if (!this.started || this.running !== null || head === undefined) return;
     const delay = Math.max(0, head.nextAttemptAt - this.timers.now(), this.holdUntil - this.timers.now());
     this.timer = this.timers.setTimeout(() => {

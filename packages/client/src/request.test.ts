@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AbortError, InvalidResponseException, NetworkException, RequestTimeoutException, UnexpectedStatusException } from "./errors.js";
-import type { FetchLike } from "./http-exchange.js";
-import { createTransport } from "./request.js";
+import { createTransport, type FetchLike } from "./request.js";
 import { systemTimers, type Timers } from "./timers.js";
 
 /** A fetch that answers only when told to, and rejects like real fetch when its signal aborts. */

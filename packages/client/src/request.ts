@@ -1,15 +1,77 @@
 import { errorFromResponse } from "./error-responses.js";
-import { AbortError, FeedbackException, InvalidResponseException, NetworkException, RequestTimeoutException } from "./errors.js";
-import type { FetchLike, HttpRequest, HttpResponse } from "./http-exchange.js";
-import { buildUrl } from "./request-url.js";
+import {
+  AbortError,
+  FeedbackException,
+  InvalidResponseException,
+  NetworkException,
+  RequestTimeoutException,
+} from "./errors.js";
 import type { Timers } from "./timers.js";
-import { untilAborted } from "./until-aborted.js";
+
+/** The `fetch` the SDK calls: the global one, or any compatible implementation. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** One HTTP exchange. */
+export interface HttpRequest {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Path below the base URL, starting with `/`. */
+  path: string;
+  /** Query parameters; a list repeats its name once per item (`tag=a&tag=b`). */
+  query?: Record<string, string | number | readonly string[] | undefined> | undefined;
+  headers?: Record<string, string | undefined> | undefined;
+  /** A JSON body. */
+  json?: unknown;
+  /** A multipart body (uploads); the runtime sets its Content-Type with the boundary. */
+  form?: FormData | undefined;
+  signal?: AbortSignal | undefined;
+  /** Budget for the whole exchange, body read included. */
+  timeoutMs: number;
+  /** When false, an empty 2xx body is an {@link InvalidResponseException} instead of `{}`. */
+  allowEmptyBody?: boolean | undefined;
+}
+
+/** A successful answer with its parsed JSON body. */
+export interface HttpResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+  requestId: string | undefined;
+}
 
 /** What the request path needs from the client. */
 export interface TransportConfig {
   baseUrl: string;
   fetch: FetchLike;
   timers: Timers;
+}
+
+/** Rejects when `signal` aborts, so a fetch that ignores its signal still stops waiting. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function buildUrl(baseUrl: string, path: string, query: HttpRequest["query"]): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const one of typeof value === "object" ? value : [value]) params.append(name, String(one));
+  }
+  const search = params.toString();
+  return `${baseUrl}${path}${search === "" ? "" : `?${search}`}`;
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { BoardColumn } from "./app-structure.js";
-import type { FeatureRequestItem } from "./feature-request-page.js";
+import type { BoardColumn, FeatureRequestItem } from "./types.js";
 
 /** Id of the automatic tab holding requests of hidden, deleted or unknown columns. */
 export const ROADMAP_OTHER_COLUMN_ID = "__tidings_other__";

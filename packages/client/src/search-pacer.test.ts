@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RateLimitedException } from "./errors.js";
-import type { SearchKey } from "./search-key.js";
-import { SearchPacer } from "./search-pacer.js";
+import { SearchPacer, type SearchKey } from "./search-pacer.js";
 
 beforeEach(() => {
   vi.useFakeTimers();

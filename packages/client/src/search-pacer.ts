@@ -1,7 +1,37 @@
 import { RateLimitedException } from "./errors.js";
-import { keyOf, type SearchFilters, type SearchKey } from "./search-key.js";
-import type { SearchPacerOptions } from "./search-pacer-options.js";
 import { systemTimers, type Timers } from "./timers.js";
+
+/** Tuning of the search pacing (spec: `searchRateLimiterOptions`). */
+export interface SearchRateLimiterOptions {
+  /** Least time between two query-bearing fetches, in ms. @default 2500 */
+  minSpacingMs?: number | undefined;
+  /** Pause of query searches after a 429 without `Retry-After`, in ms. @default 60000 */
+  cooldownMs?: number | undefined;
+}
+
+export interface SearchPacerOptions extends SearchRateLimiterOptions {
+  /** Quiet time after the last keystroke before anything is fetched, in ms. @default 250 */
+  debounceMs?: number | undefined;
+  /** Upper bound on a server's `Retry-After`, in ms. @default 120000 */
+  maxCooldownMs?: number | undefined;
+  /** @default the real clock and timers */
+  timers?: Timers | undefined;
+}
+
+/** What a fetch is for: the trimmed search text ("" = plain listing) and the filters. */
+export interface SearchKey {
+  query: string;
+  versionId: string | undefined;
+  /** A board's slug (undefined: every board). */
+  board?: string | undefined;
+  /** Tags' slugs, every one required (absent or empty: no tag filter). */
+  tags?: readonly string[] | undefined;
+}
+
+/** The board and tag filters of a {@link SearchKey}. */
+export type SearchFilters = Pick<SearchKey, "board" | "tags">;
+
+const keyOf = (key: SearchKey) => [key.query, key.versionId ?? "", key.board ?? "", ...[...(key.tags ?? [])].sort()].join("\u0000");
 
 /**
  * Paces feature-request searches so a typing user stays inside the server's 30-per-minute search

@@ -2,13 +2,12 @@ import { nonBlank } from "./blank.js";
 import type { CallOptions, IdempotentCallOptions } from "./call-options.js";
 import type { FeedbackClientOptions, TokenTransport } from "./client-options.js";
 import { Identity } from "./identity.js";
-import type { FetchLike, HttpRequest } from "./http-exchange.js";
-import { createTransport, type Transport } from "./request.js";
+import { createTransport, type FetchLike, type HttpRequest, type Transport } from "./request.js";
 import type { Platform } from "./platform.js";
 import type { SeenChangelogStore } from "./seen-changelogs.js";
 import type { Timers } from "./timers.js";
 import type { UserTokenStore } from "./token-store.js";
-import type { PublicAppConfig } from "./public-config.js";
+import type { PublicAppConfig } from "./types.js";
 
 /** Encodes a path segment (an app key, a request id). */
 export const enc = encodeURIComponent;

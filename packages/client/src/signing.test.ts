@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalNumber } from "./canonical.js";
-import { hmacSha256Hex } from "./hmac.js";
-import { signUserAttributes } from "./signing.js";
-import { userAttributesSigningString } from "./signing-string.js";
+import { canonicalNumber, hmacSha256Hex, signUserAttributes, userAttributesSigningString } from "./signing.js";
 
 describe("cpt-user-attrs-v1 signing (wire-contract §5 vectors)", () => {
   it("matches vector 1", async () => {

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isSurfaceEnabled } from "./feature-flags.js";
 import { detectRuntimePlatform, resolveSubmissionPlatform } from "./platform.js";
 import { groupRoadmapRequests, ROADMAP_OTHER_COLUMN_ID } from "./roadmap.js";
-import type { BoardColumn } from "./app-structure.js";
-import type { FeatureRequestItem } from "./feature-request-page.js";
+import type { BoardColumn, FeatureRequestItem } from "./types.js";
 
 describe("isSurfaceEnabled (rule 6)", () => {
   it("is off only on an explicit false", () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RequestTimeoutException } from "./errors.js";
-import type { FetchLike } from "./http-exchange.js";
+import type { FetchLike } from "./request.js";
 import { client } from "./testing/recorder.js";
 
 afterEach(() => vi.useRealTimers());

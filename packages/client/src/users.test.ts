@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signUserAttributes } from "./signing.js";
-import { userAttributesSigningString } from "./signing-string.js";
+import { signUserAttributes, userAttributesSigningString } from "./signing.js";
 import { client, recorder } from "./testing/recorder.js";
 
 describe("FeedbackClient users", () => {

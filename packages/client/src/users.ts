@@ -1,9 +1,8 @@
 import { compact } from "./blank.js";
 import type { CallOptions, UserCallOptions } from "./call-options.js";
 import { enc, type ClientSession } from "./session.js";
-import { signUserAttributes } from "./signing.js";
-import type { UserAttributes } from "./user-attributes.js";
-import type { UserProfile } from "./user-profile.js";
+import { signUserAttributes, type UserAttributes } from "./signing.js";
+import type { UserProfile } from "./types.js";
 
 /** Options of {@link FeedbackClient.getUserProfile}. */
 export interface UserProfileCallOptions extends CallOptions {

@@ -2,7 +2,7 @@ import { createChallenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { describe, expect, it, vi } from "vitest";
 import { NetworkException, VerificationRequiredException } from "./errors.js";
-import type { FetchLike } from "./http-exchange.js";
+import type { FetchLike } from "./request.js";
 import { client, recorder, requests, type Seen } from "./testing/recorder.js";
 
 /**

@@ -1,12 +1,10 @@
-import { solveAltchaChallenge } from "./altcha.js";
-import { encodeAltchaToken, type AltchaChallenge } from "./altcha-challenge.js";
-import { hasWebCrypto } from "./web-crypto.js";
+import { encodeAltchaToken, hasWebCrypto, solveAltchaChallenge, type AltchaChallenge } from "./altcha.js";
 import { compact, nonBlank } from "./blank.js";
 import type { CallOptions, IdempotentCallOptions } from "./call-options.js";
 import { getConfig } from "./app-config.js";
 import { isAbortError, NetworkException, RequestTimeoutException, VerificationRequiredException } from "./errors.js";
 import type { ClientSession } from "./session.js";
-import type { PublicAppConfig } from "./public-config.js";
+import type { PublicAppConfig } from "./types.js";
 
 /** True when intake needs the server's own proof-of-work challenge solved. */
 function requiresAltcha(verification: PublicAppConfig["verification"] | undefined): boolean {

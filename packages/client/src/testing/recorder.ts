@@ -1,6 +1,6 @@
 import { FeedbackClient } from "../client.js";
 import type { FeedbackClientOptions } from "../client-options.js";
-import type { FetchLike } from "../http-exchange.js";
+import type { FetchLike } from "../request.js";
 import { memoryStorage } from "../storage.js";
 
 /** One request as the fake server saw it. */
