@@ -28,7 +28,7 @@ export async function moveCommentCount(
  * the stored comment read back with its authors. The count's move is built once per value of
  * `publicOnly`, which adds the public-only condition as `moveCommentCount` does.
  */
-function countUpdate(db: Kysely<Database>, p: ParamRefs<{ id: string; now: string }>, publicOnly: boolean) {
+export function countUpdate(db: Kysely<Database>, p: ParamRefs<{ id: string; now: string }>, publicOnly: boolean) {
   const query = db
     .updateTable("featureRequests")
     .set((eb) => ({ commentCount: eb("commentCount", "+", 1), updatedAt: p.now }))

@@ -2,7 +2,7 @@ import { CommentListQuerySchema, CommentListSchema, CommentSchema, PostCommentBo
 import { isoNow } from "../clock.js";
 import { appContentTag, requestCommentsTag, type Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import { recordIdempotentWrite } from "../http/idempotency.js";
+import { hasIdempotencyKey, recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
@@ -11,6 +11,7 @@ import { cachedFirstComments } from "./comment-page-cache.js";
 import { addComment } from "./comments.js";
 import { countCommentFindUser } from "./comment-counts.js";
 import { listComments } from "./comment-pages.js";
+import { quickComment } from "./quick-comment.js";
 import { findPublicRequest } from "./public-request.js";
 import { appOfRequest, errors, IdParams, requireFlag, requireVisibleBoard, tags, writablePublicRequest } from "./public-access.js";
 
@@ -68,7 +69,16 @@ export function commentRoutes(app: App, ctx: Context): void {
       if (text === "") {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { body: ["Required"] } } });
       }
-      const comment = await db.transaction().execute(async (trx) => {
+      const authorName = identity.profile?.name ?? (request.body.authorName?.trim() || null);
+      const authorEmail = identity.profile?.email ?? (request.body.authorEmail?.trim() || null);
+      // PostgreSQL: a returning caller's plain comment (no reply, no key to spend, no profile to
+      // record) is one statement when the request is public and no webhook is due; otherwise,
+      // having written nothing, the transaction below sorts out why.
+      const quick =
+        ctx.db.dialect === "postgres" && identity.profile === undefined && (request.body.parentId ?? null) === null && !hasIdempotencyKey(request)
+          ? await quickComment(db, ctx.clock, { featureRequestId: fr.id, appId: appRow.id, hash: tokenHash(identity.token), body: text, authorName, authorEmail })
+          : undefined;
+      const comment = quick ?? await db.transaction().execute(async (trx) => {
         // The request before the end user, in the order votes take them, so a new user voting
         // and commenting at once cannot deadlock. On PostgreSQL the statement that moves the
         // request's count (and so locks it) finds the caller too.
@@ -83,8 +93,8 @@ export function commentRoutes(app: App, ctx: Context): void {
           featureRequestId: fr.id,
           body: text,
           // A signed-in user is who the host says, whatever name the form carried.
-          authorName: identity.profile?.name ?? (request.body.authorName?.trim() || null),
-          authorEmail: identity.profile?.email ?? (request.body.authorEmail?.trim() || null),
+          authorName,
+          authorEmail,
           endUserId: endUser.id,
           teamUserId: null,
           isTeam: false,
