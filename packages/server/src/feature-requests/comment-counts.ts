@@ -23,10 +23,11 @@ export async function moveCommentCount(
 }
 
 /**
- * `addComment`'s statements, prepared (the public comment is a hot write path): the count's move
- * (`moveCommentCount` with `updatedAt`; `publicOnly` or not), the parent's check, the insert and
- * the stored comment read back with its authors. The count's move is built once per value of
- * `publicOnly`, which adds the public-only condition as `moveCommentCount` does.
+ * The update that moves a request's count for one new comment (`moveCommentCount` with
+ * `updatedAt`), answering the request's app; `publicOnly` adds the public-only condition as
+ * `moveCommentCount` does. `addComment`'s prepared count statements (one per value of
+ * `publicOnly`), {@link countCommentFindUser} and the one-statement comment (`quickComment`)
+ * are built on it.
  */
 export function countUpdate(db: Kysely<Database>, p: ParamRefs<{ id: string; now: string }>, publicOnly: boolean) {
   const query = db
