@@ -82,8 +82,21 @@ async function open(context: BrowserContext, path: string): Promise<Page> {
   // The app has rendered its sections (the server-rendered content is gone and the tabs are
   // there) and nothing is loading. The 404 page is the server's own, without the app. Network
   // idleness alone does not tell: on a busy machine it can come before the app's first request.
+  // Polled on a timer: the default polls on animation frames, which a headless Chromium starved
+  // of CPU can stop producing while the page itself is ready.
   if (path !== screens["not found"]) {
-    await page.waitForFunction(() => document.querySelector(".td-ssr") === null && document.querySelector('[role="tablist"]') !== null && document.querySelector('.td-loading, [aria-busy="true"]') === null);
+    await page
+      .waitForFunction(() => document.querySelector(".td-ssr") === null && document.querySelector('[role="tablist"]') !== null && document.querySelector('.td-loading, [aria-busy="true"]') === null, undefined, { polling: 100 })
+      .catch(async (error: unknown) => {
+        // Say where it stopped: still server-rendered, no tabs, or something still loading.
+        const shown = await page.evaluate(() => ({
+          ssr: document.querySelector(".td-ssr") !== null,
+          tabs: document.querySelector('[role="tablist"]') !== null,
+          loading: [...document.querySelectorAll('.td-loading, [aria-busy="true"]')].map((e) => e.outerHTML.slice(0, 200)),
+          text: document.body.innerText.slice(0, 300),
+        }));
+        throw new Error(`${path} not ready: ${JSON.stringify(shown)}`, { cause: error });
+      });
   }
   await page.waitForLoadState("networkidle");
   return page;
