@@ -5,13 +5,14 @@ import { MAX_TAG_FILTERS } from "@tidings/protocol";
 import Type from "typebox";
 import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
+import { ApiError } from "../http/errors.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { assetRoutes } from "./asset-routes.js";
 import { findPortalAssetDir, loadPortalAssets } from "./assets.js";
 import { listAddress, parsePortalAddress } from "./addresses.js";
 import { feedRoutes } from "./feed-routes.js";
 import { BOARD_FEEDS, feedPath, FEEDS, type FeedName } from "./feeds.js";
-import { notFoundPage, portalPage, type FeedLink } from "./html.js";
+import { messagePage, notFoundPage, portalPage, type FeedLink } from "./html.js";
 import { loadOrganisation } from "./organisation.js";
 import { loadScreen, portalSections } from "./screens.js";
 import { NOT_FOUND_CSP, pageCsp, parseOrigins } from "./page-csp.js";
@@ -52,18 +53,20 @@ export function portalRoutes(app: App, ctx: Context): void {
   const page = async (request: FastifyRequest, reply: FastifyReply, appKey: string, rest: string, query: PageQuery) => {
     const embed = query.embed === "1";
     void reply.header("Cache-Control", "no-cache").header("Referrer-Policy", "strict-origin-when-cross-origin");
-    const notFound = (message?: string) =>
-      reply.code(404).header("Content-Security-Policy", NOT_FOUND_CSP).type("text/html; charset=utf-8").send(notFoundPage(message));
+    const html = (status: number, body: string) => reply.code(status).header("Content-Security-Policy", NOT_FOUND_CSP).type("text/html; charset=utf-8").send(body);
+    const notFound = () => html(404, notFoundPage());
     const appRow = await portalApp(appKey);
     if (appRow === undefined) return notFound();
-    if (assets.get("portal.js") === undefined) {
-      return reply
-        .code(503)
-        .header("Content-Security-Policy", NOT_FOUND_CSP)
-        .type("text/html; charset=utf-8")
-        .send(notFoundPage("The portal is not built: run `npm run build`."));
+    if (assets.get("portal.js") === undefined) return html(503, messagePage("Not available", "The portal is not built: run `npm run build`."));
+    try {
+      await enforceRateLimit(ctx, request, "list");
+    } catch (error) {
+      // A visitor's browser shows the answer as the page: a page to read, not the API's JSON.
+      if (!(error instanceof ApiError) || error.code !== "rate_limited") throw error;
+      const wait = error.options.headers?.["Retry-After"] ?? "60";
+      void reply.headers(error.options.headers ?? {});
+      return html(429, messagePage("Too many requests", `Too many pages were opened from your network in a short time. Please try again in ${wait} seconds.`));
     }
-    await enforceRateLimit(ctx, request, "list");
     const org = await loadOrganisation(ctx, appRow.id);
     const tags = query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag];
     const screen = await loadScreen(ctx, appRow, org, rest, tags);
