@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 
@@ -39,3 +39,17 @@ const defaultsAndUser = preparedQuery<{ appId: string; hash: string }, AppDefaul
     .leftJoin("endUsers as eu", (join) => join.on("eu.appId", "=", p.appId).on("eu.tokenHash", "=", p.hash))
     .select(["eu.id as endUserId", "eu.publicId"]),
 );
+
+/**
+ * True while `defaults` (read earlier, perhaps from a cache) are still the app's: a statement that
+ * wrote with them in this condition writes nothing once a column or board has moved.
+ */
+export function defaultsStill(db: Kysely<Database>, appId: string, defaults: { reviewId: string; reviewName: string; boardId: string }): Expression<SqlBool> {
+  return db
+    .selectFrom(defaultsQuery(db, appId).as("d"))
+    .select(sql<number>`1`.as("one"))
+    .where("d.reviewId", "=", defaults.reviewId)
+    .where("d.reviewName", "=", defaults.reviewName)
+    .where("d.boardId", "=", defaults.boardId)
+    .$call((q) => sql<SqlBool>`exists (${q})`);
+}

@@ -89,6 +89,60 @@ export async function createFeatureRequests(
   return (await insertRequests(trx, clock, dialect, appId, inputs)).rows;
 }
 
+/** Where {@link newRequestRow} places a request and what it names in the search text. */
+export interface RequestPlace {
+  /** The time written when the input brings none. */
+  now: string;
+  /** The app's review column: where a request without `columnId` goes. */
+  review: string;
+  /** The app's default board: where a request without `boardId` goes. */
+  standardBoard: string;
+  /** Column names by id (at least the review column's), for the search text. */
+  columnName: ReadonlyMap<string, string>;
+  /** Version labels by id, for the search text. */
+  versionLabel: ReadonlyMap<string, string>;
+}
+
+/**
+ * The row a new request is stored as: its id, place, moderation, counts and search text.
+ *
+ * @example
+ * ```ts
+ * const row = newRequestRow(clock, appId, input, { now, review, standardBoard, columnName: new Map([[review, "Under review"]]), versionLabel: new Map() });
+ * ```
+ */
+export function newRequestRow(clock: Clock, appId: string, input: NewFeatureRequest, place: RequestPlace): FeatureRequestRow {
+  const columnId = input.columnId ?? place.review;
+  const versionId = input.versionId ?? null;
+  const createdAt = input.createdAt ?? place.now;
+  const importedVotes = input.importedVotes ?? 0;
+  return {
+    id: newId("fr", clock.now()),
+    appId,
+    boardId: input.boardId ?? place.standardBoard,
+    title: input.title,
+    description: input.description,
+    columnId,
+    versionId,
+    moderation: input.declined === true ? "declined" : input.approved ? "approved" : "pending",
+    approvedAt: input.approved && input.declined !== true ? createdAt : null,
+    mergedIntoId: null,
+    requesterEndUserId: input.requesterEndUserId,
+    requesterName: input.requesterName,
+    requesterEmail: input.requesterEmail,
+    createdByAdmin: input.createdByAdmin ? 1 : 0,
+    voteCount: importedVotes,
+    importedVotes,
+    commentCount: 0,
+    searchTitle: searchText(input.title),
+    searchBody: searchText(input.description),
+    searchExtra: searchText(`${place.columnName.get(columnId) ?? ""} ${versionId === null ? "" : (place.versionLabel.get(versionId) ?? "")}`),
+    customFields: JSON.stringify(input.customFields ?? {}),
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
 /**
  * {@link createFeatureRequests}' work, answering also whether the app has an enabled webhook
  * endpoint when the request is one (`webhooks` is true otherwise).
@@ -117,37 +171,7 @@ async function insertRequests(
   if (inputs.some((input) => input.versionId !== undefined && input.versionId !== null)) {
     for (const v of await trx.selectFrom("appVersions").select(["id", "label"]).where("appId", "=", appId).execute()) versionLabel.set(v.id, v.label);
   }
-  const rows = inputs.map((input): FeatureRequestRow => {
-    const columnId = input.columnId ?? review;
-    const versionId = input.versionId ?? null;
-    const createdAt = input.createdAt ?? now;
-    const importedVotes = input.importedVotes ?? 0;
-    return {
-      id: newId("fr", clock.now()),
-      appId,
-      boardId: input.boardId ?? standardBoard,
-      title: input.title,
-      description: input.description,
-      columnId,
-      versionId,
-      moderation: input.declined === true ? "declined" : input.approved ? "approved" : "pending",
-      approvedAt: input.approved && input.declined !== true ? createdAt : null,
-      mergedIntoId: null,
-      requesterEndUserId: input.requesterEndUserId,
-      requesterName: input.requesterName,
-      requesterEmail: input.requesterEmail,
-      createdByAdmin: input.createdByAdmin ? 1 : 0,
-      voteCount: importedVotes,
-      importedVotes,
-      commentCount: 0,
-      searchTitle: searchText(input.title),
-      searchBody: searchText(input.description),
-      searchExtra: searchText(`${columnName.get(columnId) ?? ""} ${versionId === null ? "" : (versionLabel.get(versionId) ?? "")}`),
-      customFields: JSON.stringify(input.customFields ?? {}),
-      createdAt,
-      updatedAt: createdAt,
-    };
-  });
+  const rows = inputs.map((input) => newRequestRow(clock, appId, input, { now, review, standardBoard, columnName, versionLabel }));
   let webhooks = true;
   for (let i = 0; i < rows.length; i += BATCH) {
     const chunk = rows.slice(i, i + BATCH);

@@ -3,7 +3,7 @@ import { requirePublicApp } from "../apps/public-app.js";
 import { appContentTag, appRequestSetTag, type Context } from "../context.js";
 import { acceptFields } from "../custom-fields/form-values.js";
 import { ApiError } from "../http/errors.js";
-import { recordIdempotentWrite } from "../http/idempotency.js";
+import { hasIdempotencyKey, recordIdempotentWrite } from "../http/idempotency.js";
 import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { checkIntake } from "../intake/intake.js";
@@ -11,6 +11,7 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { ensureEndUser, identifyCaller, requireIdentifiedWrite, tokenHash } from "../users/identity.js";
 import { createFeatureRequest } from "./feature-requests.js";
 import { proposalStart } from "./app-defaults.js";
+import { quickProposal } from "./quick-proposal.js";
 import { errors, requireFlag, tags } from "./public-access.js";
 import { boardAudience, boardsToRead } from "../boards/access.js";
 
@@ -68,7 +69,27 @@ export function proposalRoutes(app: App, ctx: Context): void {
         action: "feature-request",
         remoteIp: request.ip,
       });
-      const row = await db.transaction().execute(async (trx) => {
+      // PostgreSQL: a returning caller's plain proposal is one statement (see quick-proposal.ts);
+      // having written nothing, the transaction below sorts out why.
+      const slot = pass.slot();
+      const requesterName = identity.profile?.name ?? (body.requesterName?.trim() || null);
+      const requesterEmail = identity.profile?.email ?? (body.requesterEmail?.trim() || null);
+      const quick =
+        ctx.db.dialect === "postgres" && identity.token !== null && identity.profile === undefined && slot !== undefined && !hasIdempotencyKey(request)
+          ? await quickProposal(db, ctx.cache, ctx.clock, {
+              appId: appRow.id,
+              hash: tokenHash(identity.token),
+              slot,
+              ...(boardIds === undefined ? {} : { boardId: boardIds[0]! }),
+              title,
+              description,
+              approved,
+              requesterName,
+              requesterEmail,
+              customFields: fields.values,
+            })
+          : undefined;
+      const id = quick ?? (await db.transaction().execute(async (trx) => {
         // The end user before the quota row, in the order feedback takes them, so a new user
         // proposing and sending feedback at once cannot deadlock.
         // The app's defaults and the caller's end user in one read (a caller without a token
@@ -83,8 +104,8 @@ export function proposalRoutes(app: App, ctx: Context): void {
           description,
           approved,
           requesterEndUserId: endUser?.id ?? null,
-          requesterName: identity.profile?.name ?? (body.requesterName?.trim() || null),
-          requesterEmail: identity.profile?.email ?? (body.requesterEmail?.trim() || null),
+          requesterName,
+          requesterEmail,
           createdByAdmin: false,
           actor: endUser === null ? null : `end_user:${endUser.publicId}`,
           customFields: fields.values,
@@ -93,13 +114,13 @@ export function proposalRoutes(app: App, ctx: Context): void {
         // only from here to the commit, not through the request's reads and inserts above.
         // Over quota, it throws and the transaction rolls the request back.
         await pass.commit(trx);
-        return created;
-      });
+        return created.id;
+      }));
       await ctx.cache.invalidateTag(appContentTag(appRow.id));
       // A proposal waiting for review lists nothing new (the count of listed requests and the
       // `trending` ranking hold public requests only; the caller's own are read fresh).
       if (approved) await ctx.cache.invalidateTag(appRequestSetTag(appRow.id));
-      return reply.code(201).send({ featureRequestId: row.id, pending: !approved });
+      return reply.code(201).send({ featureRequestId: id, pending: !approved });
     },
   );
 }

@@ -18,6 +18,12 @@ export interface IntakePass {
    * 403 `verification_required` when a concurrent submission spent the same token first).
    */
   commit(trx: Kysely<Database>): Promise<void>;
+  /**
+   * What a single statement storing the submission takes in place of {@link commit}: the
+   * workspace's quota slot of this month (see `slotUpsert`). Undefined when a verification token
+   * is to be recorded too: then only `commit` will do.
+   */
+  slot(): { workspaceId: string; month: string } | undefined;
 }
 
 /**
@@ -55,6 +61,7 @@ export async function checkIntake(
       // The month is read at commit time: a submission written just after midnight UTC counts there.
       await takeSubmissionSlot(trx, workspace.id, usageMonth(ctx.clock));
     },
+    slot: () => (verified === null ? { workspaceId: workspace.id, month: usageMonth(ctx.clock) } : undefined),
   };
 }
 

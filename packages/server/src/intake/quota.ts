@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import type { Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { preparedQuery } from "../db/prepared-query.js";
@@ -63,17 +63,27 @@ export async function takeSubmissionSlot(trx: Kysely<Database>, workspaceId: str
 /**
  * `insert … select … where <room> on conflict do update … where <room>`: a row is written only
  * while the quota (read from the workspace) is unset or above the month's count. The SELECT keeps
- * its WHERE clause, which SQLite needs to parse an upsert from a SELECT.
+ * its WHERE clause, which SQLite needs to parse an upsert from a SELECT. `gate`, when given, is
+ * one more condition of the SELECT: false, nothing is written (a statement that writes a
+ * submission with its slot takes the slot only if it will write the rest).
+ *
+ * @example
+ * ```ts
+ * await slotUpsert(db, workspaceId, "2026-11").execute();
+ * ```
  */
-const takeSlot = preparedQuery<{ workspaceId: string; month: string }, never>((db, p) => {
-  const quota = () => db.selectFrom("workspaces").select("monthlySubmissionQuota").where("id", "=", p.workspaceId);
+export function slotUpsert(db: Kysely<Database>, workspaceId: string, month: string, gate?: Expression<SqlBool>) {
+  const quota = () => db.selectFrom("workspaces").select("monthlySubmissionQuota").where("id", "=", workspaceId);
   return db
     .insertInto("workspaceUsage")
     .columns(["workspaceId", "month", "submissions"])
     .expression(
       db
-        .selectNoFrom((eb) => [eb.val(p.workspaceId).as("workspaceId"), eb.val(p.month).as("month"), sql<number>`1`.as("submissions")])
-        .where((eb) => eb.or([eb(quota(), "is", null), eb(quota(), ">", 0)])),
+        .selectNoFrom((eb) => [eb.val(workspaceId).as("workspaceId"), eb.val(month).as("month"), sql<number>`1`.as("submissions")])
+        .where((eb) => {
+          const room = eb.or([eb(quota(), "is", null), eb(quota(), ">", 0)]);
+          return gate === undefined ? room : eb.and([room, gate]);
+        }),
     )
     .onConflict((oc) =>
       oc
@@ -81,4 +91,6 @@ const takeSlot = preparedQuery<{ workspaceId: string; month: string }, never>((d
         .doUpdateSet((eb) => ({ submissions: eb("workspaceUsage.submissions", "+", 1) }))
         .where((eb) => eb.or([eb(quota(), "is", null), eb("workspaceUsage.submissions", "<", quota())])),
     );
-});
+}
+
+const takeSlot = preparedQuery<{ workspaceId: string; month: string }, never>((db, p) => slotUpsert(db, p.workspaceId, p.month));

@@ -240,6 +240,18 @@ describe.each(testDialects())("outbound webhooks on %s", (dialect) => {
     await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { moderationPolicy: "none" });
   });
 
+  it("sends request.created for the proposal of a caller who proposed before, as for a first one", async () => {
+    await acme.console.put(`/workspaces/${acme.wsId}/apps/${acme.appId}/settings`, { moderationPolicy: "none" });
+    const propose = (title: string) => t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "returning-proposer" }, payload: { appKey: acme.appKey, title } });
+    // Before any endpoint: nothing to send, and the caller now has an end user.
+    expect((await propose("Widgets on the lock screen")).statusCode).toBe(201);
+    await addEndpoint({ url: `${receiver.url}/returning`, events: ["request.created"] });
+    expect((await propose("Shortcuts for every screen")).statusCode).toBe(201);
+    await tick();
+    const sent = receiver.received.filter((r) => r.path === "/returning").map((r) => JSON.parse(r.body) as { type: string; data: { request: { title: string } } });
+    expect(sent.map((e) => [e.type, e.data.request.title])).toEqual([["request.created", "Shortcuts for every screen"]]);
+  });
+
   it("retries a receiver that fails twice with backoff and delivers on the third attempt, logging each", async () => {
     const flaky = await startWebhookReceiver((_hook, i) => (i < 2 ? { status: 503, body: "busy, try later" } : { status: 200, body: "thanks" }));
     // The metrics counter of attempts by outcome moves with the log (read as a difference: other tests share the app).

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
+import { testDialects } from "@tidings/testing/test-database";
+import { monthlySubmissions, usageMonth } from "../intake/quota.js";
+
+// Proposals of callers who already have an end user: on PostgreSQL the single statement of
+// quick-proposal.ts stores them, and what it stores must be what the transaction stores.
+describe.each(testDialects())("proposals of returning callers on %s", (dialect) => {
+  let t: TestApp;
+  let slugs = 0;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
+  });
+  afterAll(() => t.close());
+
+  async function freshApp() {
+    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `quick-${dialect}-${++slugs}`);
+    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none" });
+    return ws;
+  }
+  const propose = (appKey: string, token: string, title: string) =>
+    t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": token }, payload: { appKey, title, description: "" } });
+  const list = async (appKey: string, query: string, token: string) =>
+    (await t.app.inject({ url: `/api/v1/feature-requests?appKey=${appKey}&limit=100&${query}`, headers: { "x-user-token": token } })).json().requests as { id: string; title: string; isOwnRequest: boolean; status: string }[];
+
+  it("stores each proposal once, as the caller's own, and lets concurrent ones take exactly the quota left", async () => {
+    const ws = await freshApp();
+    const callers = Array.from({ length: 12 }, (_, i) => `returning-${i}`);
+    // Each caller's first proposal makes their end user; 12 of the month's submissions.
+    for (const caller of callers) expect((await propose(ws.appKey, caller, `First idea of ${caller}`)).statusCode).toBe(201);
+    expect((await ws.console.put(`/workspaces/${ws.wsId}`, { monthlySubmissionQuota: 17 })).status).toBe(200);
+
+    const answers = await Promise.all(callers.map((caller) => propose(ws.appKey, caller, `Second idea of ${caller}`)));
+    const stored = answers.filter((a) => a.statusCode === 201);
+    expect(stored).toHaveLength(5);
+    for (const refused of answers.filter((a) => a.statusCode !== 201)) {
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json().code).toBe("tier_limit_submissions");
+    }
+    expect(await monthlySubmissions(t.app.ctx.db.kysely, ws.wsId, usageMonth(t.clock))).toBe(17);
+
+    const ids = stored.map((a) => a.json().featureRequestId as string);
+    const seconds = (await list(ws.appKey, "sort=newest", "someone-else")).filter((r) => r.title.startsWith("Second idea"));
+    expect(seconds.map((r) => r.id).sort()).toEqual([...ids].sort());
+    // Each is its proposer's own, and no one else's.
+    for (const [i, answer] of answers.entries()) {
+      if (answer.statusCode !== 201) continue;
+      const own = (await list(ws.appKey, "sort=newest", callers[i]!)).filter((r) => r.isOwnRequest).map((r) => r.title);
+      expect(own.sort()).toEqual([`First idea of ${callers[i]}`, `Second idea of ${callers[i]}`]);
+    }
+  });
+
+  it("files a proposal under the review column's current name when it was renamed behind the cache", async () => {
+    const ws = await freshApp();
+    expect((await propose(ws.appKey, "renamer", "Dark mode")).statusCode).toBe(201);
+    await t.app.ctx.db.kysely.updateTable("boardColumns").set({ name: "Triage queue" }).where("appId", "=", ws.appId).where("kind", "=", "pending_review").execute();
+
+    const res = await propose(ws.appKey, "renamer", "Offline sync");
+    expect(res.statusCode).toBe(201);
+    // The column's name is searchable text of the requests in it.
+    const found = await list(ws.appKey, "q=triage", "renamer");
+    expect(found.map((r) => r.id)).toEqual([res.json().featureRequestId]);
+  });
+});
