@@ -94,3 +94,47 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   }, [...deps, nonce]);
   return { ...state, reload: () => setNonce((n) => n + 1) };
 }
+
+/** A form's submit button and, when the form can be cancelled, its cancel button. */
+export function SubmitButtons(props: { submitLabel: string; onCancel?: (() => void) | undefined }) {
+  return (
+    <>
+      <button type="submit" className="primary">
+        {props.submitLabel}
+      </button>
+      {props.onCancel === undefined ? null : (
+        <button type="button" onClick={props.onCancel}>
+          {t("common.cancel")}
+        </button>
+      )}
+    </>
+  );
+}
+
+/** The foot of an editor form: its refusal, then its {@link SubmitButtons} in a row. */
+export function FormActions(props: { failure: unknown; submitLabel: string; onCancel?: (() => void) | undefined }) {
+  return (
+    <>
+      <ErrorBanner error={props.failure} />
+      <div className="inline-form">
+        <SubmitButtons submitLabel={props.submitLabel} onCancel={props.onCancel} />
+      </div>
+    </>
+  );
+}
+
+/** A danger button that asks `question` in the browser's confirm dialog and calls `onConfirm` only when the user agrees. */
+export function ConfirmButton(props: { question: string; onConfirm: () => void; label?: string; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="danger"
+      aria-label={props.label}
+      onClick={() => {
+        if (window.confirm(props.question)) props.onConfirm();
+      }}
+    >
+      {props.children}
+    </button>
+  );
+}

@@ -3,7 +3,7 @@ import { boardBody, validateBoard, type BoardForm, type PayingRule } from "../bo
 import { choices, Select, type Choice } from "../components/Select.js";
 import { formFields } from "../components/form-fields.js";
 import { useEditorForm } from "../components/useEditorForm.js";
-import { describedBy, ErrorBanner } from "../components/ui.js";
+import { describedBy, FormActions } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 
 /** Where a refusal that names no body field belongs on the board form. */
@@ -55,17 +55,7 @@ export function BoardEditor(props: { idPrefix: string; segments: readonly Choice
           ))}
         </fieldset>
       ) : null}
-      <ErrorBanner error={failure} />
-      <div className="inline-form">
-        <button type="submit" className="primary">
-          {props.submitLabel}
-        </button>
-        {props.onCancel === undefined ? null : (
-          <button type="button" onClick={props.onCancel}>
-            {t("common.cancel")}
-          </button>
-        )}
-      </div>
+      <FormActions failure={failure} submitLabel={props.submitLabel} onCancel={props.onCancel} />
     </form>
   );
 }

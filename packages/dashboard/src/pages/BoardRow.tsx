@@ -2,6 +2,7 @@ import type { Board } from "@tidings/protocol";
 import { api } from "../api.js";
 import { describeAccess, formFromBoard } from "../board-form.js";
 import type { Choice } from "../components/Select.js";
+import { ConfirmButton } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { BoardEditor } from "./BoardEditor.js";
 
@@ -65,16 +66,9 @@ export function BoardRow(props: {
                   <button type="button" onClick={() => void props.run(() => api("PATCH", `${props.base}/boards/${board.id}`, { isDefault: true }), t("common.saved"))}>
                     {t("boards.makeDefault")}
                   </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={t("boards.delete", { name: board.name })}
-                    onClick={() => {
-                      if (window.confirm(t("boards.confirmDelete", { name: board.name }))) void props.run(() => api("DELETE", `${props.base}/boards/${board.id}`), t("boards.deleted"));
-                    }}
-                  >
+                  <ConfirmButton label={t("boards.delete", { name: board.name })} question={t("boards.confirmDelete", { name: board.name })} onConfirm={() => void props.run(() => api("DELETE", `${props.base}/boards/${board.id}`), t("boards.deleted"))}>
                     {t("common.delete")}
-                  </button>
+                  </ConfirmButton>
                 </>
               )}
             </div>

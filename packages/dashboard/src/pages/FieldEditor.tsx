@@ -3,7 +3,7 @@ import type { FieldDefinitionForm } from "../field-form.js";
 import { validateFieldDefinition } from "../field-validation.js";
 import { choices, Select } from "../components/Select.js";
 import { useEditorForm } from "../components/useEditorForm.js";
-import { describedBy, ErrorBanner, Field } from "../components/ui.js";
+import { describedBy, Field, FormActions } from "../components/ui.js";
 import { errorsAt } from "../form-errors.js";
 import { t } from "../i18n/t.js";
 
@@ -100,17 +100,7 @@ export function FieldEditor(props: {
         </>
       ) : null}
       {form.type === "multi_select" ? text("maxSelected", "limits.maxSelected", t("fields.maxSelected"), { inputMode: "numeric" }) : null}
-      <ErrorBanner error={failure} />
-      <div className="inline-form">
-        <button type="submit" className="primary">
-          {props.submitLabel}
-        </button>
-        {props.onCancel === undefined ? null : (
-          <button type="button" onClick={props.onCancel}>
-            {t("common.cancel")}
-          </button>
-        )}
-      </div>
+      <FormActions failure={failure} submitLabel={props.submitLabel} onCancel={props.onCancel} />
     </form>
   );
 }

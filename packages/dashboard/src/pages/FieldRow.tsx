@@ -1,6 +1,7 @@
 import type { Board, CustomField } from "@tidings/protocol";
 import { api } from "../api.js";
 import { formFromField, updateFieldBody } from "../field-form.js";
+import { ConfirmButton } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { FieldEditor } from "./FieldEditor.js";
 
@@ -68,16 +69,9 @@ export function FieldRow(props: {
                   <button type="button" aria-label={t("fields.edit", { name: field.label })} onClick={() => props.onEditing(field.id)}>
                     {t("common.edit")}
                   </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={t("fields.archive", { name: field.label })}
-                    onClick={() => {
-                      if (window.confirm(t("fields.confirmArchive", { name: field.label }))) void props.run(() => api("DELETE", `${props.base}/fields/${field.id}`), t("fields.archivedNotice"));
-                    }}
-                  >
+                  <ConfirmButton label={t("fields.archive", { name: field.label })} question={t("fields.confirmArchive", { name: field.label })} onConfirm={() => void props.run(() => api("DELETE", `${props.base}/fields/${field.id}`), t("fields.archivedNotice"))}>
                     {t("fields.archiveButton")}
-                  </button>
+                  </ConfirmButton>
                 </>
               )}
             </div>

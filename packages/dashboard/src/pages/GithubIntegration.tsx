@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { api } from "../api.js";
 import { ColumnSelect } from "../components/ColumnSelect.js";
 import { optional } from "../components/optional.js";
-import { ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
+import { ConfirmButton, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
 import { CredentialForm } from "./CredentialForm.js";
@@ -123,15 +123,9 @@ export function GithubIntegration(props: { wsId: string; appId: string; columns:
             <button type="button" onClick={() => void run(async () => setSecret((await api<{ webhookSecret: string }>("POST", `${path}/webhook-secret`)).webhookSecret), t("integrations.github.rotated"))}>
               {t("integrations.github.rotate")}
             </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                if (window.confirm(t("integrations.disconnectConfirm", { name: "GitHub" }))) void run(() => api("DELETE", path), t("integrations.disconnected")).then(() => setSecret(null));
-              }}
-            >
+            <ConfirmButton question={t("integrations.disconnectConfirm", { name: "GitHub" })} onConfirm={() => void run(() => api("DELETE", path), t("integrations.disconnected")).then(() => setSecret(null))}>
               {t("integrations.disconnect")}
-            </button>
+            </ConfirmButton>
           </div>
         </>
       ) : null}

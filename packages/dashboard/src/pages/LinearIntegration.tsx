@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { api } from "../api.js";
 import { ColumnSelect } from "../components/ColumnSelect.js";
 import { optional } from "../components/optional.js";
-import { ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
+import { ConfirmButton, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
 import { CredentialForm } from "./CredentialForm.js";
@@ -90,15 +90,9 @@ export function LinearIntegration(props: { wsId: string; appId: string; columns:
             <button type="submit">{t("integrations.saveMapping")}</button>
           </form>
           <CredentialForm id="ln-new-key" label={t("integrations.linear.newKey")} field="apiKey" path={path} run={run} />
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              if (window.confirm(t("integrations.disconnectConfirm", { name: "Linear" }))) void run(() => api("DELETE", path), t("integrations.disconnected"));
-            }}
-          >
+          <ConfirmButton question={t("integrations.disconnectConfirm", { name: "Linear" })} onConfirm={() => void run(() => api("DELETE", path), t("integrations.disconnected"))}>
             {t("integrations.disconnect")}
-          </button>
+          </ConfirmButton>
         </>
       ) : null}
     </>

@@ -2,7 +2,7 @@ import { type Comment, textLength, truncateText } from "@tidings/protocol";
 import { useState, type FormEvent } from "react";
 import { api } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
-import { describedBy, ErrorBanner, Field, type useLoad } from "../components/ui.js";
+import { ConfirmButton, describedBy, ErrorBanner, Field, type useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
 
@@ -66,15 +66,9 @@ export function RequestComments(props: {
               <button type="button" onClick={() => void run(() => api("PATCH", `/workspaces/${props.wsId}/comments/${c.id}/hide`, { isHidden: !c.isHidden }))}>
                 {c.isHidden ? t("detail.unhide") : t("detail.hide")}
               </button>
-              <button
-                type="button"
-                className="danger"
-                onClick={() => {
-                  if (window.confirm(t("common.confirmDelete", { name: truncateText(c.body, 40) }))) void run(() => api("DELETE", `/workspaces/${props.wsId}/comments/${c.id}`));
-                }}
-              >
+              <ConfirmButton question={t("common.confirmDelete", { name: truncateText(c.body, 40) })} onConfirm={() => void run(() => api("DELETE", `/workspaces/${props.wsId}/comments/${c.id}`))}>
                 {t("common.delete")}
-              </button>
+              </ConfirmButton>
             </div>
           </li>
         ))}

@@ -3,7 +3,7 @@ import type { PayingRule } from "../board-form.js";
 import { choices, Select } from "../components/Select.js";
 import { formFields } from "../components/form-fields.js";
 import { useEditorForm } from "../components/useEditorForm.js";
-import { describedBy, ErrorBanner } from "../components/ui.js";
+import { describedBy, FormActions } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { segmentBody, type MrrInput, type SegmentForm } from "../segment-form.js";
 import { validateSegment } from "../segment-validation.js";
@@ -78,17 +78,7 @@ export function SegmentEditor(props: { idPrefix: string; initial: SegmentForm; s
           {t("segments.addAttribute")}
         </button>
       </fieldset>
-      <ErrorBanner error={failure} />
-      <div className="inline-form">
-        <button type="submit" className="primary">
-          {props.submitLabel}
-        </button>
-        {props.onCancel === undefined ? null : (
-          <button type="button" onClick={props.onCancel}>
-            {t("common.cancel")}
-          </button>
-        )}
-      </div>
+      <FormActions failure={failure} submitLabel={props.submitLabel} onCancel={props.onCancel} />
     </form>
   );
 }

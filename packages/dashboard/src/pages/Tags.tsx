@@ -6,7 +6,7 @@ import { choices, Select } from "../components/Select.js";
 import { TagChip } from "../components/TagChip.js";
 import { useAction } from "../components/useAction.js";
 import { useEditorForm } from "../components/useEditorForm.js";
-import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
+import { ConfirmButton, describedBy, ErrorBanner, Field, Notice, SubmitButtons, useLoad } from "../components/ui.js";
 import { errorsAt } from "../form-errors.js";
 import { t } from "../i18n/t.js";
 import { EMPTY_TAG_FORM, formFromTag, tagBody, validateTag, type TagForm } from "../tag-form.js";
@@ -43,14 +43,7 @@ function TagEditor(props: { idPrefix: string; initial: TagForm; submitLabel: str
           onChange={(visibility) => update({ visibility: visibility as TagForm["visibility"] })}
         />
       </Field>
-      <button type="submit" className="primary">
-        {props.submitLabel}
-      </button>
-      {props.onCancel === undefined ? null : (
-        <button type="button" onClick={props.onCancel}>
-          {t("common.cancel")}
-        </button>
-      )}
+      <SubmitButtons submitLabel={props.submitLabel} onCancel={props.onCancel} />
       <ErrorBanner error={failure} />
     </form>
   );
@@ -108,16 +101,9 @@ export function TagsSection(props: { wsId: string; appId: string; canConfigure: 
                     <button type="button" aria-label={t("tags.edit", { name: tag.name })} onClick={() => setEditing(tag.id)}>
                       {t("common.edit")}
                     </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      aria-label={t("tags.delete", { name: tag.name })}
-                      onClick={() => {
-                        if (window.confirm(t("tags.confirmDelete", { name: tag.name }))) void action.run(() => api("DELETE", `${base}/tags/${tag.id}`), t("tags.deleted"));
-                      }}
-                    >
+                    <ConfirmButton label={t("tags.delete", { name: tag.name })} question={t("tags.confirmDelete", { name: tag.name })} onConfirm={() => void action.run(() => api("DELETE", `${base}/tags/${tag.id}`), t("tags.deleted"))}>
                       {t("common.delete")}
-                    </button>
+                    </ConfirmButton>
                   </div>
                 ) : null}
               </>

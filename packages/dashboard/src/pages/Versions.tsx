@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { api, ApiFailure } from "../api.js";
 import { ListStatus } from "../components/ListStatus.js";
 import { useAction } from "../components/useAction.js";
-import { describedBy, ErrorBanner, Field, Notice, Pager, useLoad } from "../components/ui.js";
+import { ConfirmButton, describedBy, ErrorBanner, Field, FormActions, Notice, Pager, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
 
@@ -49,17 +49,7 @@ function VersionForm(props: { idPrefix: string; initial?: AppVersion; submitLabe
       <Field id={`${id}-description`} label={t("versions.description")} errors={errors.description}>
         <textarea id={`${id}-description`} rows={2} value={description} onChange={(e) => setDescription(e.target.value)} {...describedBy(`${id}-description`, errors.description)} />
       </Field>
-      <ErrorBanner error={failure} />
-      <div className="inline-form">
-        <button type="submit" className="primary">
-          {props.submitLabel}
-        </button>
-        {props.onCancel === undefined ? null : (
-          <button type="button" onClick={props.onCancel}>
-            {t("common.cancel")}
-          </button>
-        )}
-      </div>
+      <FormActions failure={failure} submitLabel={props.submitLabel} onCancel={props.onCancel} />
     </form>
   );
 }
@@ -124,16 +114,9 @@ export function Versions(props: { wsId: string; appId: string; canConfigure: boo
                     <button type="button" aria-label={t("versions.editOf", { label: v.label })} onClick={() => setEditing(v.id)}>
                       {t("common.edit")}
                     </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      aria-label={t("versions.deleteOf", { label: v.label })}
-                      onClick={() => {
-                        if (window.confirm(t("common.confirmDelete", { name: v.label }))) void run(() => api("DELETE", `/workspaces/${props.wsId}/versions/${v.id}`));
-                      }}
-                    >
+                    <ConfirmButton label={t("versions.deleteOf", { label: v.label })} question={t("common.confirmDelete", { name: v.label })} onConfirm={() => void run(() => api("DELETE", `/workspaces/${props.wsId}/versions/${v.id}`))}>
                       {t("common.delete")}
-                    </button>
+                    </ConfirmButton>
                   </div>
                 ) : null}
               </>
