@@ -138,3 +138,17 @@ export function ConfirmButton(props: { question: string; onConfirm: () => void; 
     </button>
   );
 }
+
+/** The ↑ and ↓ buttons that move the `index`th of `count` rows one place, each off at its end of the list. */
+export function MoveButtons(props: { upLabel: string; downLabel: string; index: number; count: number; onMove: (index: number, delta: number) => void }) {
+  return (
+    <>
+      <button type="button" aria-label={props.upLabel} disabled={props.index === 0} onClick={() => props.onMove(props.index, -1)}>
+        ↑
+      </button>
+      <button type="button" aria-label={props.downLabel} disabled={props.index === props.count - 1} onClick={() => props.onMove(props.index, 1)}>
+        ↓
+      </button>
+    </>
+  );
+}

@@ -2,7 +2,7 @@ import type { Board } from "@tidings/protocol";
 import { api } from "../api.js";
 import { describeAccess, formFromBoard } from "../board-form.js";
 import type { Choice } from "../components/Select.js";
-import { ConfirmButton } from "../components/ui.js";
+import { ConfirmButton, MoveButtons } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { BoardEditor } from "./BoardEditor.js";
 
@@ -52,12 +52,7 @@ export function BoardRow(props: {
           </div>
           {props.canConfigure ? (
             <div className="row-actions">
-              <button type="button" aria-label={t("boards.moveUp", { name: board.name })} disabled={index === 0} onClick={() => props.onReorder(index, -1)}>
-                ↑
-              </button>
-              <button type="button" aria-label={t("boards.moveDown", { name: board.name })} disabled={index === props.count - 1} onClick={() => props.onReorder(index, 1)}>
-                ↓
-              </button>
+              <MoveButtons upLabel={t("boards.moveUp", { name: board.name })} downLabel={t("boards.moveDown", { name: board.name })} index={index} count={props.count} onMove={props.onReorder} />
               <button type="button" aria-label={t("boards.edit", { name: board.name })} onClick={() => props.onEditing(board.id)}>
                 {t("common.edit")}
               </button>

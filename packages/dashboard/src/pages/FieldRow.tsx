@@ -1,7 +1,7 @@
 import type { Board, CustomField } from "@tidings/protocol";
 import { api } from "../api.js";
 import { formFromField, updateFieldBody } from "../field-form.js";
-import { ConfirmButton } from "../components/ui.js";
+import { ConfirmButton, MoveButtons } from "../components/ui.js";
 import { t } from "../i18n/t.js";
 import { FieldEditor } from "./FieldEditor.js";
 
@@ -60,12 +60,7 @@ export function FieldRow(props: {
                 </button>
               ) : (
                 <>
-                  <button type="button" aria-label={t("boards.moveUp", { name: field.label })} disabled={index === 0} onClick={() => props.onReorder(index, -1)}>
-                    ↑
-                  </button>
-                  <button type="button" aria-label={t("boards.moveDown", { name: field.label })} disabled={index === props.activeCount - 1} onClick={() => props.onReorder(index, 1)}>
-                    ↓
-                  </button>
+                  <MoveButtons upLabel={t("boards.moveUp", { name: field.label })} downLabel={t("boards.moveDown", { name: field.label })} index={index} count={props.activeCount} onMove={props.onReorder} />
                   <button type="button" aria-label={t("fields.edit", { name: field.label })} onClick={() => props.onEditing(field.id)}>
                     {t("common.edit")}
                   </button>

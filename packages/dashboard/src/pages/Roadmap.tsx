@@ -1,7 +1,7 @@
 import { type AdminFeatureRequest, type BoardColumn, textLength } from "@tidings/protocol";
 import { useState, type DragEvent, type FormEvent } from "react";
 import { api } from "../api.js";
-import { Empty, ErrorBanner, Field, useLoad } from "../components/ui.js";
+import { Empty, ErrorBanner, Field, MoveButtons, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { t } from "../i18n/t.js";
 
@@ -92,12 +92,7 @@ export function Roadmap(props: { wsId: string; appId: string }) {
               <input type="checkbox" checked={column.isVisible} onChange={(e) => void run(() => api("PUT", `${base}/columns/${column.id}`, { isVisible: e.target.checked }))} />{" "}
               {t("roadmap.visible")}
             </label>
-            <button type="button" aria-label={t("roadmap.moveLeft", { name: column.name })} disabled={index === 0} onClick={() => move(index, -1)}>
-              ↑
-            </button>
-            <button type="button" aria-label={t("roadmap.moveRight", { name: column.name })} disabled={index === list.length - 1} onClick={() => move(index, 1)}>
-              ↓
-            </button>
+            <MoveButtons upLabel={t("roadmap.moveLeft", { name: column.name })} downLabel={t("roadmap.moveRight", { name: column.name })} index={index} count={list.length} onMove={move} />
             {column.isSystem ? (
               <span className="badge">{t("roadmap.system")}</span>
             ) : (
