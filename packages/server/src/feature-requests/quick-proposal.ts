@@ -14,7 +14,7 @@ import { newRequestRow, type NewFeatureRequest } from "./feature-requests.js";
 const DEFAULTS_CACHE_MS = 60_000;
 
 /** A proposal that {@link quickProposal} may store: a caller with a token and no SSO profile, no idempotency key, no verification token. */
-export type QuickProposal = Omit<NewFeatureRequest, "appId" | "requesterEndUserId" | "actor" | "createdByAdmin" | "columnId" | "versionId" | "createdAt" | "importedVotes" | "declined" | "eventData"> & {
+export type QuickProposal = Pick<NewFeatureRequest, "title" | "description" | "approved" | "requesterName" | "requesterEmail" | "boardId" | "customFields"> & {
   appId: string;
   /** The caller's token hash (`tokenHash`). */
   hash: string;
