@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { visibleText } from "./components/JsonValue.js";
 import { fromLocalInput, toLocalInput } from "./changelog-draft.js";
 import { mergeBody, suggestedKeep } from "./pages/Duplicates.js";
-import { formatMoney, formatRevenue } from "./pages/EndUsers.js";
 import { inboxParams, submissionLabel } from "./feedback-inbox.js";
+import { formatMoney, formatRevenue } from "./money.js";
 import { validateRequest } from "./pages/RequestEditForm.js";
-import { githubMappingBody } from "./pages/GithubIntegration.js";
+import { githubMappingBody } from "./pages/GithubMappingForm.js";
 import { requestListParams } from "./request-list.js";
-import { validateVersion } from "./pages/Versions.js";
+import { validateVersion } from "./pages/VersionForm.js";
 import { validateWebhook } from "./pages/WebhookForm.js";
 import { parseRoute } from "./router.js";
 

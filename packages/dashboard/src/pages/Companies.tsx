@@ -9,8 +9,8 @@ import { choices } from "../components/Select.js";
 import { ErrorBanner, Pager, useLoad } from "../components/ui.js";
 import { useOffset } from "../components/useOffset.js";
 import { t } from "../i18n/t.js";
+import { formatMoney } from "../money.js";
 import { CompanyLink } from "./CompanyLink.js";
-import { formatMoney } from "./EndUsers.js";
 
 const PAGE = 25;
 

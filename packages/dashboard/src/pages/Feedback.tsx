@@ -2,33 +2,26 @@ import type { Membership } from "@tidings/protocol";
 import { useState } from "react";
 import { api } from "../api.js";
 import { ErrorBoundary } from "../components/ErrorBoundary.js";
-import { LabelledSelect } from "../components/LabelledSelect.js";
 import { ListStatus } from "../components/ListStatus.js";
-import { SearchForm, SearchInput, useSearch } from "../components/SearchForm.js";
-import { choices } from "../components/Select.js";
 import { Empty, ErrorBanner, Notice, Pager, useLoad } from "../components/ui.js";
 import { useAction } from "../components/useAction.js";
 import { useOffset } from "../components/useOffset.js";
-import { FILTERS, inboxParams, PLATFORMS, PRIORITIES, submissionLabel, type Submission } from "../feedback-inbox.js";
+import { inboxParams, type Submission } from "../feedback-inbox.js";
 import { t } from "../i18n/t.js";
+import { FeedbackFilterBar, useFeedbackFilterState } from "./FeedbackFilterBar.js";
 import { SubmissionDetail, type Detail } from "./SubmissionDetail.js";
+import { SubmissionRow } from "./SubmissionRow.js";
 
 const PAGE = 20;
 
 /** The feedback inbox: filters, a paginated list, bulk triage, and the detail of one submission. */
 export function Feedback(props: { wsId: string }) {
   const base = `/workspaces/${props.wsId}/submissions`;
-  const [filter, setFilter] = useState<(typeof FILTERS)[number]>("active");
-  const search = useSearch();
+  const filters = useFeedbackFilterState();
+  const { filter, search, platform, priority, assignee, from, to, dateError } = filters;
   const { offset, setOffset, refilter } = useOffset();
   const [openId, setOpenId] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [platform, setPlatform] = useState("");
-  const [priority, setPriority] = useState("");
-  const [assignee, setAssignee] = useState("");
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
-  const dateError = from !== "" && to !== "" && from > to;
   const members = useLoad(() => api<{ members: Membership[] }>("GET", `/workspaces/${props.wsId}/members`), [props.wsId]);
   const memberChoices = (members.data?.members ?? []).map((m) => ({ value: m.userId, label: m.displayName ?? m.email }));
   const list = useLoad(() => {
@@ -49,6 +42,12 @@ export function Feedback(props: { wsId: string }) {
       setSelected(new Set());
       return answer;
     });
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
   const submissions = list.data?.submissions ?? [];
   const open = detail.data ?? null;
 
@@ -56,29 +55,7 @@ export function Feedback(props: { wsId: string }) {
     <section aria-labelledby="feedback-title" className="split">
       <div className="split-list">
         <h1 id="feedback-title">{t("feedback.title")}</h1>
-        <SearchForm onSearch={() => (setOffset(0), search.submit())}>
-          <LabelledSelect label={t("feedback.status")} value={filter} choices={choices(FILTERS, (f) => t(`feedback.status.${f}`))} onChange={refilter((value) => setFilter(value as (typeof FILTERS)[number]))} />
-          <LabelledSelect label={t("feedback.platform")} value={platform} choices={[{ value: "", label: t("feedback.anyPlatform") }, ...choices(PLATFORMS)]} onChange={refilter(setPlatform)} />
-          <LabelledSelect label={t("feedback.priority")} value={priority} choices={[{ value: "", label: t("feedback.anyPriority") }, ...choices(PRIORITIES)]} onChange={refilter(setPriority)} />
-          <LabelledSelect
-            label={t("feedback.assignee")}
-            value={assignee}
-            choices={[{ value: "", label: t("feedback.anyone") }, { value: "unassigned", label: t("feedback.unassigned") }, ...memberChoices]}
-            onChange={refilter(setAssignee)}
-          />
-          <label>
-            {t("feedback.fromDate")} <input type="date" value={from} aria-invalid={dateError} onChange={(e) => refilter(setFrom)(e.target.value)} />
-          </label>
-          <label>
-            {t("feedback.toDate")} <input type="date" value={to} aria-invalid={dateError} onChange={(e) => refilter(setTo)(e.target.value)} />
-          </label>
-          <SearchInput value={search.text} onChange={search.setText} />
-        </SearchForm>
-        {dateError ? (
-          <p className="field-error" role="alert">
-            {t("feedback.dateOrder")}
-          </p>
-        ) : null}
+        <FeedbackFilterBar state={filters} memberChoices={memberChoices} refilter={refilter} onSearch={() => (setOffset(0), search.submit())} />
         <ErrorBanner error={list.error ?? failure} onRetry={list.reload} />
         {notice === null ? null : <Notice>{notice}</Notice>}
         {selected.size > 0 ? (
@@ -94,26 +71,14 @@ export function Feedback(props: { wsId: string }) {
         <ListStatus list={list} count={submissions.length} empty={t("feedback.empty")} />
         <ul className="rows">
           {submissions.map((s) => (
-            <li key={s.submissionId} className={openId === s.submissionId ? "row row-open" : "row"} data-testid="submission-row">
-              <input
-                type="checkbox"
-                aria-label={s.title ?? s.submissionId}
-                checked={selected.has(s.submissionId)}
-                onChange={() => {
-                  const next = new Set(selected);
-                  if (next.has(s.submissionId)) next.delete(s.submissionId);
-                  else next.add(s.submissionId);
-                  setSelected(next);
-                }}
-              />
-              <button type="button" className="row-main link" onClick={() => (setOpenId(s.submissionId), setNote(null))} aria-expanded={openId === s.submissionId}>
-                <strong>{submissionLabel(s)}</strong>
-                <small>
-                  {t(`feedback.status.${s.triageStatus}` as "feedback.status.open")} · {s.priority ?? ""} {s.appName}
-                  {s.platform === null ? "" : ` · ${s.platform}`} · {new Date(s.createdAt).toLocaleString()}
-                </small>
-              </button>
-            </li>
+            <SubmissionRow
+              key={s.submissionId}
+              submission={s}
+              open={openId === s.submissionId}
+              checked={selected.has(s.submissionId)}
+              onToggle={() => toggle(s.submissionId)}
+              onOpen={() => (setOpenId(s.submissionId), setNote(null))}
+            />
           ))}
         </ul>
         <Pager offset={offset} limit={PAGE} total={list.data?.total ?? 0} onChange={setOffset} />

@@ -2,8 +2,8 @@ import type { AdminFeatureRequest, RequestCompany } from "@tidings/protocol";
 import { DataTable } from "../components/DataTable.js";
 import { Empty } from "../components/ui.js";
 import { t } from "../i18n/t.js";
+import { formatMoney, formatRevenue } from "../money.js";
 import { CompanyLink } from "./CompanyLink.js";
-import { formatMoney, formatRevenue } from "./EndUsers.js";
 
 /** The companies whose users voted for a request, with their revenue. */
 export function RequestCompanies(props: { wsId: string; appId: string; companies: readonly RequestCompany[]; companyRevenue: AdminFeatureRequest["companyRevenue"]; companyCount: number }) {

@@ -1,14 +1,13 @@
 import type { AdminFeatureRequest, Board, CustomField, Tag } from "@tidings/protocol";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { api } from "../api.js";
-import { FieldValueInput } from "../components/FieldValueInput.js";
 import { Select } from "../components/Select.js";
 import { TagChip } from "../components/TagChip.js";
 import { describedBy, ErrorBanner, Field, Notice, useLoad } from "../components/ui.js";
-import { changedValues, inputOf, valueText, type ValueInput } from "../field-values.js";
 import { errorsAt, formErrorsOf } from "../form-errors.js";
 import { t } from "../i18n/t.js";
 import type { FieldErrors } from "../settings-form.js";
+import { RequestFieldValues } from "./RequestFieldValues.js";
 
 /**
  * A request's board, tags and custom field values, each changed on its own: the board and tags
@@ -23,7 +22,6 @@ export function RequestOrganize(props: { wsId: string; appId: string; request: A
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [inputs, setInputs] = useState<Record<string, ValueInput> | null>(null);
 
   /** Runs one change; a refusal goes to the input it names (`at` when it names none), or to the banner. */
   const change = async (at: string, work: () => Promise<unknown>): Promise<boolean> => {
@@ -45,22 +43,6 @@ export function RequestOrganize(props: { wsId: string; appId: string; request: A
   const moveTo = (boardId: string) => void change("board", () => api("POST", `${appBase}/feature-requests/move`, { boardId, featureRequestIds: [r.id] }));
   const retag = (body: { add?: string[]; remove?: string[] }) => void change("tags", () => api("POST", `${appBase}/feature-requests/tags`, { featureRequestIds: [r.id], ...body }));
 
-  // The fields its board asks for are editable; other stored values (archived fields, another board's) are shown as stored.
-  const asked = (fields.data?.fields ?? []).filter((f) => f.appliesTo.includes("feature_request") && (f.boardId === null || f.boardId === r.boardId));
-  const stored = new Map(r.fields.map((f) => [f.key, f]));
-  const initial = Object.fromEntries(asked.map((f) => [f.key, inputOf(f.type, stored.get(f.key)?.value)]));
-  const current = inputs ?? initial;
-  const others = r.fields.filter((f) => !asked.some((a) => a.key === f.key));
-  const saveFields = async (event: FormEvent) => {
-    event.preventDefault();
-    const { values, errors: local } = changedValues(asked, initial, current);
-    if (Object.keys(local).length > 0) {
-      setErrors(local);
-      return;
-    }
-    if (Object.keys(values).length === 0) return;
-    if (await change("fields", () => api("PUT", `/workspaces/${props.wsId}/feature-requests/${r.id}`, { fields: values }))) setInputs(null);
-  };
   const onTags = new Set(r.tags.map((tag) => tag.id));
   const addable = (tags.data?.tags ?? []).filter((tag) => !onTags.has(tag.id));
   const boardErrors = errorsAt(errors, "board");
@@ -96,37 +78,7 @@ export function RequestOrganize(props: { wsId: string; appId: string; request: A
           </TagChip>
         ))}
       </div>
-      <h3>{t("detail.fields")}</h3>
-      {asked.length === 0 ? <p className="hint">{t("detail.noFields")}</p> : null}
-      {asked.length === 0 ? null : (
-        <form className="settings" onSubmit={(e) => void saveFields(e)} noValidate aria-label={t("detail.fields")}>
-          {asked.map((field) => (
-            <FieldValueInput
-              key={field.id}
-              field={field}
-              value={current[field.key] ?? inputOf(field.type, undefined)}
-              errors={errorsAt(errors, `fields.${field.key}`)}
-              onChange={(value) => setInputs({ ...current, [field.key]: value })}
-            />
-          ))}
-          <button type="submit" className="primary">
-            {t("detail.saveFields")}
-          </button>
-        </form>
-      )}
-      {others.length === 0 ? null : (
-        <dl className="metadata" aria-label={t("detail.otherValues")}>
-          {others.map((f) => (
-            <div key={f.id}>
-              <dt>
-                {f.label}
-                {f.archived ? ` (${t("fields.archived")})` : ""}
-              </dt>
-              <dd>{valueText(undefined, f.value)}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <RequestFieldValues wsId={props.wsId} request={r} fields={fields.data?.fields ?? []} errors={errors} onErrors={setErrors} change={change} />
     </section>
   );
 }

@@ -2,8 +2,8 @@ import type { AdminFeatureRequest, Board } from "@tidings/protocol";
 import { Select, type Choice } from "../components/Select.js";
 import { TagChip } from "../components/TagChip.js";
 import { t } from "../i18n/t.js";
+import { formatRevenue } from "../money.js";
 import { navigate } from "../router.js";
-import { formatRevenue } from "./EndUsers.js";
 
 /** One request in the triage list: its check box, link, counts and tags, and on the all tab the column to move it to. */
 export function RequestRow(props: {

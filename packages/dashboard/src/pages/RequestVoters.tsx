@@ -2,8 +2,8 @@ import type { FeatureRequestVoter } from "@tidings/protocol";
 import { DataTable } from "../components/DataTable.js";
 import { Empty, Pager } from "../components/ui.js";
 import { t } from "../i18n/t.js";
+import { formatMoney } from "../money.js";
 import { CompanyLink } from "./CompanyLink.js";
-import { formatMoney } from "./EndUsers.js";
 
 const VOTERS_PAGE = 20;
 

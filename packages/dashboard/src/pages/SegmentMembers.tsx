@@ -6,7 +6,7 @@ import { ListStatus } from "../components/ListStatus.js";
 import { useAction } from "../components/useAction.js";
 import { ErrorBanner, useLoad } from "../components/ui.js";
 import { t } from "../i18n/t.js";
-import { formatMoney } from "./EndUsers.js";
+import { formatMoney } from "../money.js";
 
 const MEMBER_PAGE = 50;
 
