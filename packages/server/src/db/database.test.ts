@@ -279,15 +279,6 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await db.deleteFrom("endUsers").where("id", "=", bob).execute();
     expect(await stored()).toEqual([{ featureRequestId: first!.id, endUserId: ann, shipNotifyEmail: "ann@example.com" }]);
   });
-
-  if (dialect === "sqlite") {
-    it("runs SQLite in WAL mode with full synchronous commits", async () => {
-      const journal = await sql<{ journalMode: string }>`pragma journal_mode`.execute(t.db.kysely);
-      expect(journal.rows[0]?.journalMode).toBe("wal");
-      const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(t.db.kysely);
-      expect(sync.rows[0]?.synchronous).toBe(2);
-    });
-  }
 });
 
 describe("migrations 0006 and 0007 on a SQLite database with requests", () => {

@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.js";
 import { ArchiveError } from "./archive-error.js";
-import { ARCHIVE_TABLES, REFERENCES, loose, type ArchiveRow, type ArchiveTable } from "./archive-format.js";
+import { ARCHIVE_TABLES, loose, type ArchiveRow, type ArchiveTable } from "./archive-format.js";
+import { REFERENCES } from "./archive-links.js";
 
 /**
  * The references of an archive's rows, checked as the rows come: a row may point at a row of the

@@ -1,7 +1,8 @@
 import type { Db } from "../db/database.js";
 import { reindex } from "../search/search-index.js";
 import { ArchiveError } from "./archive-error.js";
-import { OWNER_COLUMN, TABLE_KEYS, loose } from "./archive-format.js";
+import { TABLE_KEYS, loose } from "./archive-format.js";
+import { OWNER_COLUMN } from "./archive-links.js";
 import type { Pending } from "./archive-rows.js";
 
 /**

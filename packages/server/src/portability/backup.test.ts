@@ -10,7 +10,8 @@ import { GENEROUS_RATE_LIMITS } from "@tidings/testing/test-app";
 import { databaseUrl, testDialects } from "@tidings/testing/test-database";
 import { createUploadTestApp, multipartBody, png } from "@tidings/testing/uploads-kit";
 import { tokenHash } from "../users/identity.js";
-import { backupCommand, restoreCommand } from "./backup-command.js";
+import { backupCommand } from "./backup-command.js";
+import { restoreCommand } from "./restore-command.js";
 
 const dirs: string[] = [];
 function tempDir(): string {

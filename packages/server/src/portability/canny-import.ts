@@ -1,6 +1,8 @@
-import { ImportInputError, isoDate, type ImportRecord, type Importer, type SourceBoard, type SourcePerson, type SourceTag } from "./import-records.js";
-import { MAX_DESCRIPTION, MAX_TITLE } from "./csv-import.js";
+import { ImportInputError } from "./import-errors.js";
+import type { ImportRecord, Importer, SourceBoard, SourcePerson, SourceTag } from "./import-records.js";
+import { MAX_DESCRIPTION, MAX_TITLE } from "./csv-row.js";
 import { object, openJsonFolder, text, type JsonFolder } from "./json-folder.js";
+import { isoDate } from "./source-values.js";
 
 /**
  * A folder of the JSON pages Canny's API answers (`boards/list`, `posts/list`, `comments/list`,

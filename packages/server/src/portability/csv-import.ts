@@ -1,44 +1,9 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { parse } from "csv-parse";
-import { ImportInputError, ImportMappingError, isoDate, type ImportRecord, type Importer } from "./import-records.js";
-
-/** The fields of a request a CSV can carry, with the header each is read from by default. */
-export const CSV_FIELDS = ["id", "title", "description", "status", "votes", "author_email", "author_name", "created_at", "board", "tags"] as const;
-export type CsvField = (typeof CSV_FIELDS)[number];
-
-/** Longest title and description accepted (a request's limits, with room for long write-ups). */
-export const MAX_TITLE = 400;
-export const MAX_DESCRIPTION = 100_000;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Header names other products use for the same field, tried after the field's own name. */
-const ALIASES: Record<CsvField, string[]> = {
-  id: ["number", "post id", "post_id"],
-  title: ["name", "subject"],
-  description: ["details", "body", "content"],
-  status: ["column", "state", "stage"],
-  votes: ["votes_count", "vote count", "score", "upvotes"],
-  author_email: ["email", "requester email"],
-  author_name: ["created_by", "author", "requester"],
-  created_at: ["created", "date", "created at"],
-  board: ["board name"],
-  tags: ["labels", "categories"],
-};
-
-/** A custom field column: `field.<key>`, the header `tidings export --format csv` writes. */
-const FIELD_HEADER = /^field\.(.+)$/i;
-const FIELD_KEY = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
-/** An archived field's column in our export; archived fields take no new values, so it is not read. */
-const ARCHIVED_SUFFIX = /\s+\(archived\)$/i;
-
-/** What a CSV's header says: where each request field and each custom field is. */
-interface Columns {
-  index: Partial<Record<CsvField, number>>;
-  /** Custom field key → its column. */
-  fields: Map<string, number>;
-}
+import { checkColumnMapping, columnIndex, type Columns } from "./csv-columns.js";
+import { csvRow } from "./csv-row.js";
+import { ImportInputError, ImportMappingError } from "./import-errors.js";
+import type { ImportRecord, Importer } from "./import-records.js";
 
 /**
  * A CSV of requests (see docs/import.md for the template), streamed with csv-parse. Columns are
@@ -59,13 +24,7 @@ export const csvImporter: Importer = async (file, options) => {
     throw new ImportInputError(`cannot read ${file}`);
   }
   if (!stat.isFile()) throw new ImportInputError(`${file} is not a file (a CSV import reads one .csv file)`);
-  for (const field of Object.keys(options.columns)) {
-    const key = FIELD_HEADER.exec(field)?.[1];
-    if (key !== undefined && !FIELD_KEY.test(key)) throw new ImportMappingError(`--columns: "${field}" does not name a custom field key (field.<key>: lowercase letters, digits, - and _)`);
-    if (key === undefined && !(CSV_FIELDS as readonly string[]).includes(field)) {
-      throw new ImportMappingError(`--columns: unknown field "${field}" (fields: ${CSV_FIELDS.join(", ")}, or field.<key> for a custom field)`);
-    }
-  }
+  checkColumnMapping(options.columns);
   const name = file.split(/[\\/]/).pop() ?? file;
   const header = await firstRecord(file, name);
   const { fields } = columnIndex(header, options.columns, name);
@@ -88,18 +47,6 @@ async function firstRecord(file: string, name: string): Promise<string[]> {
     input.destroy();
   }
   throw new ImportInputError(`${name} is empty (expected a header row; see docs/import.md)`);
-}
-
-/**
- * A cell as it was before our export guarded it: `tidings export --format csv` puts a `'` before
- * text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`), and the import takes it off.
- */
-function unguarded(cell: string): string {
-  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
-}
-
-function headerKey(text: string): string {
-  return text.replace(/^\uFEFF/, "").trim().toLowerCase().replace(/[\s-]+/g, "_");
 }
 
 async function* csvRecords(file: string, mapping: Record<string, string>, onBytes: (n: number) => void): AsyncGenerator<ImportRecord> {
@@ -136,79 +83,4 @@ async function* csvRecords(file: string, mapping: Record<string, string>, onByte
     throw new ImportInputError(`${name}${where === undefined ? "" : ` line ${where}`}: ${(error as Error).message}`);
   }
   if (index === null) throw new ImportInputError(`${name} is empty (expected a header row; see docs/import.md)`);
-}
-
-function columnIndex(header: string[], mapping: Record<string, string>, name: string): Columns {
-  const keys = header.map(headerKey);
-  const index: Partial<Record<CsvField, number>> = {};
-  for (const field of CSV_FIELDS) {
-    const wanted = mapping[field] !== undefined ? [headerKey(mapping[field])] : [field, ...ALIASES[field].map(headerKey)];
-    const at = wanted.map((w) => keys.indexOf(w)).find((i) => i >= 0);
-    if (at !== undefined) index[field] = at;
-  }
-  const fields = new Map<string, number>();
-  // `--columns field.<key>=Header`: that header is the field's column.
-  const mappedHeaders = new Map(Object.entries(mapping).flatMap(([field, to]) => (FIELD_HEADER.test(field) ? [[headerKey(to), { key: field.slice("field.".length), to }] as const] : [])));
-  header.forEach((raw, i) => {
-    const text = raw.replace(/^\uFEFF/, "").trim();
-    const mapped = mappedHeaders.get(headerKey(text));
-    if (mapped !== undefined) {
-      fields.set(mapped.key, i);
-      return;
-    }
-    const key = FIELD_HEADER.exec(text)?.[1]?.trim();
-    if (key === undefined || ARCHIVED_SUFFIX.test(key)) return;
-    if (!FIELD_KEY.test(key)) throw new ImportMappingError(`${name}: column "${text}" does not name a custom field key (field.<key>: lowercase letters, digits, - and _)`);
-    if (!fields.has(key)) fields.set(key, i);
-  });
-  for (const { key, to } of mappedHeaders.values()) {
-    if (!fields.has(key)) throw new ImportMappingError(`--columns: ${name} has no column "${to}" for field.${key}`);
-  }
-  return { index, fields };
-}
-
-function csvRow(record: string[], { index, fields }: Columns, at: string): ImportRecord {
-  const cell = (field: CsvField): string => {
-    const i = index[field];
-    return i === undefined ? "" : unguarded(record[i] ?? "");
-  };
-  const issue = (message: string): ImportRecord => ({ kind: "issue", at, message });
-  const title = cell("title").trim();
-  if (title === "") return issue("the title is empty");
-  if (title.length > MAX_TITLE) return issue(`the title is longer than ${MAX_TITLE} characters`);
-  const description = cell("description");
-  if (description.length > MAX_DESCRIPTION) return issue(`the description is longer than ${MAX_DESCRIPTION} characters`);
-  const votesText = cell("votes").trim();
-  let votes: number | null = null;
-  if (votesText !== "") {
-    if (!/^\d{1,9}$/.test(votesText)) return issue(`votes "${votesText}" is not a whole number`);
-    votes = Number(votesText);
-  }
-  const createdText = cell("created_at").trim();
-  const createdAt = createdText === "" ? null : isoDate(createdText);
-  if (createdText !== "" && createdAt === null) return issue(`created_at "${createdText}" is not a date (use ISO 8601, e.g. 2024-03-01T09:30:00Z)`);
-  const email = cell("author_email").trim();
-  if (email !== "" && (email.length > 254 || !EMAIL.test(email))) return issue(`author_email "${email}" is not an email address`);
-  const name = cell("author_name").trim();
-  // Without an id column a row is known by what it says: the same row imports once.
-  const id = cell("id").trim() || `sha256:${createHash("sha256").update(JSON.stringify([title, description, email, createdText])).digest("hex")}`;
-  return {
-    kind: "request",
-    at,
-    sourceId: id,
-    title,
-    description,
-    status: cell("status").trim() || null,
-    createdAt,
-    author: email === "" && name === "" ? null : { sourceId: null, email: email || null, name: name || null, isTeam: false },
-    votes,
-    board: cell("board").trim() === "" ? null : { name: cell("board").trim(), slug: null, private: null },
-    tags: cell("tags")
-      .split(/[,;]/)
-      .map((t) => t.trim())
-      .filter((t) => t !== "")
-      .map((name) => ({ name, color: null, visibility: null })),
-    category: null,
-    fields: Object.fromEntries([...fields].map(([key, i]) => [key, unguarded(record[i] ?? "")])),
-  };
 }

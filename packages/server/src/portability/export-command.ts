@@ -6,9 +6,10 @@ import { parseArgs } from "node:util";
 import { commandConfig, type CommandIo } from "../command-io.js";
 import { openDatabase } from "../db/database.js";
 import { openStorage } from "../storage/open-storage.js";
-import { ExportScopeNotFound, exportArchive, type ExportScope } from "./export.js";
+import { exportArchive } from "./export.js";
+import { ExportScopeNotFound, type ExportScope } from "./export-scope.js";
 import { systemClock } from "../clock.js";
-import { stderrProgress } from "./progress.js";
+import { stderrProgress } from "./count-progress.js";
 import { exportRequestsCsv } from "./requests-csv.js";
 import { withSnapshot } from "./snapshot.js";
 

@@ -1,7 +1,10 @@
 import fs from "node:fs";
-import { csvImporter, MAX_DESCRIPTION, MAX_TITLE } from "./csv-import.js";
-import { ImportInputError, isoDate, type ImportRecord, type Importer, type SourcePerson, type SourceTag } from "./import-records.js";
+import { csvImporter } from "./csv-import.js";
+import { MAX_DESCRIPTION, MAX_TITLE } from "./csv-row.js";
+import { ImportInputError } from "./import-errors.js";
+import type { ImportRecord, Importer, SourcePerson, SourceTag } from "./import-records.js";
 import { object, openJsonFolder, text, type JsonFolder } from "./json-folder.js";
+import { isoDate } from "./source-values.js";
 
 /** Fider's post statuses (its `posts.status` column) by number. */
 const FIDER_STATUS: Record<number, string> = { 0: "open", 1: "started", 2: "completed", 3: "declined", 4: "planned", 5: "duplicate", 6: "deleted" };

@@ -12,7 +12,7 @@ import { importArchiveFile } from "./archive-import-command.js";
 import { parseImportArguments } from "./import-arguments.js";
 import type { ImportCommandOptions, ImportContext, ImportResult } from "./import-format.js";
 import { IMPORT_FORMATS, importUsage } from "./import-formats.js";
-import { ImportInputError, ImportMappingError } from "./import-records.js";
+import { ImportInputError, ImportMappingError } from "./import-errors.js";
 import { mappingFailure, report } from "./import-report.js";
 import { createReporter, progressMode } from "./progress.js";
 import { StatusMapError } from "./status-columns.js";

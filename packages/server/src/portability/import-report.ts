@@ -1,7 +1,7 @@
 import type { AppRow } from "../apps/app-row.js";
 import type { CommandIo } from "../command-io.js";
 import type { ImportCommandOptions, ImportResult } from "./import-format.js";
-import type { ImportMappingError } from "./import-records.js";
+import type { ImportMappingError } from "./import-errors.js";
 
 /** One problem on the line, several one per line. */
 export function mappingFailure(error: ImportMappingError): string {

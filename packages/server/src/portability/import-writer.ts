@@ -10,7 +10,8 @@ import { ImportedPeople } from "./imported-people.js";
 import { writeRequests, type PendingRequest } from "./imported-requests.js";
 import { ImportedTags } from "./imported-tags.js";
 import { writeVotes } from "./imported-votes.js";
-import { ImportMappingError, type CommentRecord, type RequestRecord, type SourcePerson, type VoteRecord } from "./import-records.js";
+import { ImportMappingError } from "./import-errors.js";
+import type { CommentRecord, RequestRecord, SourcePerson, VoteRecord } from "./import-records.js";
 import { BATCH, type ImportCounts, type ImportState, type Known, type WriterOptions } from "./import-state.js";
 import { hasNul, NUL_MESSAGE } from "./nul-text.js";
 

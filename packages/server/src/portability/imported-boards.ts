@@ -3,7 +3,9 @@ import type { Kysely } from "kysely";
 import { createBoard, listBoards, type BoardRow } from "../boards/boards.js";
 import type { Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
-import { ImportMappingError, nameKey, type SourceBoard } from "./import-records.js";
+import { ImportMappingError } from "./import-errors.js";
+import type { SourceBoard } from "./import-records.js";
+import { nameKey } from "./source-values.js";
 
 /** Longest board name, as the console takes it. */
 const MAX_BOARD_NAME = 80;

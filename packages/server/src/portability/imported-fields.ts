@@ -6,7 +6,7 @@ import { toCustomField } from "../custom-fields/field-rows.js";
 import { checkFieldValues, type StoredFieldValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { ImportMappingError } from "./import-records.js";
+import { ImportMappingError } from "./import-errors.js";
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 const TRUE = new Set(["true", "yes", "y", "1", "x", "checked"]);

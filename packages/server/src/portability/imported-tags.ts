@@ -3,7 +3,9 @@ import type { Kysely } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import type { Database } from "../db/schema.js";
 import { createTag, listTags, type TagRow } from "../tags/tags.js";
-import { ImportMappingError, nameKey, type SourceTag } from "./import-records.js";
+import { ImportMappingError } from "./import-errors.js";
+import type { SourceTag } from "./import-records.js";
+import { nameKey } from "./source-values.js";
 
 /** Longest tag name, as the console takes it. */
 const MAX_TAG_NAME = 40;

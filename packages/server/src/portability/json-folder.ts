@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ImportInputError } from "./import-records.js";
+import { ImportInputError } from "./import-errors.js";
 
 /** A folder of JSON files, read one file at a time (memory holds one page, not the export). */
 export interface JsonFolder {

@@ -6,7 +6,7 @@ import { toCustomField } from "../custom-fields/field-rows.js";
 import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
 import { tagsOf } from "../tags/tags.js";
-import { ExportScopeNotFound } from "./export.js";
+import { ExportScopeNotFound } from "./export-scope.js";
 
 /** The columns of the requests CSV, in order. */
 export const REQUESTS_CSV_COLUMNS = [

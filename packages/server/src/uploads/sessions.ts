@@ -8,32 +8,12 @@ import { IDENTITY_HEADERS } from "../http/openapi.js";
 import type { App } from "../http/types.js";
 import { newId, randomToken } from "../ids.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
-import { refuseExecutableName } from "./executables.js";
-import { sanitizeFilename } from "./filenames.js";
-import { claimedImageType, type ImageType } from "./image-types.js";
-import { objectMimeType } from "./object-types.js";
 import { errors, tags } from "./route-options.js";
+import { plannedSlot } from "./session-slots.js";
 import { appKeyRequired, header, resolveUploader } from "./uploader.js";
-import { newStorageKey, newUploadId, type UploadKind, type UploadRow } from "./uploads.js";
 
 /** How long an upload session's token accepts files. */
 export const UPLOAD_SESSION_TTL_MS = 60 * 60_000;
-
-/** MIME types never stored, whatever the file name says. */
-const REFUSED_TYPES = new Set([
-  "image/svg+xml",
-  "text/html",
-  "application/xhtml+xml",
-  "text/javascript",
-  "application/javascript",
-  "application/x-msdownload",
-  "application/vnd.microsoft.portable-executable",
-  "application/x-executable",
-  "application/x-sh",
-  "application/x-mach-binary",
-  "application/vnd.android.package-archive",
-  "application/java-archive",
-]);
 
 /** How a session's token is stored and looked up: its SHA-256. */
 export function sessionTokenHash(token: string): string {
@@ -67,47 +47,8 @@ export function sessionRoutes(scope: App, ctx: Context): void {
       const sessionId = newId("ups", ctx.clock.now());
       const sessionToken = `cpt_up_${randomToken(40)}`;
       const expiresAt = new Date(ctx.clock.now().getTime() + UPLOAD_SESSION_TTL_MS).toISOString();
-      const slots = body.files.map((file, index): UploadRow => {
-        const filename = sanitizeFilename(file.filename);
-        refuseExecutableName(filename);
-        const declared = (file.mimeType ?? file.contentType ?? "").split(";")[0]!.trim().toLowerCase();
-        const size = file.size ?? file.sizeBytes;
-        if (REFUSED_TYPES.has(declared)) throw new ApiError("unsupported_mime_type", { message: `Files of type ${declared} cannot be uploaded` });
-        let kind: UploadKind = "object";
-        let mimeType = objectMimeType(declared);
-        if (declared.startsWith("image/") || body.purpose === "branding") {
-          let claimed: ImageType | undefined;
-          try {
-            claimed = claimedImageType(declared, filename);
-          } catch {
-            claimed = undefined;
-          }
-          if (claimed === undefined) throw new ApiError("unsupported_mime_type", { message: "Images must be PNG, JPEG, WebP, GIF or HEIC" });
-          kind = "image";
-          mimeType = claimed;
-        }
-        if (size !== undefined && size > app.maxAttachmentBytes) throw new ApiError("file_too_large");
-        const id = newUploadId();
-        return {
-          id,
-          appId: app.id,
-          sessionId,
-          submissionId: null,
-          kind,
-          status: "pending",
-          storageKey: newStorageKey(id),
-          clientFileId: file.clientFileId ?? `file-${index + 1}`,
-          filename,
-          mimeType,
-          maxBytes: app.maxAttachmentBytes,
-          size: null,
-          sha256: null,
-          uploaderTokenHash: tokenHash,
-          createdAt: now,
-          uploadedAt: null,
-          attachedAt: null,
-        };
-      });
+      const session = { sessionId, appId: app.id, maxAttachmentBytes: app.maxAttachmentBytes, uploaderTokenHash: tokenHash, purpose: body.purpose, now };
+      const slots = body.files.map((file, index) => plannedSlot(file, index, session));
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto("uploadSessions")

@@ -4,7 +4,8 @@ import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
 import type { JobRunner } from "../jobs/runner.js";
 import { EndpointParams, requireWebhookManager, tags, WEBHOOKS_BASE } from "./endpoint-routes.js";
-import { findEndpoint, listDeliveries, redeliver, sendTestEvent } from "./endpoints.js";
+import { listDeliveries, redeliver, sendTestEvent } from "./delivery-log.js";
+import { findEndpoint } from "./endpoints.js";
 
 const DeliveryParams = Type.Object({ wsId: IdParam("ws"), appId: IdParam("app"), webhookId: IdParam("whk"), deliveryId: IdParam("whd") });
 const DeliveryQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) });

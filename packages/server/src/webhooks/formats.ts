@@ -1,6 +1,7 @@
 import type { WebhookFormat } from "@tidings/protocol";
 import type { WebhookEvent } from "./event-envelope.js";
-import { describeEvent, withLinks, type EventLinks, type EventMessage } from "./messages.js";
+import { withLinks, type EventLinks } from "./event-links.js";
+import { describeEvent, type EventMessage } from "./messages.js";
 
 /**
  * Cuts `text` to at most `max` UTF-16 units (so it fits however a service counts characters),

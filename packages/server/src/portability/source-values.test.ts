@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoDate } from "./import-records.js";
+import { isoDate } from "./source-values.js";
 
 describe("isoDate", () => {
   it("reads the ISO 8601 forms exports use, as UTC", () => {
