@@ -9,5 +9,6 @@ export { recountVotes } from "./feature-requests/recounts.js";
 export { ensureEndUser } from "./users/identity.js";
 export { enqueueJobs, type NewJob } from "./jobs/queue.js";
 export { createBoard } from "./boards/boards.js";
-export { createTag, bulkTag } from "./tags/tags.js";
+export { createTag } from "./tags/tags.js";
+export { bulkTag } from "./tags/request-tags.js";
 export { listFeatureRequests, type ListQuery } from "./feature-requests/listing.js";

@@ -1,33 +1,15 @@
-import type { BoardAccessRule } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { readThrough, type SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { segmentsHolding } from "../segments/members.js";
 import { tokenHash, type EndUserIdentity } from "../users/identity.js";
+import { readerAttributes, ruleAdmits } from "./access-rules.js";
 import { accessRuleOf } from "./board-views.js";
 import { listBoards, type BoardRow } from "./boards.js";
 
 /** How long an app's boards may be reused from the cache (board writes drop them at once). */
 const BOARDS_CACHE_MS = 60_000;
-
-/** The attributes a private board's rule is matched on, as the host last reported them. */
-export interface ReaderAttributes {
-  plan: string | null;
-  isPaying: boolean | null;
-  /** The segments, of those the app's private boards name, that hold the reader. */
-  segmentIds: ReadonlySet<string>;
-}
-
-/** Whether a rule admits a user with these attributes: every condition it names must hold. */
-export function ruleAdmits(rule: BoardAccessRule | null, attributes: ReaderAttributes): boolean {
-  if (rule === null) return true;
-  if (rule.plans !== undefined && (attributes.plan === null || !rule.plans.includes(attributes.plan))) return false;
-  if (rule.isPaying !== undefined && attributes.isPaying !== rule.isPaying) return false;
-  if (rule.segmentId !== undefined && !attributes.segmentIds.has(rule.segmentId)) return false;
-  return true;
-}
 
 /** The boards one public caller may see, and whether that is every board of the app. */
 export interface BoardAudience {
@@ -52,36 +34,6 @@ export async function boardAudience(db: Kysely<Database>, appId: string, identit
   const boards = all.filter((b) => b.visibility === "public" || (attributes !== null && ruleAdmits(accessRuleOf(b), attributes)));
   if (boards.length === all.length) return { boards, all: true, key: "all" };
   return { boards, all: false, key: boards.map((b) => b.id).join(",") };
-}
-
-/**
- * The attributes a rule is matched on, for the end user of `appId` found by token hash or by id
- * (all unknown when there is none), with the segments of `boards`' rules that hold them.
- */
-async function readerAttributes(
-  db: Kysely<Database>,
-  appId: string,
-  who: { tokenHash: string } | { endUserId: string },
-  boards: readonly BoardRow[],
-): Promise<ReaderAttributes> {
-  const users = db.selectFrom("endUsers").select(["id", "plan", "isPaying"]).where("appId", "=", appId);
-  const user = await ("tokenHash" in who ? users.where("tokenHash", "=", who.tokenHash) : users.where("id", "=", who.endUserId)).executeTakeFirst();
-  const segments = [...new Set(boards.map((b) => accessRuleOf(b)?.segmentId).filter((id) => id !== undefined))];
-  return {
-    plan: user?.plan ?? null,
-    isPaying: user?.isPaying == null ? null : user.isPaying === 1,
-    segmentIds: user === undefined || segments.length === 0 ? new Set() : await segmentsHolding(db, appId, segments, user.id),
-  };
-}
-
-/**
- * Whether an end user (by internal id) would see `board` when signed in: always for a public
- * board, else when the board's rule admits their reported attributes. The team checks it before
- * voting for a customer, who would otherwise follow a request they cannot open.
- */
-export async function boardAdmitsEndUser(db: Kysely<Database>, appId: string, board: BoardRow, endUserId: string): Promise<boolean> {
-  if (board.visibility === "public") return true;
-  return ruleAdmits(accessRuleOf(board), await readerAttributes(db, appId, { endUserId }, [board]));
 }
 
 /** The board a public caller names by slug, if it exists and the caller may see it. */

@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
-import { DEFAULT_CACHE_LIMITS, MemoryCache, type CacheLimits, type CacheStats, type SharedCache } from "./shared-cache.js";
+import { DEFAULT_CACHE_LIMITS, MemoryCache, type CacheLimits, type CacheStats } from "./memory-cache.js";
+import type { SharedCache } from "./shared-cache.js";
 
 /** Where the cache reports an outage and its end (a Fastify logger fits). */
 export interface CacheLog {

@@ -7,7 +7,8 @@ import { requireCapability, type Capability } from "../console/capabilities.js";
 import { appTag, type Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { JobRunner } from "../jobs/runner.js";
-import { findEntryInWorkspace, toAdminEntries } from "./entries.js";
+import { findEntryInWorkspace } from "./entries.js";
+import { toAdminEntries } from "./entry-shapes.js";
 
 export const tags = ["console: changelog"];
 export const EntryParams = Type.Object({ wsId: IdParam("ws"), id: IdParam("cl") });

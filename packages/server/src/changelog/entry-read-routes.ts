@@ -4,7 +4,8 @@ import { workspaceAccess } from "../console/auth.js";
 import { WorkspaceParams } from "../console/workspace-params.js";
 import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
-import { findEntryInWorkspace, toAdminEntries } from "./entries.js";
+import { findEntryInWorkspace } from "./entries.js";
+import { toAdminEntries } from "./entry-shapes.js";
 import { EntryParams, tags } from "./entry-command.js";
 
 /** Reading releases: the workspace's list (of one app, or all) and one release, with mail progress. */

@@ -10,7 +10,7 @@ import type { App } from "../http/types.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyReader } from "../users/identity.js";
 import { decodeFeedCursor, encodeFeedCursor } from "./cursor.js";
-import { linkedRequests, toPublicEntry } from "./entries.js";
+import { linkedRequests, toPublicEntry } from "./entry-shapes.js";
 import { errors, Params, tags } from "./public-schemas.js";
 
 /** The reader's identity, when the app's changelog is open to them (anonymous readers only when it allows them). */

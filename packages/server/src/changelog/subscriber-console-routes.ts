@@ -5,11 +5,9 @@ import { AppParams } from "../apps/console-routes.js";
 import { findAppInWorkspace } from "../apps/apps.js";
 import { workspaceAccess } from "../console/auth.js";
 import { requireCapability } from "../console/capabilities.js";
-import { WorkspaceParams } from "../console/workspace-params.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { App } from "../http/types.js";
-import { renderMarkdown } from "./markdown.js";
 
 const tags = ["console: changelog"];
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("confirmed"), Type.Literal("unsubscribed")]);
@@ -38,8 +36,8 @@ export function csvCell(value: string | null): string {
 }
 
 /**
- * Changelog subscribers of an app (list, remove, CSV export) and the Markdown preview of the
- * release editor. Reads need membership; removing needs `content.manage`.
+ * Changelog subscribers of an app (list, remove, CSV export). Reads need membership; removing
+ * needs `content.manage`.
  */
 export function subscriberConsoleRoutes(app: App, ctx: Context): void {
   const db = ctx.db.kysely;
@@ -144,23 +142,6 @@ export function subscriberConsoleRoutes(app: App, ctx: Context): void {
       if (row === undefined) throw new ApiError("not_found", { message: "Subscriber not found" });
       await db.deleteFrom("emailSubscriptions").where("id", "=", row.id).execute();
       return { success: true };
-    },
-  );
-
-  app.post(
-    "/workspaces/:wsId/changelog/preview",
-    {
-      schema: {
-        tags,
-        summary: "Render Markdown as a release would show it (sanitised HTML); for the editor's live preview",
-        params: WorkspaceParams,
-        body: Type.Object({ body: Type.String({ maxLength: 100_000 }) }),
-        response: { 200: Type.Object({ html: Type.String() }) },
-      },
-    },
-    async (request) => {
-      await workspaceAccess(ctx, request, request.params.wsId);
-      return { html: renderMarkdown(request.body.body) };
     },
   );
 }

@@ -4,7 +4,8 @@ import { findAppInWorkspace } from "../apps/apps.js";
 import { workspaceAccess } from "../console/auth.js";
 import type { Context } from "../context.js";
 import type { App } from "../http/types.js";
-import { companyDetail, listCompanies } from "./companies.js";
+import { listCompanies } from "./companies.js";
+import { companyDetail } from "./company-detail.js";
 
 const tags = ["console: companies"];
 

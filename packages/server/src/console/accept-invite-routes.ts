@@ -8,10 +8,11 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { addMember } from "../workspaces/member-changes.js";
 import { ensureConsoleUser } from "../workspaces/console-accounts.js";
 import { AccountChanged, setAccountPassword } from "./account-password.js";
-import { liveInvitation, roleOnAcceptance } from "./invitations.js";
+import { roleOnAcceptance } from "./acceptance-role.js";
+import { liveInvitation } from "./invitations.js";
 import { assertNotLocked, recordLoginFailure } from "./login-lockout.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
-import { requireSameOrigin } from "./sessions.js";
+import { requireSameOrigin } from "./csrf.js";
 import { LOGIN_LIMIT_MESSAGE, signIn } from "./sign-in.js";
 
 const tags = ["console auth"];

@@ -8,7 +8,9 @@ import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import type { WorkspaceRow } from "../workspaces/workspaces.js";
 import { membershipOf } from "../workspaces/members.js";
-import { findSession, requireCsrfToken, sessionCookieOf } from "./sessions.js";
+import { requireCsrfToken } from "./csrf.js";
+import { sessionCookieOf } from "./session-cookie.js";
+import { findSession } from "./sessions.js";
 import { findUserByApiToken, type TokenGrant } from "./tokens.js";
 
 /**

@@ -10,7 +10,7 @@ import { createWorkspace } from "../workspaces/workspaces.js";
 import { ensureConsoleUser } from "../workspaces/console-accounts.js";
 import { setAccountPassword } from "./account-password.js";
 import { hashPassword } from "./passwords.js";
-import { requireSameOrigin } from "./sessions.js";
+import { requireSameOrigin } from "./csrf.js";
 import { requireSetupCode, setupRequired } from "./setup-code.js";
 import { LOGIN_LIMIT_MESSAGE, normalizeEmail, signIn } from "./sign-in.js";
 

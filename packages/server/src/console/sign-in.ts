@@ -1,7 +1,9 @@
 import type { SessionState } from "@tidings/protocol";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
-import { createSession, csrfTokenFor, setSessionCookie } from "./sessions.js";
+import { csrfTokenFor } from "./csrf.js";
+import { setSessionCookie } from "./session-cookie.js";
+import { createSession } from "./sessions.js";
 
 /** What the login bucket answers to setup, sign-in and invitation routes alike. */
 export const LOGIN_LIMIT_MESSAGE = "Too many sign-in attempts from this address. Please try again shortly.";

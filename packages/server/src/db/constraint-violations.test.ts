@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toErrorResponse } from "../http/errors.js";
+import { toErrorResponse } from "../http/error-responses.js";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { isForeignKeyViolation, isUniqueViolation, uniqueViolationColumns } from "./constraint-violations.js";
 

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ruleCondition } from "../segments/rule.js";
 import { searchText } from "../search/search-text.js";
-import { tagsOf } from "../tags/tags.js";
+import { tagsOf } from "../tags/request-tags.js";
 import { fieldCondition, type FieldFilter } from "../custom-fields/filters.js";
 import { recordFieldsOf } from "../custom-fields/record-fields.js";
 import { COMPANY_COUNT, companyRevenueCents, revenueByCurrency, votedByCompany, voterOnPlan } from "../companies/request-revenue.js";

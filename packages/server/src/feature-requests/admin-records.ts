@@ -2,7 +2,8 @@ import type { AdminFeatureRequest, FeatureRequestItem, RevenueByCurrency } from 
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { tagsOf, type TagRow } from "../tags/tags.js";
+import { tagsOf } from "../tags/request-tags.js";
+import type { TagRow } from "../tags/tags.js";
 import { recordFieldsOf } from "../custom-fields/record-fields.js";
 import { COMPANY_COUNT, revenueByCurrency } from "../companies/request-revenue.js";
 import { ITEM_JOINED_COLUMNS, toItem } from "./items.js";

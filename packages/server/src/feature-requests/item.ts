@@ -2,7 +2,8 @@ import type { FeatureRequestItem } from "@tidings/protocol";
 import type { Kysely } from "kysely";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
-import { tagsOf, toPublicTag } from "../tags/tags.js";
+import { tagsOf } from "../tags/request-tags.js";
+import { toPublicTag } from "../tags/tags.js";
 import { itemRows, toItem } from "./items.js";
 import { recentCommenters } from "./recent-commenters.js";
 

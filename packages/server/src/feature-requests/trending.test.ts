@@ -1,7 +1,7 @@
 import { type CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
-import { MemoryCache } from "../cache/shared-cache.js";
+import { MemoryCache } from "../cache/memory-cache.js";
 import { appRequestSetTag, appTag } from "../context.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";

@@ -2,7 +2,6 @@ import net from "node:net";
 import { ErrorCodes, type ErrorCode } from "@tidings/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
-import { clientErrorAnswer } from "./client-errors.js";
 
 /** One answer as it arrived on the socket. */
 interface RawAnswer {
@@ -213,12 +212,5 @@ describe("answers the HTTP parser and framework refuse", () => {
     } finally {
       await https.close();
     }
-  });
-});
-
-describe("clientErrorAnswer", () => {
-  it("answers a head that took longer than the headers timeout with 408 request_timeout", () => {
-    const timeout = Object.assign(new Error("Request timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" });
-    expect(clientErrorAnswer(timeout)).toEqual({ status: 408, body: { error: "Request timeout", code: "request_timeout" } });
   });
 });

@@ -4,12 +4,10 @@ import { FakeClock } from "@tidings/testing/fake-clock";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import {
   IDEMPOTENCY_LEASE_MS,
-  IDEMPOTENCY_TTL_MS,
   keepAnswer,
   markWritten,
   reserve,
   settleRefusal,
-  sweepIdempotencyKeys,
   type Reservation,
 } from "./idempotency-store.js";
 
@@ -83,17 +81,5 @@ describe.each(testDialects())("idempotency key store on %s", (dialect) => {
     const failure = { ...answer, statusCode: 500, body: '{"error":"Internal error"}' };
     await settleRefusal(t.db.kysely, failedAfterWrite, failure);
     expect(await reserve(t.db.kysely, clock, attempt(failedAfterWrite), "fp")).toEqual({ kind: "replay", answer: failure });
-  });
-
-  it("sweeps keys past their 24 hours and only those", async () => {
-    const old = attempt();
-    await reserve(t.db.kysely, clock, old, "fp");
-    clock.advance(IDEMPOTENCY_TTL_MS - 1);
-    const young = attempt();
-    await reserve(t.db.kysely, clock, young, "fp");
-    clock.advance(1);
-    expect(await sweepIdempotencyKeys(t.db.kysely, clock)).toBeGreaterThanOrEqual(1);
-    expect(await rowOf(old)).toBeUndefined();
-    expect(await rowOf(young)).toBeDefined();
   });
 });

@@ -1,8 +1,7 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.js";
-import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
+import { seal, unseal } from "./answer-seal.js";
 import { ApiError } from "./errors.js";
 
 /** How long a key is remembered after its first use: a repeat within it replays, after it runs again. */
@@ -147,52 +146,4 @@ export async function settleRefusal(db: Db, r: Reservation, answer: KeptAnswer):
     .where("state", "=", "pending")
     .executeTakeFirst();
   if (Number(released.numDeletedRows) === 0) await keepAnswer(db, r, answer);
-}
-
-/**
- * Deletes keys past their expiry; answers how many went. Expired rows are already ignored when a
- * key comes again: this only keeps the table small.
- *
- * @example
- * ```ts
- * await sweepIdempotencyKeys(db, clock); // 12
- * ```
- */
-export async function sweepIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
-  const result = await db.deleteFrom("idempotencyKeys").where("expiresAt", "<=", clock.now().toISOString()).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/**
- * A background-job step that runs {@link sweepIdempotencyKeys} at most once per `intervalMs` of
- * the context's clock (the job runner ticks every few seconds).
- *
- * @example
- * ```ts
- * jobs.step(idempotencySweep());
- * ```
- */
-export function idempotencySweep(intervalMs = 10 * 60_000): (ctx: Context) => Promise<void> {
-  let next = Number.NEGATIVE_INFINITY;
-  return async (ctx) => {
-    const now = ctx.clock.now().getTime();
-    if (now < next) return;
-    next = now + intervalMs;
-    await sweepIdempotencyKeys(ctx.db.kysely, ctx.clock);
-  };
-}
-
-/** AES-256-GCM: base64url of IV (12 bytes), tag (16 bytes) and ciphertext. */
-function seal(key: Buffer, text: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const sealed = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-}
-
-function unseal(key: Buffer, stored: string): string {
-  const bytes = Buffer.from(stored, "base64url");
-  const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
 }

@@ -1,5 +1,5 @@
-import { CONSOLE_SESSION_COOKIE, ErrorBodySchema } from "@tidings/protocol";
-import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
+import { CONSOLE_SESSION_COOKIE } from "@tidings/protocol";
+import type { FastifySchema } from "fastify";
 
 /** Request headers a route reads itself (outside its schema), described once here. */
 export const HEADER_DOCS = {
@@ -65,99 +65,4 @@ export interface RouteDescription {
 export function consoleSecurity(method: string | string[]): Security {
   const safe = [method].flat().every((m) => m === "GET" || m === "HEAD");
   return [{ bearer: [] }, safe ? { session: [] } : { session: [], csrf: [] }];
-}
-
-const REQUEST_ID_DOC = {
-  type: "string",
-  description: "Your id for the request (8–64 of `[A-Za-z0-9._-]`), echoed in the answer's `X-Request-Id` and the logs; a fresh UUID otherwise.",
-};
-
-const REFUSAL = { ...ErrorBodySchema, description: "Refused: the error envelope `{error, code?, details?}` (codes in docs/errors.md)" };
-
-/**
- * `getConsoleWorkspacesByWsIdApps` for `GET /api/v1/console/workspaces/:wsId/apps`: the method,
- * then each path segment (a parameter as `By<Name>`), without the `/api/v1` prefix.
- *
- * @example
- * ```ts
- * operationIdOf("DELETE", "/api/v1/feature-requests/:id/vote"); // "deleteFeatureRequestsByIdVote"
- * ```
- */
-export function operationIdOf(method: string, url: string): string {
-  const pascal = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
-  const segments = url
-    .replace(/^\/api\/v1(?=\/|$)/, "")
-    .split("/")
-    .filter(Boolean)
-    .map((segment) => (segment.startsWith(":") ? `By${pascal(segment.slice(1))}` : pascal(segment)));
-  return method.toLowerCase() + segments.join("");
-}
-
-/** The media types the route's scope parses besides JSON, as the body's documented encodings. */
-function bodyEncodings(scope: FastifyInstance): string[] {
-  return ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"].filter((type) => scope.hasContentTypeParser(type));
-}
-
-/**
- * Holds every documented route (not `hide`) to the API description's rules as it is declared:
- * a `summary` is required (registration throws without one), the `operationId` is derived from
- * method and path unless given (and must be unique), and a body lists every encoding its scope
- * parses. Register on the root instance before any route.
- *
- * @example
- * ```ts
- * requireRouteDocs(app);
- * app.get("/api/v1/ping", { schema: { summary: "Ping" } }, () => "pong"); // operationId "getPing"
- * ```
- */
-export function requireRouteDocs(app: FastifyInstance): void {
-  const taken = new Set<string>();
-  app.addHook("onRoute", function (this: FastifyInstance, route: RouteOptions) {
-    const schema: FastifySchema | undefined = route.schema;
-    if (schema === undefined || schema.hide === true) return;
-    const method = [route.method].flat()[0] ?? "GET";
-    if (typeof schema.summary !== "string" || schema.summary.trim() === "") throw new Error(`${method} ${route.url} needs an OpenAPI summary`);
-    const operationId = schema.operationId ?? operationIdOf(method, route.url);
-    if (taken.has(operationId)) throw new Error(`${method} ${route.url}: operationId ${operationId} is taken`);
-    taken.add(operationId);
-    const consumes = schema.body !== undefined && schema.consumes === undefined ? { consumes: bodyEncodings(this) } : {};
-    route.schema = { ...schema, operationId, ...consumes };
-  });
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-/**
- * The description of one route (the `transform` of `@fastify/swagger`; documentation only, the
- * runtime schema is untouched): public unless it names its security, every refusal in the error
- * envelope, the headers it reads as parameters, and a body it reads itself as documented.
- */
-export function describeRoute({ schema, url, route }: RouteDescription & { route: { config?: { describe?: (d: RouteDescription) => RouteDescription } } }): RouteDescription {
-  if (schema.hide === true) return { schema, url };
-  const described = defaults(schema, url);
-  return route.config?.describe?.(described) ?? described;
-}
-
-function defaults(schema: FastifySchema, url: string): RouteDescription {
-  const headers = objectOf(schema.headers);
-  const read = Object.fromEntries((schema.readsHeaders ?? []).map((name) => [name, { type: "string", description: HEADER_DOCS[name] }]));
-  const { readsHeaders: _read, documentedBody, documentedAnswers, ...rest } = schema;
-  const answers = Object.fromEntries(
-    Object.entries(documentedAnswers ?? {}).map(([status, answer]) => [
-      status,
-      { description: answer.description, content: Object.fromEntries(Object.entries(answer.content).map(([type, body]) => [type, { schema: body }])) },
-    ]),
-  );
-  return {
-    url,
-    schema: {
-      ...rest,
-      security: schema.security ?? [],
-      headers: { type: "object", ...headers, properties: { "X-Request-Id": REQUEST_ID_DOC, ...read, ...objectOf(headers.properties) } },
-      response: { ...objectOf(schema.response), ...answers, "4XX": REFUSAL },
-      ...(documentedBody === undefined ? {} : { body: { content: Object.fromEntries(Object.entries(documentedBody).map(([type, body]) => [type, { schema: body }])) } }),
-    },
-  };
 }

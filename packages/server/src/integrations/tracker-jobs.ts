@@ -4,7 +4,9 @@ import { githubAdapter } from "./github/adapter.js";
 import { linearAdapter } from "./linear/adapter.js";
 import type { TrackerAdapter } from "./trackers/adapter.js";
 import { trackerJobKinds } from "./trackers/job-kinds.js";
-import { trackerDemandJobHandler, trackerDemandStep, trackerUnlinkJobHandler, trackerWebhookJobHandler } from "./trackers/sync.js";
+import { trackerDemandJobHandler, trackerDemandStep } from "./trackers/demand-job.js";
+import { trackerUnlinkJobHandler } from "./trackers/unlink-job.js";
+import { trackerWebhookJobHandler } from "./trackers/webhook-job.js";
 
 /** Every issue tracker an app can connect. */
 export const TRACKER_ADAPTERS: readonly TrackerAdapter[] = [githubAdapter, linearAdapter];

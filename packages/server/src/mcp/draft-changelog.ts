@@ -9,7 +9,10 @@ import { listAdminFeatureRequests } from "../feature-requests/admin-list.js";
 import { ApiError } from "../http/errors.js";
 import { listColumns } from "../roadmap/columns.js";
 import { workspaceLinks } from "./links.js";
-import { defineTool, excerpt, idOf, inField } from "./tool.js";
+import { excerpt } from "./excerpt.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 const MAX_REQUESTS = 50;
 

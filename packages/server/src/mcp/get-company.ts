@@ -1,8 +1,11 @@
 import { COMPANY_PAGE_LIMIT } from "@tidings/protocol";
 import { z } from "zod";
-import { companyDetail } from "../companies/companies.js";
+import { companyDetail } from "../companies/company-detail.js";
 import { workspaceLinks } from "./links.js";
-import { defineTool, excerpt, idOf, inField } from "./tool.js";
+import { excerpt } from "./excerpt.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /** How many of each of a user's items a list holds, by user. */
 function countBy(items: readonly { userPublicId: string }[]): Map<string, number> {

@@ -1,7 +1,9 @@
 import { findSubmission } from "../feedback/inbox.js";
 import { linkedRequestOf } from "./linked-request.js";
 import { workspaceLinks } from "./links.js";
-import { defineTool, idOf, inField } from "./tool.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /** One feedback submission whole: text, reporter, device metadata, custom fields, triage, the request it is evidence for. */
 export const getFeedbackTool = defineTool({

@@ -4,7 +4,9 @@ import { DETAIL_VOTER_LIMIT, getAdminFeatureRequestDetail } from "../feature-req
 import { listComments } from "../feature-requests/comment-pages.js";
 import { workspaceLinks } from "./links.js";
 import { requestShape } from "./request-shape.js";
-import { defineTool, idOf, inField } from "./tool.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /**
  * One request with what the dashboard shows of it: board, tags, custom fields, history, comments

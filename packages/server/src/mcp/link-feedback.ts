@@ -7,7 +7,9 @@ import { ApiError } from "../http/errors.js";
 import { linkedRequestOf } from "./linked-request.js";
 import { workspaceLinks, type Links } from "./links.js";
 import { requestShape } from "./request-shape.js";
-import { defineTool, idOf, inField, type ToolCall } from "./tool.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool, type ToolCall } from "./tool.js";
 
 /** The domain's refusals name no field: an unknown feedback is about `feedbackId`, the rest about `requestId`. */
 async function inLinkFields<T>(work: Promise<T>): Promise<T> {

@@ -6,7 +6,9 @@ import { findRequestInWorkspace } from "../feature-requests/triage.js";
 import { ApiError } from "../http/errors.js";
 import { workspaceLinks } from "./links.js";
 import { requestShape } from "./request-shape.js";
-import { defineTool, idOf, inField } from "./tool.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /** The triage rule's refusal about `id` (the console API's path) is about `duplicateId` here. */
 async function asDuplicateField<T>(work: Promise<T>): Promise<T> {

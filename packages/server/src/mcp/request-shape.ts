@@ -1,6 +1,6 @@
 import type { AdminFeatureRequest } from "@tidings/protocol";
 import type { Links } from "./links.js";
-import { excerpt } from "./tool.js";
+import { excerpt } from "./excerpt.js";
 
 /**
  * A request as the tools answer it: ids, the facts a reader ranks by (votes, paying voters,

@@ -4,7 +4,10 @@ import { findAppInWorkspace } from "../apps/apps.js";
 import { listSubmissions } from "../feedback/inbox.js";
 import { linkedRequestOf } from "./linked-request.js";
 import { workspaceLinks } from "./links.js";
-import { dateInput, defineTool, excerpt, idOf, inField } from "./tool.js";
+import { excerpt } from "./excerpt.js";
+import { inField } from "./tool-answers.js";
+import { dateInput, idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /** Lists and searches the feedback inbox, newest first, as the dashboard's inbox does. */
 export const searchFeedbackTool = defineTool({

@@ -9,7 +9,9 @@ import { findColumnInWorkspace } from "../roadmap/columns.js";
 import { findTagInWorkspace } from "../tags/tags.js";
 import { workspaceLinks } from "./links.js";
 import { requestShape } from "./request-shape.js";
-import { defineTool, idOf, inField } from "./tool.js";
+import { inField } from "./tool-answers.js";
+import { idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /** Finds the workspace's requests the way the dashboard's list does, ranked by demand. */
 export const searchRequestsTool = defineTool({

@@ -13,7 +13,8 @@ import { mergeRequestsTool } from "./merge-requests.js";
 import { searchFeedbackTool } from "./search-feedback.js";
 import { searchRequestsTool } from "./search-requests.js";
 import { summarizeChangesTool } from "./summarize-changes.js";
-import { toolError, toolResult, type McpTool, type ToolContext } from "./tool.js";
+import { toolError, toolResult } from "./tool-answers.js";
+import type { McpTool, ToolContext } from "./tool.js";
 
 /**
  * Every tool, read tools first; `writes` ones are offered to `read-write` tokens only. (The cast

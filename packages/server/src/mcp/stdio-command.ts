@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { openRedisCache } from "../cache/redis-cache.js";
-import { cacheLimits, MemoryCache } from "../cache/shared-cache.js";
+import { cacheLimits, MemoryCache } from "../cache/memory-cache.js";
 import { systemClock } from "../clock.js";
 import { commandConfig, type CommandIo } from "../command-io.js";
 import { migrateToLatest } from "../db/migrate.js";

@@ -3,7 +3,9 @@ import { findAppInWorkspace } from "../apps/apps.js";
 import { listColumns } from "../roadmap/columns.js";
 import { changesSince } from "./changes-since.js";
 import { workspaceLinks } from "./links.js";
-import { dateInput, defineTool, idOf, inField } from "./tool.js";
+import { inField } from "./tool-answers.js";
+import { dateInput, idOf } from "./tool-inputs.js";
+import { defineTool } from "./tool.js";
 
 /** What changed in the workspace (or one app) since a date: the digest a team reads on Monday. */
 export const summarizeChangesTool = defineTool({

@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from "prom-client";
-import type { CacheStats } from "../cache/shared-cache.js";
+import type { CacheStats } from "../cache/memory-cache.js";
 
 /** The in-process cache's size, read when scraped; `cacheStats` absent or answering undefined leaves them empty. */
 export function registerCacheGauges(registers: Registry[], sources: { cacheStats?: (() => CacheStats | undefined) | undefined }): void {

@@ -1,6 +1,6 @@
 import type { LogEvent } from "kysely";
 import { Counter, Histogram, Registry } from "prom-client";
-import type { CacheStats } from "../cache/shared-cache.js";
+import type { CacheStats } from "../cache/memory-cache.js";
 import type { Clock } from "../clock.js";
 import type { QueueDepth } from "../jobs/queue-reports.js";
 import type { AttemptOutcome } from "../webhooks/send.js";
@@ -45,7 +45,7 @@ export interface MetricsSources {
   queueDepth: () => Promise<QueueDepth[]>;
   /** A failed read of the queue (the scrape still answers, without the job gauges). */
   onCollectError: (error: unknown) => void;
-  /** The in-process cache's size (see cache/shared-cache.ts); absent or undefined: the gauges stay empty. */
+  /** The in-process cache's size (see cache/memory-cache.ts); absent or undefined: the gauges stay empty. */
   cacheStats?: () => CacheStats | undefined;
   /** Also collect Node's process metrics (CPU, memory, event loop, GC): only for an instance that serves them. @default false */
   processMetrics?: boolean;

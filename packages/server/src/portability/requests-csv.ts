@@ -5,7 +5,7 @@ import { listFields } from "../custom-fields/field-reads.js";
 import { toCustomField } from "../custom-fields/field-rows.js";
 import { parseStoredValues } from "../custom-fields/values.js";
 import type { Database } from "../db/schema.js";
-import { tagsOf } from "../tags/tags.js";
+import { tagsOf } from "../tags/request-tags.js";
 import { ExportScopeNotFound } from "./export-scope.js";
 
 /** The columns of the requests CSV, in order. */

@@ -1,6 +1,6 @@
 import { portalPath, portalSlug, type PortalRoute } from "@tidings/client";
 import escapeHtml from "escape-html";
-import { linkedRequests, toPublicEntry } from "../changelog/entries.js";
+import { linkedRequests, toPublicEntry } from "../changelog/entry-shapes.js";
 import { signInPage, type PortalScreen, type ScreenInput } from "./portal-screen.js";
 import { summary, textOf } from "./screen-text.js";
 

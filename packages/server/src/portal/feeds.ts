@@ -4,7 +4,7 @@ import { Feed } from "feed";
 import { sql } from "kysely";
 import type { AppRow } from "../apps/app-row.js";
 import type { BoardRow } from "../boards/boards.js";
-import { toPublicEntry } from "../changelog/entries.js";
+import { toPublicEntry } from "../changelog/entry-shapes.js";
 import type { Context } from "../context.js";
 import { onPublicBoard } from "../db/public-board.js";
 import { listAddress } from "./addresses.js";

@@ -11,8 +11,9 @@ import { assetRoutes } from "./asset-routes.js";
 import { findPortalAssetDir, loadPortalAssets } from "./assets.js";
 import { listAddress, parsePortalAddress } from "./addresses.js";
 import { feedRoutes } from "./feed-routes.js";
-import { BOARD_FEEDS, feedPath, FEEDS, type FeedName } from "./feeds.js";
-import { messagePage, notFoundPage, portalPage, type FeedLink } from "./html.js";
+import { pageFeeds } from "./page-feeds.js";
+import { portalPage } from "./portal-page.js";
+import { messagePage, notFoundPage } from "./message-page.js";
 import { loadOrganisation } from "./organisation.js";
 import { loadScreen, portalSections } from "./screens.js";
 import { NOT_FOUND_CSP, pageCsp, parseOrigins } from "./page-csp.js";
@@ -106,30 +107,7 @@ export function portalRoutes(app: App, ctx: Context): void {
       return reply.code(301).redirect(screen.path + (query === -1 ? "" : request.url.slice(query)));
     }
     const origin = originOf(request);
-    const feedHref = (name: FeedName) => origin + feedPath(appRow.appKey, name);
-    const board = screen.board;
-    const feeds: FeedLink[] = [
-      ...(appRow.allowAnonymousChangelog === 1
-        ? [
-            { type: "application/rss+xml" as const, title: `${appRow.name}: what's new (RSS)`, href: feedHref("changelog.rss") },
-            { type: "application/atom+xml" as const, title: `${appRow.name}: what's new (Atom)`, href: feedHref("changelog.atom") },
-          ]
-        : []),
-      ...(appRow.allowAnonymousRoadmap === 1
-        ? [
-            { type: "application/rss+xml" as const, title: `${appRow.name}: shipped (RSS)`, href: feedHref("shipped.rss") },
-            { type: "application/atom+xml" as const, title: `${appRow.name}: shipped (Atom)`, href: feedHref("shipped.atom") },
-          ]
-        : []),
-      // A board's own list also links to its own feeds.
-      ...(appRow.allowAnonymousRoadmap === 1 && board !== undefined
-        ? BOARD_FEEDS.map((name) => ({
-            type: FEEDS[name].format === "rss" ? ("application/rss+xml" as const) : ("application/atom+xml" as const),
-            title: `${appRow.name} · ${board.name}: shipped (${FEEDS[name].format === "rss" ? "RSS" : "Atom"})`,
-            href: origin + feedPath(appRow.appKey, name, board),
-          }))
-        : []),
-    ];
+    const feeds = pageFeeds(appRow, origin, screen.board);
     const indexable = appRow.portalIndexable === 1;
     return reply
       .header("Content-Security-Policy", pageCsp(embed, parseOrigins(appRow.allowedEmbedOrigins)))

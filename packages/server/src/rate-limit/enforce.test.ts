@@ -2,7 +2,7 @@ import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import type { Context } from "../context.js";
-import { installErrorHandlers } from "../http/errors.js";
+import { installErrorHandlers } from "../http/error-responses.js";
 import { createMetrics, type Metrics } from "../metrics/metrics.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";

@@ -1,8 +1,8 @@
-import cliProgress from "cli-progress";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { commandConfig, type CommandIo } from "../command-io.js";
-import { listLocalUploads, migrateUploads, type MigrationStep, type MigrationSummary, type SizedStorage } from "./migrate-uploads.js";
+import { listLocalUploads, migrateUploads, type MigrationStep, type SizedStorage } from "./migrate-uploads.js";
+import { progressReporter } from "./migration-progress.js";
 import { openStorage } from "./open-storage.js";
 
 export const STORAGE_USAGE = `Usage: tidings storage migrate [--from <folder>] [--json]
@@ -23,35 +23,6 @@ Exit codes: 0 every upload is in the bucket, 1 some copies failed (run it again)
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** A bar with counts and ETA on a terminal, one plain line per upload otherwise. */
-function progressReporter(io: CommandIo, total: number) {
-  if (io.stderr.isTTY === true && total > 0) {
-    const bar = new cliProgress.SingleBar(
-      {
-        stream: io.stderr,
-        format: "Copying uploads [{bar}] {value}/{total} | {copied} copied, {skipped} already there, {failed} failed | ETA {eta_formatted}",
-        hideCursor: true,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0, { copied: 0, skipped: 0, failed: 0 });
-    return {
-      step: (_step: MigrationStep, summary: MigrationSummary) =>
-        bar.increment(1, { copied: summary.copied, skipped: summary.skipped, failed: summary.failed }),
-      stop: () => bar.stop(),
-    };
-  }
-  let done = 0;
-  return {
-    step: (step: MigrationStep) => {
-      done += 1;
-      const what = step.outcome === "copied" ? "copied" : step.outcome === "skipped" ? "already there" : `FAILED: ${step.error ?? "unknown error"}`;
-      io.stderr.write(`[${done}/${total}] ${step.key} (${step.size} bytes) ${what}\n`);
-    },
-    stop: () => {},
-  };
 }
 
 async function migrate(args: string[], io: CommandIo): Promise<number> {

@@ -8,7 +8,8 @@ import { requireCapability } from "../console/capabilities.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import type { App } from "../http/types.js";
-import { bulkTag, createTag, deleteTag, findTagInWorkspace, listTags, tagCounts, toTag, updateTag, type TagRow } from "./tags.js";
+import { bulkTag } from "./request-tags.js";
+import { createTag, deleteTag, findTagInWorkspace, listTags, tagCounts, toTag, updateTag, type TagRow } from "./tags.js";
 import { writeAppRow } from "../console/app-writes.js";
 
 const TagParams = Type.Object({ wsId: IdParam("ws"), tagId: IdParam("tag") });

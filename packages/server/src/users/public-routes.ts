@@ -1,4 +1,4 @@
-import { ErrorBodySchema, UserAttributesBodySchema, UserAttributesResultSchema, UserProfileSchema } from "@tidings/protocol";
+import { ErrorBodySchema, UserAttributesBodySchema, UserAttributesResultSchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { requirePublicApp } from "../apps/public-app.js";
@@ -10,10 +10,9 @@ import { malformedBodyField, parseCompanyReport, reportedCurrency } from "../com
 import { SIGNATURE_MAX_SKEW_SECONDS, signatureMatches } from "./attribute-signature.js";
 import { writeAttributes } from "./attributes.js";
 import { resolveIdentity } from "./identity.js";
-import { loadProfile } from "./profile.js";
+import { userProfileRoute } from "./profile-route.js";
 
 const tags = ["public: users"];
-const PROFILE_NOT_FOUND = JSON.stringify({ error: "User profile not found" });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema };
 
 /** The body token when present and non-empty, else `X-User-Token` (§5 line 3). */
@@ -22,16 +21,6 @@ function resolvedToken(request: FastifyRequest, bodyToken: string | undefined): 
   if (fromBody !== undefined && fromBody !== "") return fromBody;
   const header = request.headers["x-user-token"];
   return typeof header === "string" ? header.trim() : undefined;
-}
-
-/** The app key a profile read names: `appKey` in the query, else `X-App-Key`; blank is none. */
-function appKeyOf(request: FastifyRequest, queryKey: string | undefined): string | undefined {
-  const header = request.headers["x-app-key"];
-  for (const candidate of [queryKey, typeof header === "string" ? header : undefined]) {
-    const key = candidate?.trim();
-    if (key !== undefined && key !== "") return key;
-  }
-  return undefined;
 }
 
 /** `PUT …/user` (signed attributes) and `GET /api/v1/users/<id>/profile`, both on the `user` budget. */
@@ -106,25 +95,5 @@ export function userPublicRoutes(app: App, ctx: Context): void {
     },
   );
 
-  app.get(
-    "/api/v1/users/:userId/profile",
-    {
-      schema: {
-        tags,
-        summary: "Public profile of an end user (`u_…`) or a team member (`usr_…`)", readsHeaders: ["X-App-Key"],
-        description:
-          "No app key needed; an `appKey` (query, or `X-App-Key`) that is sent must be the end user's app. Unknown ids, users of private apps and a mismatched key all answer the same 404.",
-        params: Type.Object({ userId: Type.String({ maxLength: 128 }) }),
-        querystring: Type.Object({ appKey: Type.Optional(Type.String({ maxLength: 128 })) }),
-        response: { 200: UserProfileSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(ctx, request, "user");
-      const profile = await loadProfile(ctx, request.params.userId, appKeyOf(request, request.query.appKey));
-      // Exactly the production body (no code), as the SDKs compare it.
-      if (profile === undefined) return reply.code(404).type("application/json; charset=utf-8").send(PROFILE_NOT_FOUND as never);
-      return profile;
-    },
-  );
+  userProfileRoute(app, ctx);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { boardAdmitsEndUser } from "../boards/access.js";
+import { boardAdmitsEndUser } from "../boards/access-rules.js";
 import { findBoardOfApp } from "../boards/boards.js";
 import { findCompanyInWorkspace } from "../companies/companies.js";
 import type { Context } from "../context.js";

@@ -3,7 +3,8 @@ import { createAppAuth } from "@octokit/auth-app";
 import type { Context } from "../../context.js";
 import type { TrackerConnectionRow } from "../trackers/adapter.js";
 import { fieldError } from "../trackers/connections.js";
-import { classify, githubOctokit, GithubCallError } from "./client.js";
+import { githubOctokit } from "./client.js";
+import { classify, GithubCallError } from "./failures.js";
 
 /** An installation token is used until this long before it expires, then a new one is minted. */
 export const INSTALLATION_TOKEN_MARGIN_MS = 5 * 60_000;

@@ -17,8 +17,9 @@ import {
   trackerWebhookUrl,
   updateTrackerConnection,
 } from "../trackers/connections.js";
-import { closedColumnOf, githubAdapter, githubMappingOf, isAppInstallation, repositoryOf, type GithubMapping, type LabelColumn } from "./adapter.js";
+import { githubAdapter, isAppInstallation, repositoryOf } from "./adapter.js";
 import { checkPrivateKey } from "./app-auth.js";
+import { closedColumnOf, githubMappingOf, type GithubMapping, type LabelColumn } from "./mapping.js";
 
 /** Where GitHub posts this connection's webhooks. */
 export function githubWebhookUrl(config: Pick<Config, "publicUrl" | "port">, connectionId: string): string {

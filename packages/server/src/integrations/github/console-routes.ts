@@ -18,7 +18,9 @@ import type { App } from "../../http/types.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import type { TrackerConnectionRow, TrackerLinkRow } from "../trackers/adapter.js";
 import { findTrackerConnection } from "../trackers/connections.js";
-import { consoleAccess, trackerConsoleRoutes, type TrackerConsoleSpec } from "../trackers/console-routes.js";
+import { consoleAccess } from "../trackers/console-access.js";
+import { trackerConsoleRoutes } from "../trackers/console-routes.js";
+import type { TrackerConsoleSpec } from "../trackers/console-spec.js";
 import { githubAdapter } from "./adapter.js";
 import { acceptableApiBaseUrl, createConnection, rotateWebhookSecret, toGithubConnection, updateConnection } from "./connections.js";
 

@@ -1,66 +1,10 @@
 import type { LinearBrokenReason } from "@tidings/protocol";
-import { ApiError } from "../../http/errors.js";
-import type { ColumnRow } from "../../roadmap/columns.js";
-import type { TrackerAdapter, TrackerConnectionRow, TrackerIssue } from "../trackers/adapter.js";
-import { classifyLinear, linearClient, type LinearIssue } from "./client.js";
-
-/** The workflow state types that move a request. */
-export type MappedStateType = "completed" | "started" | "canceled";
-
-/** Where a Linear connection's state changes move requests (column ids; null: the default). */
-export interface LinearMapping {
-  completedColumnId: string | null;
-  startedColumnId: string | null;
-  canceledColumnId: string | null;
-}
-
-/** A connection's column mapping. */
-export function linearMappingOf(row: Pick<TrackerConnectionRow, "mapping">): LinearMapping {
-  return JSON.parse(row.mapping) as LinearMapping;
-}
-
-/**
- * The column an issue entering a state of `type` moves its request to: the chosen one, else
- * the default (completed: the first done column; started: the `in-progress` column; canceled: none).
- */
-export function stateColumnOf(mapping: LinearMapping, type: string, columns: readonly ColumnRow[]): ColumnRow | undefined {
-  switch (type) {
-    case "completed":
-      return columns.find((c) => c.id === mapping.completedColumnId) ?? columns.find((c) => c.kind === "done");
-    case "started":
-      return columns.find((c) => c.id === mapping.startedColumnId) ?? columns.find((c) => c.slug === "in-progress");
-    case "canceled":
-      return columns.find((c) => c.id === mapping.canceledColumnId);
-    default:
-      return undefined;
-  }
-}
-
-/**
- * The identifier a reference names: `ENG-123` (any case) or the issue's URL
- * (`https://linear.app/acme/issue/ENG-123/a-slug`); 404 `linear_issue_not_found` otherwise.
- *
- * @example
- * ```ts
- * parseLinearIssueRef("https://linear.app/acme/issue/ENG-123/dark-mode"); // "ENG-123"
- * ```
- */
-export function parseLinearIssueRef(ref: string): string {
-  const text = ref.trim();
-  let match = /^([A-Za-z][A-Za-z0-9]{0,9}-\d{1,9})$/.exec(text);
-  if (match === null) match = /^https?:\/\/[^/]+\/[^/]+\/issue\/([A-Za-z][A-Za-z0-9]{0,9}-\d{1,9})(?:[/?#].*)?$/.exec(text);
-  if (match === null) throw new ApiError("linear_issue_not_found", { message: `"${text.slice(0, 200)}" is not a Linear issue identifier or URL` });
-  return match[1]!.toUpperCase();
-}
-
-/** What a webhook job carries: the parts of an Issue `update` delivery Tidings acts on. */
-export interface LinearWebhookJobPayload {
-  connectionId: string;
-  deliveryId: string;
-  issueId: string;
-  /** The new workflow state's type (`started`, `completed`, `canceled`, …). */
-  stateType: string;
-}
+import type { TrackerAdapter, TrackerIssue } from "../trackers/adapter.js";
+import { linearClient, type LinearIssue } from "./client.js";
+import { classifyLinear } from "./failures.js";
+import { parseLinearIssueRef } from "./issue-ref.js";
+import { linearMappingOf, stateColumnOf } from "./mapping.js";
+import type { LinearWebhookJobPayload } from "./webhook-events.js";
 
 const WHY: Record<LinearBrokenReason, string> = {
   unauthorized: "Linear refused its API key (revoked, expired or replaced)",

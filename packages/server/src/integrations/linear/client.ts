@@ -1,12 +1,11 @@
-import { AuthenticationLinearError, ForbiddenLinearError, LinearClient, LinearError, LinearErrorType, RatelimitedLinearError } from "@linear/sdk";
+import { LinearClient, LinearError, LinearErrorType } from "@linear/sdk";
 import { LINEAR_API_URL } from "@tidings/protocol";
 import { checkWebhookUrl } from "../../webhooks/address-guard.js";
 import type { Context } from "../../context.js";
+import { NotOfTeamError } from "./failures.js";
 
 /** How long Linear has to answer one call. */
 export const LINEAR_TIMEOUT_MS = 10_000;
-/** The wait after a rate limit that names no time. */
-export const LINEAR_RATE_LIMIT_WAIT_MS = 60_000;
 
 /** What a connection needs to call Linear. */
 export interface LinearTarget {
@@ -23,43 +22,6 @@ export interface LinearIssue {
   description: string;
   url: string;
   teamId: string | undefined;
-}
-
-/** Why a call failed, as the caller acts on it. */
-export type LinearFailure =
-  | { kind: "rate_limited"; retryAfterMs: number }
-  | { kind: "unauthorized" }
-  | { kind: "forbidden" }
-  | { kind: "not_found" }
-  | { kind: "error"; message: string };
-
-/**
- * What a failed call means: HTTP 429 or a `RATELIMITED` GraphQL error is a rate limit (with
- * Linear's `retry-after` or reset time), an authentication error is a refused key, a forbidden
- * one a key without access; an "entity not found" answer is a missing issue.
- */
-export function classifyLinear(error: unknown, nowMs: number): LinearFailure {
-  if (error instanceof NotOfTeamError) return { kind: "not_found" };
-  if (!(error instanceof LinearError)) return { kind: "error", message: error instanceof Error ? error.message : String(error) };
-  const codes = ((error.raw as { response?: { errors?: Array<{ extensions?: { code?: unknown } }> } } | undefined)?.response?.errors ?? []).map((e) => e.extensions?.code);
-  if (error instanceof RatelimitedLinearError || codes.includes("RATELIMITED")) {
-    const limited = error instanceof RatelimitedLinearError ? error : undefined;
-    const reset = limited?.requestsResetAt ?? limited?.complexityResetAt;
-    const retryAfterMs = limited?.retryAfter !== undefined ? limited.retryAfter * 1000 : reset !== undefined ? Math.max(1000, reset - nowMs) : LINEAR_RATE_LIMIT_WAIT_MS;
-    return { kind: "rate_limited", retryAfterMs };
-  }
-  if (error instanceof AuthenticationLinearError) return { kind: "unauthorized" };
-  if (error instanceof ForbiddenLinearError) return { kind: "forbidden" };
-  if (/not found/i.test(error.message)) return { kind: "not_found" };
-  return { kind: "error", message: error.message };
-}
-
-/** An issue that exists but belongs to another team than the connection's. */
-export class NotOfTeamError extends Error {
-  constructor(identifier: string) {
-    super(`${identifier} is not an issue of the connected team`);
-    this.name = "NotOfTeamError";
-  }
 }
 
 /** The calls Tidings makes to Linear for one connection. */

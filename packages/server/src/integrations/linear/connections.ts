@@ -7,7 +7,8 @@ import { listColumns } from "../../roadmap/columns.js";
 import type { WebhookAllowList } from "../../webhooks/address-guard.js";
 import type { TrackerConnectionRow } from "../trackers/adapter.js";
 import { acceptableApiUrl, columnInfo, columnResolver, insertTrackerConnection, trackerWebhookUrl, updateTrackerConnection } from "../trackers/connections.js";
-import { linearAdapter, linearMappingOf, stateColumnOf, type LinearMapping, type MappedStateType } from "./adapter.js";
+import { linearAdapter } from "./adapter.js";
+import { linearMappingOf, stateColumnOf, type LinearMapping, type MappedStateType } from "./mapping.js";
 
 /** Where Linear posts this connection's webhooks. */
 export function linearWebhookUrl(config: Pick<Config, "publicUrl" | "port">, connectionId: string): string {

@@ -16,7 +16,8 @@ import type { App } from "../../http/types.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import type { TrackerLinkRow } from "../trackers/adapter.js";
 import { findTrackerConnection } from "../trackers/connections.js";
-import { trackerConsoleRoutes, type TrackerConsoleSpec } from "../trackers/console-routes.js";
+import { trackerConsoleRoutes } from "../trackers/console-routes.js";
+import type { TrackerConsoleSpec } from "../trackers/console-spec.js";
 import { linearAdapter } from "./adapter.js";
 import { acceptableLinearApiUrl, createLinearConnection, toLinearConnection, updateLinearConnection } from "./connections.js";
 

@@ -6,7 +6,8 @@ import { ApiError } from "../../http/errors.js";
 import { CONSOLE_BODY_LIMIT, type App } from "../../http/types.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { rawJsonBodies, takeDelivery } from "../trackers/webhook-intake.js";
-import { linearAdapter, type LinearWebhookJobPayload } from "./adapter.js";
+import { linearAdapter } from "./adapter.js";
+import { linearJobPayload } from "./webhook-events.js";
 
 /** How far a delivery's `webhookTimestamp` may be from now, as Linear's docs advise. */
 export const LINEAR_TIMESTAMP_TOLERANCE_MS = 60_000;
@@ -32,17 +33,6 @@ export function validLinearSignature(raw: string, signature: string, secret: str
   const expected = Buffer.from(createHmac("sha256", secret).update(raw).digest("hex"));
   const given = Buffer.from(signature.trim().toLowerCase());
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/** The parts of an Issue `update` delivery that changed its state, or undefined for anything else. */
-function jobPayload(connection: { id: string; teamId: string }, deliveryId: string, payload: Record<string, unknown>): LinearWebhookJobPayload | undefined {
-  const { action, type, data, updatedFrom } = payload as { action?: unknown; type?: unknown; data?: Record<string, unknown>; updatedFrom?: Record<string, unknown> };
-  if (action !== "update" || type !== "Issue" || typeof data !== "object" || data === null) return undefined;
-  if (typeof updatedFrom !== "object" || updatedFrom === null || !("stateId" in updatedFrom)) return undefined;
-  if (typeof data.teamId === "string" && data.teamId !== connection.teamId) return undefined;
-  const state = data.state as { type?: unknown } | undefined;
-  if (typeof data.id !== "string" || typeof state?.type !== "string") return undefined;
-  return { connectionId: connection.id, deliveryId, issueId: data.id, stateType: state.type };
 }
 
 /**
@@ -101,7 +91,7 @@ export function linearWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       if (typeof deliveryId !== "string" || deliveryId === "" || deliveryId.length > 100) {
         throw new ApiError("validation_failed", { message: "Linear-Delivery is required", details: { formErrors: ["Linear-Delivery is required"], fieldErrors: {} } });
       }
-      const job = jobPayload(connection, deliveryId, payload as Record<string, unknown>);
+      const job = linearJobPayload(connection, deliveryId, payload as Record<string, unknown>);
       return reply.code(202).send(await takeDelivery(ctx, jobs, linearAdapter, { connectionId: connection.id, deliveryId, event: typeof (payload as { type?: unknown }).type === "string" ? String((payload as { type: string }).type) : "", job }));
     },
   );

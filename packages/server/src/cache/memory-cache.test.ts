@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { MemoryCache } from "./shared-cache.js";
+import { MemoryCache } from "./memory-cache.js";
 
 describe("MemoryCache", () => {
   it("expires entries after their TTL on the injected clock", async () => {
