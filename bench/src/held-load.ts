@@ -42,7 +42,7 @@ const postgresUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 const engines = (process.env.BENCH_HELD_ENGINES ?? (postgresUrl === undefined ? "sqlite" : "sqlite,postgres")).split(",").map((s) => s.trim());
 if (engines.includes("postgres") && postgresUrl === undefined) throw new Error("BENCH_HELD_ENGINES=postgres needs BENCH_DATABASE_URL");
 /** The tables the load's writes change, vacuumed and analyzed during each window when autovacuum is off. */
-const WRITTEN_TABLES = "feature_requests, feature_request_search, feature_request_votes, feature_request_comments, end_users, submissions";
+const WRITTEN_TABLES = "feature_requests, feature_request_search, feature_request_title_words, feature_request_votes, feature_request_comments, end_users, submissions";
 const WORDS = ["dark", "mode", "export", "sync", "offline", "widget", "calendar", "share", "import", "theme", "search", "filter"];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 

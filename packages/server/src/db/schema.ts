@@ -525,13 +525,23 @@ export interface FeatureRequestsFtsTable {
 
 /**
  * PostgreSQL only: every word prefix (one to eight letters) of each public request's search texts,
- * kept by triggers on `feature_requests` (migration 0024), and those of its title alone, each
- * after the app's id and a space (`titleKeys`, migration 0039).
+ * kept by triggers on `feature_requests` (migration 0024).
  */
 export interface FeatureRequestSearchTable {
   featureRequestId: string;
   prefixes: string[];
-  titleKeys: Generated<string[]>;
+}
+
+/**
+ * PostgreSQL only: one row per public request and distinct word of its title (cut to eight
+ * letters), with all those words (`words`, each after a space), kept by triggers on
+ * `feature_requests` (migration 0041) for the similar-requests lookups.
+ */
+export interface FeatureRequestTitleWordsTable {
+  appId: string;
+  word: string;
+  featureRequestId: string;
+  words: string;
 }
 
 /** A signed-in browser: only the SHA-256 of the session cookie is stored. */
@@ -747,6 +757,7 @@ export interface Database {
   workspaceUsage: WorkspaceUsageTable;
   featureRequestsFts: FeatureRequestsFtsTable;
   featureRequestSearch: FeatureRequestSearchTable;
+  featureRequestTitleWords: FeatureRequestTitleWordsTable;
   serverSettings: ServerSettingsTable;
   submissions: SubmissionsTable;
   uploadSessions: UploadSessionsTable;

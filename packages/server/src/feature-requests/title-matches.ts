@@ -19,15 +19,15 @@ export interface TitleLookup {
 
 /**
  * Public requests (approved, not merged) of an app whose titles hold words starting with the
- * terms of each lookup, each lookup stopping at its limit, all of them in one statement (on
- * PostgreSQL, one for lookups of one word and one for the others). So what is read is bounded
- * whatever the size of the board: on SQLite each lookup walks the FTS5 postings of its title
- * words (the prefix indexes of migration 0007), newest indexed first, until it has its rows, and
- * one of several words that are all common reads a bounded number of one word's postings instead
- * (see {@link WALKED_POSTINGS}); on PostgreSQL it reads the GIN index of the app's title words
- * (migration 0039), a common word's postings sampled (see {@link GIN_SAMPLE}). Terms hold letters
- * and digits only (see searchText), at most six of them (see STEM_LETTERS), so they need no
- * quoting and each is one key of either index. A request found by several lookups comes once.
+ * terms of each lookup, each lookup stopping at its limit, all of them in one statement. So what
+ * is read is bounded whatever the size of the board: on SQLite each lookup walks the FTS5
+ * postings of its title words (the prefix indexes of migration 0007), newest indexed first, until
+ * it has its rows, and one of several words that are all common reads a bounded number of one
+ * word's postings instead (see {@link WALKED_POSTINGS}); on PostgreSQL each reads a bounded
+ * number of entries of one word in the app's title words table (migration 0041, see onPostgres).
+ * Terms hold letters and digits only (see searchText), at most six of them (see STEM_LETTERS), so
+ * they need no quoting and each is a prefix of one key of either index. A request found by
+ * several lookups comes once.
  *
  * @example
  * ```ts
@@ -49,42 +49,11 @@ export async function titleMatches(
     const arms = asked.map((lookup, i) => onSqlite(scope, lookup, drivers[i]));
     rows = (await sql<TitleMatch>`${sql.join(arms, sql` union all `)}`.execute(db)).rows;
   } else {
-    const union = (of: readonly TitleLookup[]) => sql<TitleMatch>`${sql.join(of.map((lookup) => onPostgres(scope, lookup)), sql` union all `)}`;
-    // On PostgreSQL the lookups of one word are sampled, the others exact (see GIN_SAMPLE).
-    const single = asked.filter((l) => new Set(l.terms).size === 1);
-    const several = asked.filter((l) => new Set(l.terms).size > 1);
-    rows = [];
-    if (several.length > 0) rows.push(...(await union(several).execute(db)).rows);
-    if (single.length > 0) {
-      rows.push(...(await sampled(union(single)).execute(db)).rows);
-      // Within a caller's transaction the setting would outlive the statement: its other lookups stay exact.
-      if (db.isTransaction) await sql`select set_config('gin_fuzzy_search_limit', '0', true)`.execute(db);
-    }
+    rows = (await onPostgres(scope, asked).execute(db)).rows;
   }
   const found = new Map<string, TitleMatch>();
   for (const row of rows) if (!found.has(row.id)) found.set(row.id, { ...row, voteCount: Number(row.voteCount) });
   return [...found.values()];
-}
-
-/**
- * The most postings a GIN lookup of one title word gathers before its rows are read: past it,
- * PostgreSQL keeps a random sample of about this many (`gin_fuzzy_search_limit`). A GIN lookup
- * gathers every posting of its keys before it reads a row, so a common word's lookup would cost
- * as much as the requests holding it (about 1.5 ms for 12,000 on the bench's 100k board), even
- * under a LIMIT of 20; sampled, it costs as much on any board. Any few of the requests holding
- * one word are as good candidates as any others, and a word held by fewer requests than this is
- * never sampled. Lookups of several words stay exact: PostgreSQL would sample each word's
- * postings apart, and their intersection could lose the very request holding them all.
- */
-export const GIN_SAMPLE = 1000;
-
-/**
- * `union` with its GIN lookups sampled (see {@link GIN_SAMPLE}), in one statement: the setting is
- * made by an init plan that the one-time filter runs before any lookup, and, local to the
- * statement's own transaction, it ends with the statement.
- */
-function sampled(union: RawBuilder<TitleMatch>): RawBuilder<TitleMatch> {
-  return sql<TitleMatch>`select * from (${union}) m where (select set_config('gin_fuzzy_search_limit', ${String(GIN_SAMPLE)}, true)) is not null`;
 }
 
 function onBoards(boardIds: readonly string[] | undefined): RawBuilder<unknown> {
@@ -92,8 +61,9 @@ function onBoards(boardIds: readonly string[] | undefined): RawBuilder<unknown> 
 }
 
 /**
- * How many of a word's newest title postings a SQLite lookup of several words reads when every
- * one of its words is common. FTS5 finds the requests holding several words by stepping through
+ * How many title postings of one word a lookup reads at most on PostgreSQL (see onPostgres), and
+ * how many of a word's newest a SQLite lookup of several words reads when every one of its words
+ * is common. FTS5 finds the requests holding several words by stepping through
  * each word's postings in turn, so when every word is common and few requests hold them all, it
  * walked about as many postings as the words have (20 to 30 ms for two words on a board of 1M
  * requests, 0.7 ms on 100k). Then the lookup reads instead the newest this many postings of the
@@ -162,27 +132,50 @@ function onSqlite(scope: { appId: string; boardIds?: readonly string[] | undefin
     limit ${lookup.limit})`;
 }
 
-function onPostgres(scope: { appId: string; boardIds?: readonly string[] | undefined }, lookup: TitleLookup): RawBuilder<TitleMatch> {
-  // Each key is the app's id and a word prefix of a title (migration 0039), so the GIN index
-  // answers exactly the app's public requests whose title holds every term, and the lookup
-  // stops as soon as it has read enough of them. No order: ordering the matches would read them all.
-  const keys = [...new Set(lookup.terms)].map((term) => `${scope.appId} ${term}`);
+/**
+ * The lookups on PostgreSQL, in one statement, through the title words table (migration 0041):
+ * a btree keyed by app and word whose entries carry every word of their title. A lookup reads at
+ * most {@link WALKED_POSTINGS} entries of one of its terms, its driver, and keeps the titles
+ * holding its other terms too, so its cost stays the same on any board. The driver of a lookup of
+ * several terms is the one held by the fewest titles (counted up to that bound, once per term for
+ * all lookups): when one of its terms is held by fewer, the lookup reads all its holders and is
+ * exact, as the GIN index of migration 0039 was, without gathering every posting of the others.
+ * When every term is common, it finds those of the driver's first entries that hold the others,
+ * as SQLite's bounded lookups do. A term matches the words starting with it: the entries between
+ * it and it followed by the last code point, in the column's byte order ("C").
+ */
+function onPostgres(scope: { appId: string; boardIds?: readonly string[] | undefined }, lookups: readonly TitleLookup[]): RawBuilder<TitleMatch> {
   const listed = sql`fr.moderation = 'approved' and fr.merged_into_id is null${onBoards(scope.boardIds)}`;
-  if (keys.length === 1) {
-    return sql<TitleMatch>`(select fr.id, fr.title, fr.vote_count, fr.created_at
-      from feature_request_search s join feature_requests fr on fr.id = s.feature_request_id
-      where s.title_keys @> ${sql.val(keys)}::text[] and ${listed}
-      limit ${lookup.limit})`;
-  }
-  // Several words: the index lookup is a materialized CTE, planned apart from the LIMIT. Under
-  // the LIMIT the planner, counting the words as if independent, chose for two common words
-  // seldom in one title to scan the whole table for its few rows (1-1.5 s on a board of 1M
-  // requests) instead of reading both words' postings (under 10 ms). The CTE is still read
-  // lazily: the lookup stops at its limit. One word keeps the plain form, whose estimate holds
-  // and whose scan under the LIMIT stops early.
-  return sql<TitleMatch>`(with m as materialized (select feature_request_id from feature_request_search where title_keys @> ${sql.val(keys)}::text[])
-    select fr.id, fr.title, fr.vote_count, fr.created_at
-    from m join feature_requests fr on fr.id = m.feature_request_id
-    where ${listed}
-    limit ${lookup.limit})`;
+  const upTo = (term: string) => `${term}\u{10FFFF}`;
+  // Newest first (ids grow with time), as on SQLite; the count reads them in either order.
+  const holders = (lo: RawBuilder<unknown>, hi: RawBuilder<unknown>) =>
+    sql`select w.feature_request_id, w.words from feature_request_title_words w
+      where w.app_id = ${scope.appId} and w.word >= ${lo} and w.word < ${hi}
+      order by w.word desc, w.feature_request_id desc limit ${WALKED_POSTINGS}`;
+  const several = [...new Set(lookups.flatMap((l) => (new Set(l.terms).size > 1 ? l.terms : [])))];
+  const arms = lookups.map((lookup) => {
+    const terms = [...new Set(lookup.terms)];
+    if (terms.length === 1) {
+      return sql`(select fr.id, fr.title, fr.vote_count, fr.created_at
+        from (${holders(sql.val(terms[0]), sql.val(upTo(terms[0]!)))}) h join feature_requests fr on fr.id = h.feature_request_id
+        where ${listed} limit ${lookup.limit})`;
+    }
+    const holdsAll = sql.join(
+      terms.map((term) => sql`strpos(h.words, ${` ${term}`}) > 0`),
+      sql` and `,
+    );
+    return sql`(select fr.id, fr.title, fr.vote_count, fr.created_at
+      from (select lo, hi from held where lo in (${sql.join(terms)}) order by n, length(lo) desc, lo limit 1) d
+      cross join lateral (${holders(sql.ref("d.lo"), sql.ref("d.hi"))}) h
+      join feature_requests fr on fr.id = h.feature_request_id
+      where ${holdsAll} and ${listed} limit ${lookup.limit})`;
+  });
+  const union = sql.join(arms, sql` union all `);
+  if (several.length === 0) return sql<TitleMatch>`${union}`;
+  const terms = sql.join(several.map((term) => sql`(${term}, ${upTo(term)})`));
+  // Materialized: every lookup reads the counts, and they are made once.
+  return sql<TitleMatch>`with held as materialized (select t.lo, t.hi,
+      (select count(*) from (${holders(sql.ref("t.lo"), sql.ref("t.hi"))}) c) as n
+    from (values ${terms}) as t (lo, hi))
+    ${union}`;
 }
