@@ -188,6 +188,12 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await titles("mo")).toEqual([]);
     expect(await titles("sync", "off")).toEqual(["Offline sync"]);
     expect([await stored(dark!.id), await stored(kiosk!.id)]).toEqual([0, 0]);
+    // Merged into another request, then split off again.
+    await db.updateTable("featureRequests").set({ mergedIntoId: kiosk!.id }).where("id", "=", offline!.id).execute();
+    expect(await titles("sync", "off")).toEqual([]);
+    expect(await stored(offline!.id)).toBe(0);
+    await db.updateTable("featureRequests").set({ mergedIntoId: null }).where("id", "=", offline!.id).execute();
+    expect(await titles("sync", "off")).toEqual(["Offline sync"]);
     await db.deleteFrom("apps").where("id", "=", appId).execute();
     expect(await stored(offline!.id)).toBe(0);
   });

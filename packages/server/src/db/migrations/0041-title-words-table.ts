@@ -52,9 +52,11 @@ begin
     where app_id = old.app_id and word = any (search_title_words(old.search_title)) and feature_request_id = old.id;
   end if;
   if is_listed then
-    insert into feature_request_title_words (app_id, word, feature_request_id, words)
+    -- A row left by an earlier state is brought up to date rather than failing the update.
+    insert into feature_request_title_words as f (app_id, word, feature_request_id, words)
     select new.app_id, w.word, new.id, ' ' || array_to_string(t.words, ' ')
-    from (select search_title_words(new.search_title) as words) t cross join lateral unnest(t.words) as w (word);
+    from (select search_title_words(new.search_title) as words) t cross join lateral unnest(t.words) as w (word)
+    on conflict (app_id, word, feature_request_id) do update set words = excluded.words where f.words <> excluded.words;
   end if;
   return null;
 end
