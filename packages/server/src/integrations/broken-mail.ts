@@ -3,6 +3,7 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
+import { workspaceOwners } from "../workspaces/members.js";
 
 /** What the owners' mail says about a connection that stopped. */
 export interface BrokenConnectionNotice {
@@ -31,14 +32,7 @@ export interface BrokenConnectionNotice {
  */
 export async function mailOwnersConnectionBroken(trx: Kysely<Database>, ctx: Pick<Context, "clock" | "config">, notice: BrokenConnectionNotice): Promise<void> {
   const app = await trx.selectFrom("apps").select(["id", "name", "workspaceId"]).where("id", "=", notice.appId).executeTakeFirstOrThrow();
-  const owners = await trx
-    .selectFrom("memberships as m")
-    .innerJoin("consoleUsers as u", "u.id", "m.userId")
-    .select(["u.id", "u.email"])
-    .where("m.workspaceId", "=", app.workspaceId)
-    .where("m.role", "=", "owner")
-    .orderBy("u.id")
-    .execute();
+  const owners = await workspaceOwners(trx, app.workspaceId);
   const base = publicBase(ctx.config);
   const host = new URL(base).hostname;
   const kind = notice.service.toLowerCase();

@@ -4,6 +4,7 @@ import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
+import { workspaceOwners } from "../workspaces/members.js";
 
 /**
  * Disables an endpoint whose run of failed deliveries reached the limit, and mails the
@@ -25,14 +26,7 @@ export async function disableFailing(trx: Kysely<Database>, ctx: Context, endpoi
     .select(["e.url", "e.consecutiveFailures", "a.id as appId", "a.name as appName", "a.workspaceId"])
     .where("e.id", "=", endpointId)
     .executeTakeFirstOrThrow();
-  const owners = await trx
-    .selectFrom("memberships as m")
-    .innerJoin("consoleUsers as u", "u.id", "m.userId")
-    .select(["u.id", "u.email"])
-    .where("m.workspaceId", "=", endpoint.workspaceId)
-    .where("m.role", "=", "owner")
-    .orderBy("u.id")
-    .execute();
+  const owners = await workspaceOwners(trx, endpoint.workspaceId);
   const settings = `${publicBase(ctx.config)}/admin/w/${endpoint.workspaceId}/a/${endpoint.appId}/webhooks`;
   const host = new URL(publicBase(ctx.config)).hostname;
   const jobs = owners.map((owner) => ({

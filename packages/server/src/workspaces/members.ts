@@ -55,3 +55,18 @@ export async function memberByEmail(db: Kysely<Database>, workspaceId: string, e
     .executeTakeFirst();
   return row === undefined ? undefined : toMembership(row);
 }
+
+/**
+ * The owners of a workspace, the console users told when something of theirs breaks (a failing
+ * webhook endpoint, a tracker connection), in a stable order.
+ */
+export function workspaceOwners(db: Kysely<Database>, workspaceId: string): Promise<Array<{ id: string; email: string }>> {
+  return db
+    .selectFrom("memberships as m")
+    .innerJoin("consoleUsers as u", "u.id", "m.userId")
+    .select(["u.id", "u.email"])
+    .where("m.workspaceId", "=", workspaceId)
+    .where("m.role", "=", "owner")
+    .orderBy("u.id")
+    .execute();
+}
