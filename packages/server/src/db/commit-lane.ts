@@ -97,6 +97,8 @@ export function createLane(kysely: Kysely<Database>, options: GroupCommitOptions
     // synchronous is relaxed, or it would be acknowledged without a sync.
     kysely.connection().execute(async (conn) => {
       if (combined) {
+        const alone = await runAlone(conn, batch);
+        if (alone !== undefined) return alone;
         // PostgreSQL: `begin` and `commit` sent with the first and last savepoint statements.
         await conn.executeQuery(BEGIN_THEN_SAVEPOINT);
         try {
@@ -160,6 +162,29 @@ export function createLane(kysely: Kysely<Database>, options: GroupCommitOptions
     new Promise<T>((resolve, reject) =>
       submit({ work: work as SharedWork<unknown> | BatchedWork<unknown, unknown>, attempts: 1, resolve: resolve as (value: unknown) => void, reject }),
     );
+}
+
+/**
+ * PostgreSQL: when every unit of a transaction belongs to one batch that can run alone (see
+ * `Batch.alone`), that statement and its outcomes, in the units' order; undefined when the
+ * transaction must run. A statement that fails has written nothing, so its error is every unit's.
+ */
+async function runAlone(conn: Kysely<Database>, units: Pending[]): Promise<Array<Outcome<unknown>> | undefined> {
+  const first = units[0]!.work;
+  if (typeof first === "function" || first.batch.alone === undefined) return undefined;
+  const inputs: unknown[] = [];
+  for (const unit of units) {
+    if (typeof unit.work === "function" || unit.work.batch !== first.batch) return undefined;
+    inputs.push(unit.work.input);
+  }
+  let outcomes: Array<Outcome<unknown>> | undefined;
+  try {
+    outcomes = await first.batch.alone(conn, inputs);
+  } catch (error) {
+    return units.map(() => ({ ok: false, error }));
+  }
+  if (outcomes !== undefined && outcomes.length !== inputs.length) throw new Error(`a batch answered ${outcomes.length} outcomes for ${inputs.length} units`);
+  return outcomes;
 }
 
 /** What a transaction runs under one savepoint: one unit of work, or every unit of one batch. */

@@ -219,4 +219,50 @@ describe.skipIf(!testDialects().includes("postgres"))("group commit on PostgreSQ
     // The first run's writes were rolled back with it.
     expect(await slugs(t.db, "gr-")).toEqual(["gr-retried-2"]);
   });
+  /** Whether two statements on `db` ran in transactions of their own. */
+  const ownTransactions = async (db: Kysely<Database>) => (await txid(db)) !== (await txid(db));
+
+  it("sends a batch alone, as its own transaction, when the transaction would hold its units and nothing else", async () => {
+    const shared = createGroupCommit(t.db.kysely, { lanes: 1 });
+    const calls: Array<{ via: string; inputs: string[]; own: boolean }> = [];
+    const batch: Batch<string, string> = {
+      async run(trx, inputs) {
+        calls.push({ via: "run", inputs, own: await ownTransactions(trx) });
+        return inputs.map((input) => ({ ok: true, value: input }));
+      },
+      async alone(db, inputs) {
+        calls.push({ via: "alone", inputs, own: await ownTransactions(db) });
+        return inputs[0] === "declined" ? undefined : inputs.map((input) => ({ ok: true, value: input.toUpperCase() }));
+      },
+    };
+    expect(await Promise.all([shared({ batch, input: "a" }), shared({ batch, input: "b" })])).toEqual(["A", "B"]);
+    // Another unit in the same transaction: the batch runs inside it.
+    expect(await Promise.all([shared({ batch, input: "c" }), shared(async () => "plain")])).toEqual(["c", "plain"]);
+    // Declined: the transaction runs after all.
+    expect(await shared({ batch, input: "declined" })).toBe("declined");
+    expect(calls).toEqual([
+      { via: "alone", inputs: ["a", "b"], own: true },
+      { via: "run", inputs: ["c"], own: false },
+      { via: "alone", inputs: ["declined"], own: true },
+      { via: "run", inputs: ["declined"], own: false },
+    ]);
+  });
+
+  it("fails every unit of a batch sent alone with the statement's error, and runs it no other way", async () => {
+    const shared = createGroupCommit(t.db.kysely, { lanes: 1 });
+    let runs = 0;
+    const batch: Batch<string, string> = {
+      async run() {
+        runs++;
+        return [];
+      },
+      async alone(db) {
+        await sql`select 1 / 0`.execute(db);
+        return [];
+      },
+    };
+    const results = await Promise.allSettled([shared({ batch, input: "x" }), shared({ batch, input: "y" })]);
+    expect(results.map((r) => (r.status === "rejected" ? (r.reason as Error).message : "fulfilled"))).toEqual(["division by zero", "division by zero"]);
+    expect(runs).toBe(0);
+  });
 });

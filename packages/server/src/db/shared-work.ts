@@ -19,6 +19,14 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
  */
 export interface Batch<I, T> {
   run(trx: Kysely<Database>, inputs: I[]): Promise<Array<Outcome<T>>>;
+  /**
+   * PostgreSQL: the same work as one statement outside any transaction, so that the statement is
+   * its own transaction and commits as it answers (one round trip instead of `begin`, the call
+   * and `commit`). Tried when a shared transaction would hold this batch's units and nothing
+   * else. Answers undefined, having written nothing, when the work needs a transaction after all;
+   * `run` then runs in one.
+   */
+  alone?(db: Kysely<Database>, inputs: I[]): Promise<Array<Outcome<T>> | undefined>;
 }
 
 /** One caller's unit of a {@link Batch}. */

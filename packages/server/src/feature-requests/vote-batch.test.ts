@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import type { Database } from "../db/schema.js";
+import { systemClock } from "../clock.js";
 import { tokenHash } from "../users/identity.js";
+import { votesOnPostgres } from "./vote-batch.js";
 
 interface VoteRow {
   outcome: string;
@@ -31,21 +34,22 @@ describe.runIf(testDialects().includes("postgres"))("a batch of votes on postgre
   const newRequest = async (title: string): Promise<string> =>
     (await acme.console.post(`/workspaces/${acme.wsId}/feature-requests`, { appId: acme.appId, title })).body.id;
 
-  /** One call of `apply_votes` in a transaction of its own, as a lane runs it: toggles of new or known voters. */
-  const applyVotes = async (votes: Array<{ requestId: string; token: string; newId?: string }>): Promise<VoteRow[]> => {
+  /** One call of `fn` on `executor`: toggles of new or known voters. */
+  const callVotes = async (fn: "apply_votes" | "apply_votes_alone", executor: Kysely<Database>, votes: Array<{ requestId: string; token: string; newId?: string }>): Promise<VoteRow[]> => {
     const now = new Date().toISOString();
     const column = <T>(value: (vote: (typeof votes)[number], i: number) => T) => votes.map(value);
-    return db()
-      .transaction()
-      .execute(async (trx) => {
-        const result = await sql<VoteRow>`select outcome, end_user_id, voted, vote_count, changed, error_code
-          from apply_votes(${column((v) => v.requestId)}::text[], ${column(() => acme.appId)}::text[], ${column((v) => tokenHash(v.token))}::text[],
-            ${column((v, i) => v.newId ?? `eu_batch_${v.token}_${i}`)}::text[], ${column((v) => `pub_${v.token}`)}::text[], ${column(() => null)}::text[],
-            ${column(() => false)}::boolean[], ${column(() => false)}::boolean[], ${column(() => null)}::text[], ${column(() => null)}::text[],
-            ${column(() => null)}::text[], ${column(() => now)}::text[]) with ordinality order by ordinality`.execute(trx);
-        return result.rows;
-      });
+    const result = await sql<VoteRow>`select outcome, end_user_id, voted, vote_count, changed, error_code
+      from ${sql.raw(fn)}(${column((v) => v.requestId)}::text[], ${column(() => acme.appId)}::text[], ${column((v) => tokenHash(v.token))}::text[],
+        ${column((v, i) => v.newId ?? `eu_batch_${v.token}_${i}`)}::text[], ${column((v) => `pub_${v.token}`)}::text[], ${column(() => null)}::text[],
+        ${column(() => false)}::boolean[], ${column(() => false)}::boolean[], ${column(() => null)}::text[], ${column(() => null)}::text[],
+        ${column(() => null)}::text[], ${column(() => now)}::text[]) with ordinality order by ordinality`.execute(executor);
+    return result.rows;
   };
+  /** One call of `apply_votes` in a transaction of its own, as a lane runs it. */
+  const applyVotes = (votes: Array<{ requestId: string; token: string; newId?: string }>) =>
+    db()
+      .transaction()
+      .execute((trx) => callVotes("apply_votes", trx, votes));
   const stored = async (id: string) => ({
     voters: (
       await db()
@@ -102,5 +106,82 @@ describe.runIf(testDialects().includes("postgres"))("a batch of votes on postgre
     ]);
     expect(await stored(id)).toEqual({ voters: [tokenHash("eve"), tokenHash("gus")].sort(), count: 2 });
     expect(await minted("fay")).toBe(0);
+  });
+  // A lane's transaction that holds nothing but votes sends them as one statement, its own
+  // transaction (migration 0042), unless an app of the votes has an enabled webhook endpoint.
+  const endpoint = () => ({
+    id: `wh_batch_${Math.random().toString(36).slice(2)}`,
+    appId: acme.appId,
+    url: "https://hooks.example/votes",
+    format: "standard",
+    events: JSON.stringify(["vote.added"]),
+    enabled: 1 as const,
+    description: "",
+    secret: "whsec_test",
+    consecutiveFailures: 0,
+    disabledReason: null,
+    disabledAt: null,
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  });
+
+  it("applies votes alone as apply_votes does, and writes nothing while the app has an enabled webhook endpoint", async () => {
+    const id = await newRequest("Votes alone");
+    const rows = await callVotes("apply_votes_alone", db(), [
+      { requestId: id, token: "ivy" },
+      { requestId: "fr_does_not_exist", token: "jo" },
+      { requestId: id, token: "kim" },
+    ]);
+    expect(rows.map(({ outcome, voted, voteCount }) => ({ outcome, voted, voteCount }))).toEqual([
+      { outcome: "ok", voted: true, voteCount: 1 },
+      { outcome: "not_found", voted: null, voteCount: null },
+      { outcome: "ok", voted: true, voteCount: 2 },
+    ]);
+    expect(await stored(id)).toEqual({ voters: [tokenHash("ivy"), tokenHash("kim")].sort(), count: 2 });
+
+    const hook = endpoint();
+    await db().insertInto("webhookEndpoints").values(hook).execute();
+    try {
+      expect(await callVotes("apply_votes_alone", db(), [{ requestId: id, token: "lou" }])).toEqual([]);
+      const vote = { featureRequestId: id, appId: acme.appId, token: "lou", mode: "toggle" as const, clock: systemClock };
+      expect(await votesOnPostgres.alone!(db(), [vote])).toBeUndefined();
+      expect(await stored(id)).toEqual({ voters: [tokenHash("ivy"), tokenHash("kim")].sort(), count: 2 });
+      expect(await minted("lou")).toBe(0);
+    } finally {
+      await db().deleteFrom("webhookEndpoints").where("id", "=", hook.id).execute();
+    }
+  });
+
+  it("rolls the votes back when an endpoint is enabled while they wait for their request", async () => {
+    const id = await newRequest("Votes racing an endpoint");
+    let hookId = "";
+    const outcome = await db()
+      .connection()
+      .execute(async (holder) => {
+        await sql`begin`.execute(holder);
+        await sql`select id from feature_requests where id = ${id} for update`.execute(holder);
+        const vote = { featureRequestId: id, appId: acme.appId, token: "max", mode: "toggle" as const, clock: systemClock };
+        const alone = votesOnPostgres.alone!(db(), [vote]);
+        // The votes have found no endpoint and wait for the request's row.
+        let waited = false;
+        for (let i = 0; i < 500 && !waited; i++) {
+          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%apply_votes_alone%'`.execute(db());
+          waited = waiting.rows[0]!.n > 0;
+          if (!waited) await new Promise((resolve) => setImmediate(resolve));
+        }
+        expect(waited).toBe(true);
+        const hook = endpoint();
+        hookId = hook.id;
+        await holder.insertInto("webhookEndpoints").values(hook).execute();
+        await sql`commit`.execute(holder);
+        return alone;
+      });
+    try {
+      expect(outcome).toBeUndefined();
+      expect(await stored(id)).toEqual({ voters: [], count: 0 });
+      expect(await minted("max")).toBe(0);
+    } finally {
+      await db().deleteFrom("webhookEndpoints").where("id", "=", hookId).execute();
+    }
   });
 });

@@ -39,6 +39,7 @@ import * as m0038 from "./0038-tag-top-order.js";
 import * as m0039 from "./0039-title-word-index.js";
 import * as m0040 from "./0040-vote-batch-one-block.js";
 import * as m0041 from "./0041-title-words-table.js";
+import * as m0042 from "./0042-vote-batch-alone.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   "0039-title-word-index": m0039,
   "0040-vote-batch-one-block": m0040,
   "0041-title-words-table": m0041,
+  "0042-vote-batch-alone": m0042,
 };
