@@ -3,6 +3,8 @@ import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
 import { monthlySubmissions, usageMonth } from "../intake/quota.js";
+import { tokenHash } from "../users/identity.js";
+import { quickProposal } from "./quick-proposal.js";
 
 // Proposals of callers who already have an end user: on PostgreSQL the single statement of
 // quick-proposal.ts stores them, and what it stores must be what the transaction stores.
@@ -61,5 +63,69 @@ describe.each(testDialects())("proposals of returning callers on %s", (dialect) 
     // The column's name is searchable text of the requests in it.
     const found = await list(ws.appKey, "q=triage", "renamer");
     expect(found.map((r) => r.id)).toEqual([res.json().featureRequestId]);
+  });
+  it("gives new callers who propose at once one end user each, whether the workspace has a quota or not", async () => {
+    for (const quota of [null, 1000]) {
+      const ws = await freshApp();
+      expect((await ws.console.put(`/workspaces/${ws.wsId}`, { monthlySubmissionQuota: quota })).status).toBe(200);
+      const callers = ["new-a", "new-a", "new-a", "new-b", "new-b"];
+      const answers = await Promise.all(callers.map((caller, i) => propose(ws.appKey, caller, `Idea ${i} of ${caller}`)));
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
+      const users = await t.app.ctx.db.kysely.selectFrom("endUsers").select("id").where("appId", "=", ws.appId).execute();
+      expect(users).toHaveLength(2);
+      for (const caller of ["new-a", "new-b"]) {
+        const own = (await list(ws.appKey, "sort=newest", caller)).filter((r) => r.isOwnRequest).map((r) => r.title);
+        expect(own.sort()).toEqual(callers.flatMap((c, i) => (c === caller ? [`Idea ${i} of ${caller}`] : [])).sort());
+      }
+      expect(await monthlySubmissions(t.app.ctx.db.kysely, ws.wsId, usageMonth(t.clock))).toBe(5);
+    }
+  });
+});
+
+// The statement itself (PostgreSQL only): it mints a new caller's end user only when everything
+// else it writes is sure to be written, and otherwise writes nothing at all.
+describe.runIf(testDialects().includes("postgres"))("the proposal statement on postgres", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp("postgres", { rateLimits: GENEROUS_RATE_LIMITS });
+  });
+  afterAll(() => t.close());
+
+  it("mints a new caller only in a workspace without a quota, and on an app without an enabled webhook endpoint", async () => {
+    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, "quick-statement");
+    const db = t.app.ctx.db.kysely;
+    const attempt = (token: string) =>
+      quickProposal(db, t.app.ctx.cache, t.clock, {
+        appId: ws.appId,
+        hash: tokenHash(token),
+        slot: { workspaceId: ws.wsId, month: usageMonth(t.clock) },
+        title: `Idea of ${token}`,
+        description: "",
+        approved: true,
+        requesterName: null,
+        requesterEmail: null,
+      });
+    const written = async (token: string) => ({
+      users: (await db.selectFrom("endUsers").select("id").where("tokenHash", "=", tokenHash(token)).execute()).length,
+      requests: (await db.selectFrom("featureRequests").select("id").where("title", "=", `Idea of ${token}`).execute()).length,
+      submissions: await monthlySubmissions(db, ws.wsId, usageMonth(t.clock)),
+    });
+
+    // The default workspace has a monthly quota: a new caller is left to the transaction.
+    expect(await attempt("with-quota")).toBeUndefined();
+    expect(await written("with-quota")).toEqual({ users: 0, requests: 0, submissions: 0 });
+
+    await db.updateTable("workspaces").set({ monthlySubmissionQuota: null }).where("id", "=", ws.wsId).execute();
+    const id = await attempt("no-quota");
+    expect(id).toMatch(/^fr_/);
+    expect(await written("no-quota")).toEqual({ users: 1, requests: 1, submissions: 1 });
+
+    const now = new Date().toISOString();
+    await db
+      .insertInto("webhookEndpoints")
+      .values({ id: "wh_quick_statement", appId: ws.appId, url: "https://hooks.example/proposals", format: "standard", events: JSON.stringify(["request.created"]), enabled: 1, description: "", secret: "whsec_test", consecutiveFailures: 0, disabledReason: null, disabledAt: null, createdAt: now, updatedAt: now })
+      .execute();
+    expect(await attempt("with-endpoint")).toBeUndefined();
+    expect(await written("with-endpoint")).toEqual({ users: 0, requests: 0, submissions: 1 });
   });
 });

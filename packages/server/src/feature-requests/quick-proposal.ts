@@ -6,6 +6,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../ids.js";
 import { slotUpsert } from "../intake/quota.js";
+import { newPublicUserId } from "../users/identity.js";
 import { enabledEndpoints } from "../webhooks/events.js";
 import { appDefaults, defaultsStill } from "./app-defaults.js";
 import { newRequestRow, type NewFeatureRequest } from "./feature-requests.js";
@@ -24,9 +25,11 @@ export type QuickProposal = Pick<NewFeatureRequest, "title" | "description" | "a
 
 /**
  * PostgreSQL, the common proposal as one statement, which is its own transaction: the caller
- * already has an end user, the app has no enabled webhook endpoint, and its review column and
- * default board are still the ones read (from the shared cache). The statement takes the
- * workspace's quota slot and stores the request and its `created` event, the same rows as
+ * already has an end user, or is new and the workspace has no monthly quota (then the statement
+ * mints the end user too: with a quota, the slot could be refused after the end user was
+ * written), the app has no enabled webhook endpoint, and its review column and default board are
+ * still the ones read (from the shared cache). The statement takes the workspace's quota slot and
+ * stores the request and its `created` event, the same rows as `ensureEndUser`,
  * `createFeatureRequest` and `IntakePass.commit`. When any condition fails, or the quota is used
  * up, it writes nothing and answers undefined: the caller then takes the transaction, which tells
  * the cases apart (402, a new end user, the webhook).
@@ -50,6 +53,8 @@ export async function quickProposal(db: Kysely<Database>, cache: SharedCache, cl
   const stored = await storedQuickly.first(db, {
     ...row,
     hash: input.hash,
+    mintId: newId("eu", clock.now()),
+    mintPublicId: newPublicUserId(),
     workspaceId: input.slot.workspaceId,
     month: input.slot.month,
     reviewId: defaults.reviewId,
@@ -83,6 +88,8 @@ const TEXT_COLUMNS = [
 
 type Params = { [K in (typeof TEXT_COLUMNS)[number]]: string | null } & {
   hash: string;
+  mintId: string;
+  mintPublicId: string;
   workspaceId: string;
   month: string;
   reviewId: string;
@@ -92,17 +99,38 @@ type Params = { [K in (typeof TEXT_COLUMNS)[number]]: string | null } & {
   eventData: string;
 };
 
-const storedQuickly = preparedQuery<Params, { id: string }>((db, p) =>
-  db
-    .with("eu", (q) => q.selectFrom("endUsers").select(["id", "publicId"]).where("appId", "=", p.appId!).where("tokenHash", "=", p.hash))
-    .with("slot", () =>
-      slotUpsert(
-        db,
-        p.workspaceId,
-        p.month,
-        sql<SqlBool>`exists (select from eu) and not exists (${enabledEndpoints(db, p.appId!)}) and ${defaultsStill(db, p.appId!, { reviewId: p.reviewId, reviewName: p.reviewName, boardId: p.defaultBoardId })}`,
-      ).returning("submissions"),
+const storedQuickly = preparedQuery<Params, { id: string }>((db, p) => {
+  // What every write of the statement waits on, besides the caller's end user.
+  const open = () =>
+    sql<SqlBool>`not exists (${enabledEndpoints(db, p.appId!)}) and ${defaultsStill(db, p.appId!, { reviewId: p.reviewId, reviewName: p.reviewName, boardId: p.defaultBoardId })}`;
+  return db
+    .with("found", (q) => q.selectFrom("endUsers").select(["id", "publicId"]).where("appId", "=", p.appId!).where("tokenHash", "=", p.hash))
+    // A new caller's end user, minted only when the quota cannot refuse the slot (the workspace
+    // has none), so that nothing is written unless everything is. A caller minted meanwhile by
+    // another transaction conflicts: nothing is minted or found, and nothing else is written.
+    .with("minted", (q) =>
+      q
+        .insertInto("endUsers")
+        .columns(["id", "appId", "tokenHash", "publicId", "createdAt", "lastSeenAt"])
+        .expression(
+          db
+            .selectNoFrom((eb) => [
+              eb.val(p.mintId).as("id"),
+              eb.val(p.appId).as("appId"),
+              eb.val(p.hash).as("tokenHash"),
+              eb.val(p.mintPublicId).as("publicId"),
+              eb.val(p.createdAt).as("createdAt"),
+              eb.val(p.createdAt).as("lastSeenAt"),
+            ])
+            .where(
+              sql<SqlBool>`not exists (select from found) and (select monthly_submission_quota from workspaces where id = ${p.workspaceId}) is null and ${open()}`,
+            ),
+        )
+        .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
+        .returning(["id", "publicId"]),
     )
+    .with("eu", (q) => q.selectFrom("found").select(["id", "publicId"]).unionAll(q.selectFrom("minted").select(["id", "publicId"])))
+    .with("slot", () => slotUpsert(db, p.workspaceId, p.month, sql<SqlBool>`exists (select from eu) and ${open()}`).returning("submissions"))
     .with("fr", (q) =>
       q
         .insertInto("featureRequests")
@@ -142,5 +170,5 @@ const storedQuickly = preparedQuery<Params, { id: string }>((db, p) =>
         ),
     )
     .selectFrom("fr")
-    .select("fr.id"),
-);
+    .select("fr.id");
+});
