@@ -91,14 +91,14 @@ describe.runIf(testDialects().includes("postgres"))("the proposal statement on p
   });
   afterAll(() => t.close());
 
-  it("mints a new caller only in a workspace without a quota, and on an app without an enabled webhook endpoint", async () => {
+  it("mints a new caller and takes the slot last only in a workspace without a quota, and on an app without an enabled webhook endpoint", async () => {
     const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, "quick-statement");
     const db = t.app.ctx.db.kysely;
-    const attempt = (token: string) =>
+    const attempt = (token: string, unlimited = false) =>
       quickProposal(db, t.app.ctx.cache, t.clock, {
         appId: ws.appId,
         hash: tokenHash(token),
-        slot: { workspaceId: ws.wsId, month: usageMonth(t.clock) },
+        slot: { workspaceId: ws.wsId, month: usageMonth(t.clock), unlimited },
         title: `Idea of ${token}`,
         description: "",
         approved: true,
@@ -111,14 +111,18 @@ describe.runIf(testDialects().includes("postgres"))("the proposal statement on p
       submissions: await monthlySubmissions(db, ws.wsId, usageMonth(t.clock)),
     });
 
-    // The default workspace has a monthly quota: a new caller is left to the transaction.
+    // The default workspace has a monthly quota: a new caller is left to the transaction, also
+    // when the terms were read before the quota was set (the slot-last statement).
     expect(await attempt("with-quota")).toBeUndefined();
+    expect(await attempt("with-quota", true)).toBeUndefined();
     expect(await written("with-quota")).toEqual({ users: 0, requests: 0, submissions: 0 });
 
     await db.updateTable("workspaces").set({ monthlySubmissionQuota: null }).where("id", "=", ws.wsId).execute();
-    const id = await attempt("no-quota");
-    expect(id).toMatch(/^fr_/);
+    expect(await attempt("no-quota")).toMatch(/^fr_/);
     expect(await written("no-quota")).toEqual({ users: 1, requests: 1, submissions: 1 });
+    // Without a quota the slot is taken last, and still counted.
+    expect(await attempt("slot-last", true)).toMatch(/^fr_/);
+    expect(await written("slot-last")).toEqual({ users: 1, requests: 1, submissions: 2 });
 
     const now = new Date().toISOString();
     await db
@@ -126,6 +130,7 @@ describe.runIf(testDialects().includes("postgres"))("the proposal statement on p
       .values({ id: "wh_quick_statement", appId: ws.appId, url: "https://hooks.example/proposals", format: "standard", events: JSON.stringify(["request.created"]), enabled: 1, description: "", secret: "whsec_test", consecutiveFailures: 0, disabledReason: null, disabledAt: null, createdAt: now, updatedAt: now })
       .execute();
     expect(await attempt("with-endpoint")).toBeUndefined();
-    expect(await written("with-endpoint")).toEqual({ users: 0, requests: 0, submissions: 1 });
+    expect(await attempt("with-endpoint", true)).toBeUndefined();
+    expect(await written("with-endpoint")).toEqual({ users: 0, requests: 0, submissions: 2 });
   });
 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
 import { readThrough, type SharedCache } from "../cache/shared-cache.js";
 import { appTag } from "../context.js";
@@ -19,8 +19,8 @@ export type QuickProposal = Pick<NewFeatureRequest, "title" | "description" | "a
   appId: string;
   /** The caller's token hash (`tokenHash`). */
   hash: string;
-  /** The workspace's quota slot this month (`IntakePass.slot`). */
-  slot: { workspaceId: string; month: string };
+  /** The workspace's quota slot this month, and whether it had no quota (`IntakePass.slot`). */
+  slot: { workspaceId: string; month: string; unlimited?: boolean };
 };
 
 /**
@@ -50,7 +50,7 @@ export async function quickProposal(db: Kysely<Database>, cache: SharedCache, cl
     columnName: new Map([[defaults.reviewId, defaults.reviewName]]),
     versionLabel: new Map(),
   });
-  const stored = await storedQuickly.first(db, {
+  const stored = await (input.slot.unlimited === true ? storedSlotLast : storedQuickly).first(db, {
     ...row,
     hash: input.hash,
     mintId: newId("eu", clock.now()),
@@ -99,59 +99,69 @@ type Params = { [K in (typeof TEXT_COLUMNS)[number]]: string | null } & {
   eventData: string;
 };
 
-const storedQuickly = preparedQuery<Params, { id: string }>((db, p) => {
-  // What every write of the statement waits on, besides the caller's end user.
-  const open = () =>
-    sql<SqlBool>`not exists (${enabledEndpoints(db, p.appId!)}) and ${defaultsStill(db, p.appId!, { reviewId: p.reviewId, reviewName: p.reviewName, boardId: p.defaultBoardId })}`;
-  return db
-    .with("found", (q) => q.selectFrom("endUsers").select(["id", "publicId"]).where("appId", "=", p.appId!).where("tokenHash", "=", p.hash))
-    // A new caller's end user, minted only when the quota cannot refuse the slot (the workspace
-    // has none), so that nothing is written unless everything is. A caller minted meanwhile by
-    // another transaction conflicts: nothing is minted or found, and nothing else is written.
-    .with("minted", (q) =>
-      q
-        .insertInto("endUsers")
-        .columns(["id", "appId", "tokenHash", "publicId", "createdAt", "lastSeenAt"])
-        .expression(
-          db
-            .selectNoFrom((eb) => [
-              eb.val(p.mintId).as("id"),
-              eb.val(p.appId).as("appId"),
-              eb.val(p.hash).as("tokenHash"),
-              eb.val(p.mintPublicId).as("publicId"),
-              eb.val(p.createdAt).as("createdAt"),
-              eb.val(p.createdAt).as("lastSeenAt"),
-            ])
-            .where(
-              sql<SqlBool>`not exists (select from found) and (select monthly_submission_quota from workspaces where id = ${p.workspaceId}) is null and ${open()}`,
-            ),
-        )
-        .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
-        .returning(["id", "publicId"]),
-    )
-    .with("eu", (q) => q.selectFrom("found").select(["id", "publicId"]).unionAll(q.selectFrom("minted").select(["id", "publicId"])))
-    .with("slot", () => slotUpsert(db, p.workspaceId, p.month, sql<SqlBool>`exists (select from eu) and ${open()}`).returning("submissions"))
-    .with("fr", (q) =>
+/**
+ * The proposal's statement. Every proposal of a workspace updates its quota row, whose lock is
+ * held to the commit: taken first, it was held through the request's inserts too, and the
+ * workspace's proposals went one at a time at that pace. With `slotLast` (a workspace without a
+ * quota, checked by the statement) the slot is taken after the request is stored, since it
+ * cannot be refused then; with a quota it comes first, as nothing may be stored without it.
+ */
+function proposalStatement(slotLast: boolean) {
+  return preparedQuery<Params, { id: string }>((db, p) => {
+    // What every write of the statement waits on, besides the caller's end user.
+    const open = () =>
+      sql<SqlBool>`not exists (${enabledEndpoints(db, p.appId!)}) and ${defaultsStill(db, p.appId!, { reviewId: p.reviewId, reviewName: p.reviewName, boardId: p.defaultBoardId })}`;
+    const noQuota = () => sql<SqlBool>`(select monthly_submission_quota from workspaces where id = ${p.workspaceId}) is null`;
+    const withUser = db
+      .with("found", (q) => q.selectFrom("endUsers").select(["id", "publicId"]).where("appId", "=", p.appId!).where("tokenHash", "=", p.hash))
+      // A new caller's end user, minted only when the quota cannot refuse the slot (the
+      // workspace has none), so that nothing is written unless everything is. A caller minted
+      // meanwhile by another transaction conflicts: nothing is minted or found, and nothing
+      // else is written.
+      .with("minted", (q) =>
+        q
+          .insertInto("endUsers")
+          .columns(["id", "appId", "tokenHash", "publicId", "createdAt", "lastSeenAt"])
+          .expression(
+            db
+              .selectNoFrom((eb) => [
+                eb.val(p.mintId).as("id"),
+                eb.val(p.appId).as("appId"),
+                eb.val(p.hash).as("tokenHash"),
+                eb.val(p.mintPublicId).as("publicId"),
+                eb.val(p.createdAt).as("createdAt"),
+                eb.val(p.createdAt).as("lastSeenAt"),
+              ])
+              .where(sql<SqlBool>`not exists (select from found) and ${noQuota()} and ${open()}`),
+          )
+          .onConflict((oc) => oc.columns(["appId", "tokenHash"]).doNothing())
+          .returning(["id", "publicId"]),
+      )
+      .with("eu", (q) => q.selectFrom("found").select(["id", "publicId"]).unionAll(q.selectFrom("minted").select(["id", "publicId"])));
+    const requestColumns = (eb: ExpressionBuilder<{ eu: { id: string } }, "eu">) => [
+      ...TEXT_COLUMNS.map((column) => eb.val(p[column]).as(column)),
+      sql<null>`null`.as("versionId"),
+      sql<null>`null`.as("mergedIntoId"),
+      eb.ref("eu.id").as("requesterEndUserId"),
+      sql<number>`0`.as("createdByAdmin"),
+      sql<number>`0`.as("voteCount"),
+      sql<number>`0`.as("importedVotes"),
+      sql<number>`0`.as("commentCount"),
+    ];
+    const COLUMNS = [...TEXT_COLUMNS, "versionId", "mergedIntoId", "requesterEndUserId", "createdByAdmin", "voteCount", "importedVotes", "commentCount"] as const;
+    const requestFirst = withUser.with("fr", (q) =>
       q
         .insertInto("featureRequests")
-        .columns([...TEXT_COLUMNS, "versionId", "mergedIntoId", "requesterEndUserId", "createdByAdmin", "voteCount", "importedVotes", "commentCount"])
-        .expression(
-          q
-            .selectFrom(["slot", "eu"])
-            .select((eb) => [
-              ...TEXT_COLUMNS.map((column) => eb.val(p[column]).as(column)),
-              sql<null>`null`.as("versionId"),
-              sql<null>`null`.as("mergedIntoId"),
-              "eu.id as requesterEndUserId",
-              sql<number>`0`.as("createdByAdmin"),
-              sql<number>`0`.as("voteCount"),
-              sql<number>`0`.as("importedVotes"),
-              sql<number>`0`.as("commentCount"),
-            ]),
-        )
+        .columns(COLUMNS)
+        .expression(q.selectFrom("eu").select(requestColumns).where(sql<SqlBool>`${noQuota()} and ${open()}`))
         .returning("id"),
-    )
-    .with("ev", (q) =>
+    );
+    const slotFirst = withUser
+      .with("slot", () => slotUpsert(db, p.workspaceId, p.month, sql<SqlBool>`exists (select from eu) and ${open()}`).returning("submissions"))
+      .with("fr", (q) => q.insertInto("featureRequests").columns(COLUMNS).expression(q.selectFrom(["slot", "eu"]).select(requestColumns)).returning("id"));
+    // The rest reads the request and the end user only, which both orders give.
+    const withRequest = slotLast ? requestFirst : (slotFirst as unknown as typeof requestFirst);
+    const withEvent = withRequest.with("ev", (q) =>
       q
         .insertInto("featureRequestEvents")
         .columns(["id", "featureRequestId", "appId", "type", "data", "actor", "createdAt"])
@@ -168,7 +178,13 @@ const storedQuickly = preparedQuery<Params, { id: string }>((db, p) => {
               eb.val(p.createdAt).as("createdAt"),
             ]),
         ),
-    )
-    .selectFrom("fr")
-    .select("fr.id");
-});
+    );
+    // Slot last: no statement reads it, so PostgreSQL runs it after the others, and the quota
+    // cannot refuse it (the request was stored only without one).
+    const done = slotLast ? withEvent.with("lastSlot", () => slotUpsert(db, p.workspaceId, p.month, sql<SqlBool>`exists (select from fr)`)) : withEvent;
+    return (done as typeof withEvent).selectFrom("fr").select("fr.id");
+  });
+}
+
+const storedQuickly = proposalStatement(false);
+const storedSlotLast = proposalStatement(true);

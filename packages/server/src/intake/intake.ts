@@ -20,10 +20,11 @@ export interface IntakePass {
   commit(trx: Kysely<Database>): Promise<void>;
   /**
    * What a single statement storing the submission takes in place of {@link commit}: the
-   * workspace's quota slot of this month (see `slotUpsert`). Undefined when a verification token
-   * is to be recorded too: then only `commit` will do.
+   * workspace's quota slot of this month (see `slotUpsert`), and whether the workspace had no
+   * quota when its terms were read. Undefined when a verification token is to be recorded too:
+   * then only `commit` will do.
    */
-  slot(): { workspaceId: string; month: string } | undefined;
+  slot(): { workspaceId: string; month: string; unlimited: boolean } | undefined;
 }
 
 /**
@@ -61,7 +62,7 @@ export async function checkIntake(
       // The month is read at commit time: a submission written just after midnight UTC counts there.
       await takeSubmissionSlot(trx, workspace.id, usageMonth(ctx.clock));
     },
-    slot: () => (verified === null ? { workspaceId: workspace.id, month: usageMonth(ctx.clock) } : undefined),
+    slot: () => (verified === null ? { workspaceId: workspace.id, month: usageMonth(ctx.clock), unlimited: workspace.monthlySubmissionQuota === null } : undefined),
   };
 }
 
