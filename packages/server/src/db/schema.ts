@@ -336,6 +336,15 @@ export interface WorkspaceUsageTable {
   submissions: number;
 }
 
+/** More of a month's submissions, counted in several rows per workspace (migration 0043). */
+export interface WorkspaceUsageSpreadTable {
+  workspaceId: string;
+  /** UTC calendar month, `YYYY-MM`. */
+  month: string;
+  shard: number;
+  submissions: number;
+}
+
 /** Instance-wide settings, such as the secret that signs download links. */
 export interface ServerSettingsTable {
   key: string;
@@ -755,6 +764,7 @@ export interface Database {
   duplicateDismissals: DuplicateDismissalsTable;
   verificationTokensUsed: VerificationTokensUsedTable;
   workspaceUsage: WorkspaceUsageTable;
+  workspaceUsageSpread: WorkspaceUsageSpreadTable;
   featureRequestsFts: FeatureRequestsFtsTable;
   featureRequestSearch: FeatureRequestSearchTable;
   featureRequestTitleWords: FeatureRequestTitleWordsTable;

@@ -5,11 +5,14 @@ import { appTag } from "../context.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../ids.js";
-import { slotUpsert } from "../intake/quota.js";
+import { slotUpsert, spreadSlot } from "../intake/quota.js";
 import { newPublicUserId } from "../users/identity.js";
 import { enabledEndpoints } from "../webhooks/events.js";
 import { appDefaults, defaultsStill } from "./app-defaults.js";
 import { newRequestRow, type NewFeatureRequest } from "./feature-requests.js";
+
+/** The spread rows a workspace without a quota counts its proposals in (see `spreadSlot`). */
+const SPREAD_SHARDS = 16;
 
 /** How long an app's defaults are reused; the statement checks them, so a stale copy costs a fallback, never a wrong row. */
 const DEFAULTS_CACHE_MS = 60_000;
@@ -55,6 +58,7 @@ export async function quickProposal(db: Kysely<Database>, cache: SharedCache, cl
     hash: input.hash,
     mintId: newId("eu", clock.now()),
     mintPublicId: newPublicUserId(),
+    shard: Math.floor(Math.random() * SPREAD_SHARDS),
     workspaceId: input.slot.workspaceId,
     month: input.slot.month,
     reviewId: defaults.reviewId,
@@ -90,6 +94,7 @@ type Params = { [K in (typeof TEXT_COLUMNS)[number]]: string | null } & {
   hash: string;
   mintId: string;
   mintPublicId: string;
+  shard: number;
   workspaceId: string;
   month: string;
   reviewId: string;
@@ -179,9 +184,11 @@ function proposalStatement(slotLast: boolean) {
             ]),
         ),
     );
-    // Slot last: no statement reads it, so PostgreSQL runs it after the others, and the quota
-    // cannot refuse it (the request was stored only without one).
-    const done = slotLast ? withEvent.with("lastSlot", () => slotUpsert(db, p.workspaceId, p.month, sql<SqlBool>`exists (select from fr)`)) : withEvent;
+    // Slot last: no statement reads it, so PostgreSQL runs it after the others. The request was
+    // stored only if the workspace has no quota, so the slot is one of the month's spread rows
+    // (migration 0043), picked at random: proposals need not wait for each other's lock on one
+    // row to the commit.
+    const done = slotLast ? withEvent.with("lastSlot", () => spreadSlot(db, p.workspaceId, p.month, p.shard, sql<SqlBool>`exists (select from fr)`)) : withEvent;
     return (done as typeof withEvent).selectFrom("fr").select("fr.id");
   });
 }

@@ -132,6 +132,25 @@ describe.each(testDialects())("subscription and monthly quota on %s", (dialect) 
     expect(await used(ws.wsId)).toBe(5);
   });
 
+  it("adds the month's spread rows to its usage row, in the count and against the quota", async () => {
+    // Proposals to a workspace without a quota count in spread rows (migration 0043); the
+    // operator then sets a quota that leaves room for two more.
+    const ws = await workspaceWith({});
+    const month = usageMonth(t.clock);
+    await t.app.ctx.db.kysely
+      .insertInto("workspaceUsageSpread")
+      .values([3, 7, 11].map((shard) => ({ workspaceId: ws.wsId, month, shard, submissions: 2 })))
+      .execute();
+    expect(await used(ws.wsId)).toBe(6);
+    expect((await ws.console.put(`/workspaces/${ws.wsId}`, { monthlySubmissionQuota: 8 })).status).toBe(200);
+    // The month's first write to the usage row, then one that updates it, then a refusal.
+    expect((await submit(ws.appKey)).status).toBe(201);
+    expect((await submit(ws.appKey)).status).toBe(201);
+    expect((await submit(ws.appKey)).status).toBe(402);
+    expect(await used(ws.wsId)).toBe(8);
+    expect((await ws.console.get(`/workspaces/${ws.wsId}/usage`)).body).toMatchObject({ month, submissions: 8, quota: 8 });
+  });
+
   it("starts every UTC month at zero", async () => {
     const ws = await workspaceWith({ monthlySubmissionQuota: 1 });
     const month = usageMonth(t.clock);

@@ -16,15 +16,24 @@ export function usageMonth(clock: Clock): string {
   return clock.now().toISOString().slice(0, 7);
 }
 
-/** Submissions a workspace made in `month` (0 before its first). */
+/** Submissions a workspace made in `month` (0 before its first): its usage row and its spread rows. */
 export async function monthlySubmissions(db: Kysely<Database>, workspaceId: string, month: string): Promise<number> {
   const row = await db
-    .selectFrom("workspaceUsage")
-    .select("submissions")
+    .selectNoFrom([
+      db.selectFrom("workspaceUsage").select("submissions").where("workspaceId", "=", workspaceId).where("month", "=", month).as("kept"),
+      spreadCount(db, workspaceId, month).as("spread"),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(row.kept ?? 0) + Number(row.spread);
+}
+
+/** The month's submissions counted in the spread rows (see {@link spreadSlot}). */
+function spreadCount(db: Kysely<Database>, workspaceId: string, month: string) {
+  return db
+    .selectFrom("workspaceUsageSpread")
+    .select(sql<number>`coalesce(sum(submissions), 0)`.as("n"))
     .where("workspaceId", "=", workspaceId)
-    .where("month", "=", month)
-    .executeTakeFirst();
-  return row?.submissions ?? 0;
+    .where("month", "=", month);
 }
 
 /**
@@ -74,6 +83,9 @@ export async function takeSubmissionSlot(trx: Kysely<Database>, workspaceId: str
  */
 export function slotUpsert(db: Kysely<Database>, workspaceId: string, month: string, gate?: Expression<SqlBool>) {
   const quota = () => db.selectFrom("workspaces").select("monthlySubmissionQuota").where("id", "=", workspaceId);
+  // The spread rows grow only while the workspace has no quota (see `spreadSlot`), so once it
+  // has one, the statement's snapshot of them is exact.
+  const spread = () => spreadCount(db, workspaceId, month);
   return db
     .insertInto("workspaceUsage")
     .columns(["workspaceId", "month", "submissions"])
@@ -81,7 +93,7 @@ export function slotUpsert(db: Kysely<Database>, workspaceId: string, month: str
       db
         .selectNoFrom((eb) => [eb.val(workspaceId).as("workspaceId"), eb.val(month).as("month"), sql<number>`1`.as("submissions")])
         .where((eb) => {
-          const room = eb.or([eb(quota(), "is", null), eb(quota(), ">", 0)]);
+          const room = eb.or([eb(quota(), "is", null), eb(quota(), ">", spread())]);
           return gate === undefined ? room : eb.and([room, gate]);
         }),
     )
@@ -89,8 +101,26 @@ export function slotUpsert(db: Kysely<Database>, workspaceId: string, month: str
       oc
         .columns(["workspaceId", "month"])
         .doUpdateSet((eb) => ({ submissions: eb("workspaceUsage.submissions", "+", 1) }))
-        .where((eb) => eb.or([eb(quota(), "is", null), eb("workspaceUsage.submissions", "<", quota())])),
+        .where((eb) => eb.or([eb(quota(), "is", null), eb(eb("workspaceUsage.submissions", "+", spread()), "<", quota())])),
     );
+}
+
+/**
+ * One submission counted in spread row `shard` of the month (migration 0043), when `gate` holds:
+ * for a workspace without a quota, whose submissions need not wait for each other's lock on one
+ * row. Nothing checks a limit here: the caller must have made sure in the same statement that
+ * the workspace has no quota.
+ */
+export function spreadSlot(db: Kysely<Database>, workspaceId: string, month: string, shard: number, gate: Expression<SqlBool>) {
+  return db
+    .insertInto("workspaceUsageSpread")
+    .columns(["workspaceId", "month", "shard", "submissions"])
+    .expression(
+      db
+        .selectNoFrom((eb) => [eb.val(workspaceId).as("workspaceId"), eb.val(month).as("month"), sql<number>`cast(${shard} as integer)`.as("shard"), sql<number>`1`.as("submissions")])
+        .where(gate),
+    )
+    .onConflict((oc) => oc.columns(["workspaceId", "month", "shard"]).doUpdateSet((eb) => ({ submissions: eb("workspaceUsageSpread.submissions", "+", 1) })));
 }
 
 const takeSlot = preparedQuery<{ workspaceId: string; month: string }, never>((db, p) => slotUpsert(db, p.workspaceId, p.month));

@@ -40,6 +40,7 @@ import * as m0039 from "./0039-title-word-index.js";
 import * as m0040 from "./0040-vote-batch-one-block.js";
 import * as m0041 from "./0041-title-words-table.js";
 import * as m0042 from "./0042-vote-batch-alone.js";
+import * as m0043 from "./0043-spread-usage.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   "0040-vote-batch-one-block": m0040,
   "0041-title-words-table": m0041,
   "0042-vote-batch-alone": m0042,
+  "0043-spread-usage": m0043,
 };
