@@ -105,11 +105,11 @@ type Params = { [K in (typeof TEXT_COLUMNS)[number]]: string | null } & {
 };
 
 /**
- * The proposal's statement. Every proposal of a workspace updates its quota row, whose lock is
- * held to the commit: taken first, it was held through the request's inserts too, and the
- * workspace's proposals went one at a time at that pace. With `slotLast` (a workspace without a
- * quota, checked by the statement) the slot is taken after the request is stored, since it
- * cannot be refused then; with a quota it comes first, as nothing may be stored without it.
+ * The proposal's statement. With a quota, the slot on the workspace's usage row comes first, as
+ * nothing may be stored without it; that row's lock is then held to the commit, through the
+ * request's inserts, and the workspace's proposals go one at a time at that pace. With
+ * `slotLast` (a workspace without a quota, checked by the statement) the request is stored first
+ * and the slot, which cannot be refused then, is one of the month's spread rows.
  */
 function proposalStatement(slotLast: boolean) {
   return preparedQuery<Params, { id: string }>((db, p) => {
