@@ -539,7 +539,8 @@ describe("changelog", () => {
     const first = setup(routes, storage);
     const view = render(<TidingsProvider client={first.client}><ChangelogOverlay onlyIfUnseen /></TidingsProvider>);
     const dialog = await screen.findByRole("dialog", { name: "Fresh in 1.2" });
-    expect(document.activeElement !== null && dialog.contains(document.activeElement)).toBe(true);
+    // Focus moves into the dialog once it is shown.
+    await waitFor(() => expect(document.activeElement !== null && dialog.contains(document.activeElement)).toBe(true));
     fireEvent.click(within(dialog).getByRole("button", { name: "Got it" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     await waitFor(async () => expect(await first.client.seenChangelogs.hasSeen("1.2")).toBe(true));

@@ -35,22 +35,36 @@ export interface PortalAssets {
   get(name: PortalAssetName): { body: Buffer; etag: string } | undefined;
 }
 
-export function loadPortalAssets(dir: string | null): PortalAssets {
+/**
+ * Reads the bundles from the folder `find` answers, each once. When a file cannot be read there
+ * (the packed copy was removed after the server found it, as `npm pack`'s postpack does in a
+ * checkout), the folder is looked up again and the file read from the new one.
+ */
+export function loadPortalAssets(find: () => string | null): PortalAssets {
   const cache = new Map<PortalAssetName, { body: Buffer; etag: string }>();
+  let dir = find();
+  const read = (from: string, name: PortalAssetName) => {
+    try {
+      const body = fs.readFileSync(path.join(from, name));
+      const stat = fs.statSync(path.join(from, name));
+      return { body, etag: `"${body.length.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` };
+    } catch {
+      return undefined;
+    }
+  };
   return {
     get(name) {
-      if (dir === null) return undefined;
       const hit = cache.get(name);
       if (hit !== undefined) return hit;
-      let body: Buffer;
-      try {
-        body = fs.readFileSync(path.join(dir, name));
-      } catch {
-        return undefined;
+      let entry = dir === null ? undefined : read(dir, name);
+      if (entry === undefined) {
+        const again = find();
+        if (again !== null && again !== dir) {
+          dir = again;
+          entry = read(dir, name);
+        }
       }
-      const stat = fs.statSync(path.join(dir, name));
-      const entry = { body, etag: `"${body.length.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` };
-      cache.set(name, entry);
+      if (entry !== undefined) cache.set(name, entry);
       return entry;
     },
   };

@@ -46,7 +46,7 @@ type PageQuery = { embed?: string | undefined; tag?: string | string[] | undefin
  * ```
  */
 export function portalRoutes(app: App, ctx: Context): void {
-  const assets = loadPortalAssets(findPortalAssetDir());
+  const assets = loadPortalAssets(findPortalAssetDir);
 
   const originOf = (request: FastifyRequest) => portalOrigin(ctx, request);
   const portalApp = (appKey: string) => publicPortalApp(ctx, appKey);
