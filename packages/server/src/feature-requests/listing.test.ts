@@ -6,6 +6,10 @@ import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests } from "./listing.js";
 import { rankOnSqlite } from "./sqlite-search.js";
+import { recordStatements } from "@tidings/testing/statement-recorder";
+import { addComment } from "./comments.js";
+import { createTag } from "../tags/tags.js";
+import { bulkTag } from "../tags/request-tags.js";
 
 // Equally relevant matches (the same tier) come in one order on both engines: most votes first,
 // then newest. SQLite used to put the most recently indexed first and PostgreSQL the most voted.
@@ -59,5 +63,59 @@ describe.each(testDialects())("the order of equally relevant search matches on %
       const small = await rankOnSqlite(t.db.kysely, { appId }, ["sync"], { offset, limit: 2 });
       expect(await rankOnSqlite(t.db.kysely, { appId }, ["sync"], { offset, limit: 2 }, 0), `offset ${offset}`).toEqual(small);
     }
+  });
+});
+
+// A page reads what it shows: the recent commenters of the requests that have visible comments,
+// and the tags of an app that has public tags; a cold app's first page read both for every row.
+describe.each(testDialects())("what a page reads of comments and tags on %s", (dialect) => {
+  let t: TestDatabase;
+  const clock = new FakeClock();
+  let appId: string;
+  const id: Record<"commented" | "plain" | "tagged", string> = { commented: "", plain: "", tagged: "" };
+  const query = { viewerEndUserId: null, limit: 50, offset: 0, cursor: undefined, versionId: undefined, q: undefined, sort: "newest" } as const;
+
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect, { timeQueries: true });
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "W", slug: "w" }, null);
+    appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Reads" })).row.id;
+    for (const name of ["commented", "plain", "tagged"] as const) {
+      clock.advance(60_000);
+      id[name] = (await createFeatureRequests(t.db.kysely, clock, dialect, appId, [importedRequest(appId, `Request ${name}`, "")]))[0]!.id;
+    }
+    await t.db.kysely.transaction().execute((trx) =>
+      addComment(trx, clock, { featureRequestId: id.commented, body: "Yes please", authorName: "Ada", authorEmail: null, endUserId: null, teamUserId: null, isTeam: false, parentId: null }),
+    );
+  });
+  afterAll(() => t.cleanup());
+
+  const page = async () => {
+    let out: Awaited<ReturnType<typeof listFeatureRequests>> | undefined;
+    const statements = await recordStatements(t.db, async () => (out = await listFeatureRequests(t.db.kysely, dialect, clock, { ...query, appId })));
+    const shown = new Map(out!.requests.map((r) => [r.id, { commenters: r.recentCommenters.map((c) => c.authorName), tags: r.tags.map((tag) => tag.slug) }]));
+    return { statements, shown };
+  };
+
+  it("reads the commenters of commented requests only, and no request's tags while the app has no public tag", async () => {
+    const { statements, shown } = await page();
+    expect(statements.filter((s) => s.sql.includes("feature_request_tags"))).toEqual([]);
+    const commenters = statements.filter((s) => s.sql.includes("feature_request_comments"));
+    expect(commenters).toHaveLength(1);
+    const asked = JSON.stringify(commenters[0]!.parameters);
+    expect([id.commented, id.plain, id.tagged].map((x) => asked.includes(x))).toEqual([true, false, false]);
+    expect(shown.get(id.commented)).toEqual({ commenters: ["Ada"], tags: [] });
+    expect(shown.get(id.plain)).toEqual({ commenters: [], tags: [] });
+  });
+
+  it("shows a public tag once the app has one, and not a team-only one", async () => {
+    const [pub, team] = await t.db.kysely.transaction().execute(async (trx) => [
+      await createTag(trx, clock, appId, { name: "iOS", visibility: "public" }),
+      await createTag(trx, clock, appId, { name: "Churn risk", visibility: "team" }),
+    ]);
+    await t.db.kysely.transaction().execute((trx) => bulkTag(trx, clock, appId, { featureRequestIds: [id.tagged], add: [pub!.id, team!.id] }));
+    const { statements, shown } = await page();
+    expect(statements.filter((s) => s.sql.includes("feature_request_tags"))).toHaveLength(1);
+    expect(shown.get(id.tagged)).toEqual({ commenters: [], tags: [pub!.slug] });
+    expect(shown.get(id.commented)).toEqual({ commenters: ["Ada"], tags: [] });
   });
 });

@@ -158,8 +158,10 @@ async function pageOf(
   const last = pageRows.at(-1);
   const nextCursor = hasMore && last !== undefined ? cursorAfter(query, how.keyset, last, how.offset + query.limit) : null;
   const pageIds = pageRows.map((r) => r.id);
+  // A request without comments has no recent commenters (its count is of the visible ones).
+  const commented = pageRows.filter((r) => r.commentCount > 0).map((r) => r.id);
   const [commenters, tags] = await Promise.all([
-    how.early ?? recentCommenters(db, pageIds, how.commentersCache),
+    how.early ?? recentCommenters(db, commented, how.commentersCache),
     publicTagsOf(db, query.appId, pageIds, how.commentersCache?.shared),
   ]);
   const requests = pageRows.map((r): FeatureRequestItem => {
