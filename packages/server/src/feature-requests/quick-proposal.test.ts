@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { enabledEndpointRow } from "@tidings/testing/webhook-endpoint-row";
 import { monthlySubmissions, usageMonth } from "../intake/quota.js";
 import { tokenHash } from "../users/identity.js";
 import { quickProposal } from "./quick-proposal.js";
@@ -124,11 +125,7 @@ describe.runIf(testDialects().includes("postgres"))("the proposal statement on p
     expect(await attempt("slot-last", true)).toMatch(/^fr_/);
     expect(await written("slot-last")).toEqual({ users: 1, requests: 1, submissions: 2 });
 
-    const now = new Date().toISOString();
-    await db
-      .insertInto("webhookEndpoints")
-      .values({ id: "wh_quick_statement", appId: ws.appId, url: "https://hooks.example/proposals", format: "standard", events: JSON.stringify(["request.created"]), enabled: 1, description: "", secret: "whsec_test", consecutiveFailures: 0, disabledReason: null, disabledAt: null, createdAt: now, updatedAt: now })
-      .execute();
+    await db.insertInto("webhookEndpoints").values(enabledEndpointRow(ws.appId, ["request.created"])).execute();
     expect(await attempt("with-endpoint")).toBeUndefined();
     expect(await attempt("with-endpoint", true)).toBeUndefined();
     expect(await written("with-endpoint")).toEqual({ users: 0, requests: 0, submissions: 2 });

@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { enabledEndpointRow } from "@tidings/testing/webhook-endpoint-row";
 import type { Database } from "../db/schema.js";
 import { systemClock } from "../clock.js";
 import { tokenHash } from "../users/identity.js";
@@ -109,21 +110,7 @@ describe.runIf(testDialects().includes("postgres"))("a batch of votes on postgre
   });
   // A lane's transaction that holds nothing but votes sends them as one statement, its own
   // transaction (migration 0042), unless an app of the votes has an enabled webhook endpoint.
-  const endpoint = () => ({
-    id: `wh_batch_${Math.random().toString(36).slice(2)}`,
-    appId: acme.appId,
-    url: "https://hooks.example/votes",
-    format: "standard",
-    events: JSON.stringify(["vote.added"]),
-    enabled: 1 as const,
-    description: "",
-    secret: "whsec_test",
-    consecutiveFailures: 0,
-    disabledReason: null,
-    disabledAt: null,
-    createdAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
-  });
+  const endpoint = () => enabledEndpointRow(acme.appId, ["vote.added"]);
 
   it("applies votes alone as apply_votes does, and writes nothing while the app has an enabled webhook endpoint", async () => {
     const id = await newRequest("Votes alone");
