@@ -44,7 +44,7 @@ export async function publicTagIds(db: Kysely<Database>, appId: string, slugs: r
 export async function publicTagsOf(db: Kysely<Database>, appId: string, featureRequestIds: readonly string[], cache: SharedCache | undefined): Promise<Map<string, TagRow[]>> {
   const out = new Map<string, TagRow[]>();
   if (featureRequestIds.length === 0) return out;
-  // Most apps have no public tags: their pages read no pairs (0.3 ms of a cold page of 50 on SQLite).
+  // An app without a public tag: its pages read no pairs (0.3 ms of a cold page of 50 on SQLite).
   const tags = await appPublicTags(db, appId, cache);
   if (tags.length === 0) return out;
   const pairs = await tagPairsOf(db, featureRequestIds);
