@@ -9,7 +9,7 @@ import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, toItem, type ItemRow } from "./items.js";
-import { recentCommenters, type CommentersCache } from "./recent-commenters.js";
+import { commentedIds, recentCommenters, type CommentersCache } from "./recent-commenters.js";
 import { firstPageRows, isFirstPage } from "./first-page.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
@@ -158,8 +158,7 @@ async function pageOf(
   const last = pageRows.at(-1);
   const nextCursor = hasMore && last !== undefined ? cursorAfter(query, how.keyset, last, how.offset + query.limit) : null;
   const pageIds = pageRows.map((r) => r.id);
-  // A request without comments has no recent commenters (its count is of the visible ones).
-  const commented = pageRows.filter((r) => r.commentCount > 0).map((r) => r.id);
+  const commented = commentedIds(pageRows);
   const [commenters, tags] = await Promise.all([
     how.early ?? recentCommenters(db, commented, how.commentersCache),
     publicTagsOf(db, query.appId, pageIds, how.commentersCache?.shared),

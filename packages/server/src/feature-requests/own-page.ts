@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { publicTagsOf, tagPairsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
-import { recentCommenters, type CommentersCache } from "./recent-commenters.js";
+import { commentedIds, recentCommenters, type CommentersCache } from "./recent-commenters.js";
 import { toItem } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
@@ -127,8 +127,7 @@ async function ownItems(
 ): Promise<Map<string, FeatureRequestItem>> {
   if (ids.length === 0) return new Map();
   const rows = ids.map((id) => mine.get(id)).filter((r): r is OwnPendingRow => r !== undefined);
-  // A request without comments has no recent commenters (its count is of the visible ones).
-  const commented = rows.filter((r) => r.commentCount > 0).map((r) => r.id);
+  const commented = commentedIds(rows);
   const tagged = rows.filter((r) => Boolean(r.tagged)).map((r) => r.id);
   const [commenters, tags] = await Promise.all([recentCommenters(db, commented, commentersCache), publicTagsOf(db, appId, tagged, commentersCache?.shared)]);
   return new Map(

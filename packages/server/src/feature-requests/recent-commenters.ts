@@ -101,6 +101,14 @@ export async function recentCommenters(db: Kysely<Database>, ids: string[], cach
   return out;
 }
 
+/**
+ * The ids of `rows` whose recent commenters are worth reading: a request without comments has
+ * none (its count is of the visible ones, kept exact under the request's lock).
+ */
+export function commentedIds(rows: ReadonlyArray<{ id: string; commentCount: number }>): string[] {
+  return rows.filter((r) => r.commentCount > 0).map((r) => r.id);
+}
+
 async function readRecentCommenters(db: Kysely<Database>, ids: string[]): Promise<Map<string, Commenter[]>> {
   const out = new Map<string, Commenter[]>();
   if (ids.length === 0) return out;
