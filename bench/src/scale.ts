@@ -5,7 +5,8 @@
  *    comments, one in 20 pending review; see scale-seed.ts), each on a fresh database seeded in
  *    bulk, served by `tidings serve` in a child process. For each size and engine: p50/p95
  *    (sequential requests) and throughput (autocannon) of every board operation, the server's
- *    RSS and the database's size. Target: from 100k to 1M, no p95 grows by more than 1.5x.
+ *    RSS and the database's size, and the background work's idle tick (timed in this process
+ *    before the server starts). Target: from 100k to 1M, no p95 (nor the tick) grows by more than 1.5x.
  * 2. BENCH_SCALE_APPS apps (default 10,000) of 100 requests in one instance, against an instance
  *    holding one such app, both running and measured in alternated rounds: config, listing and
  *    vote on a warm app within 1.2x of the single app; the first request for a cold app within 2x
@@ -16,6 +17,10 @@
  * sequential requests per latency figure. BENCH_SCALE_APPS=0 skips the second part.
  * BENCH_SCALE_OPS (e.g. "search,similar requests") times only those board operations.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildApp, loadConfig } from "@tidings/server";
 import { sql } from "kysely";
 import { alternate, median } from "./alternate.js";
 import { CONNECTIONS } from "./load.js";
@@ -41,6 +46,8 @@ const WARM_TARGET = 1.2;
 const COLD_TARGET = 2;
 /** Cold apps whose first request is timed, per operation. */
 const COLD_APPS = 100;
+/** Idle background ticks timed per board. */
+const TICKS = 5;
 const VIEWER = "bench-viewer";
 
 interface BoardRun {
@@ -49,15 +56,27 @@ interface BoardRun {
   bytes: number;
   memory: { rss: number; peak: number };
   figures: Map<Operation, Figures>;
+  /** The background work's idle tick, in ms (median of TICKS). */
+  tickMs: number;
 }
 
-/** Seeds `seed` into a fresh database, then serves it from a child process until `use` is done. */
-async function served<T>(url: string | undefined, label: string, seed: (database: BenchDatabase) => Promise<Target>, use: (server: ServerChild, target: Target, bytes: number) => Promise<T>) {
+/**
+ * Seeds `seed` into a fresh database, runs `before` on it in this process, then serves it from a
+ * child process until `use` is done.
+ */
+async function served<T>(
+  url: string | undefined,
+  label: string,
+  seed: (database: BenchDatabase) => Promise<Target>,
+  use: (server: ServerChild, target: Target, bytes: number) => Promise<T>,
+  before?: (database: BenchDatabase) => Promise<void>,
+) {
   const database = await openBenchDatabase(url, label);
   try {
     const target = await seed(database);
     await database.settle();
     const bytes = await database.size();
+    await before?.(database);
     await database.db.destroy();
     const server = await startServerChild(database.serverEnv);
     try {
@@ -78,6 +97,30 @@ async function vote(base: string, id: string, token: string): Promise<void> {
   await res.arrayBuffer();
 }
 
+/**
+ * Median time of the background work's tick (publishing, ship notifications, due jobs, tracker
+ * sync) with nothing to do, on the seeded database in this process, after two ticks to warm up. On SQLite a tick runs on the
+ * thread that serves requests, so whatever it reads of the board, every request waits for.
+ */
+async function tickMs(database: BenchDatabase): Promise<number> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "tidings-bench-tick-"));
+  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", TIDINGS_DEMO: "0" }), { db: database.db, logger: false, jobIntervalMs: 0 });
+  try {
+    // The first ticks prepare their statements.
+    for (let i = 0; i < 2; i++) await app.jobs.tick();
+    const times: number[] = [];
+    for (let i = 0; i < TICKS; i++) {
+      const t0 = performance.now();
+      await app.jobs.tick();
+      times.push(performance.now() - t0);
+    }
+    return median(times);
+  } finally {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** Requests all over the board (not only the newest), as targets of reads and writes. */
 async function spreadIds(database: BenchDatabase, app: SeededApp): Promise<string[]> {
   const rows = await database.db.kysely
@@ -93,6 +136,7 @@ async function spreadIds(database: BenchDatabase, app: SeededApp): Promise<strin
 
 async function boardRun(url: string | undefined, size: number): Promise<BoardRun> {
   let seedSeconds = 0;
+  let tick = NaN;
   return served(
     url,
     `scale${size}`,
@@ -106,7 +150,10 @@ async function boardRun(url: string | undefined, size: number): Promise<BoardRun
     async (server, target, bytes) => {
       const figures = new Map<Operation, Figures>();
       for (const op of OPERATIONS) figures.set(op, await measure(server.url, op, target, SAMPLES, seconds));
-      return { size, seedSeconds, bytes, memory: await server.memory(), figures };
+      return { size, seedSeconds, bytes, memory: await server.memory(), figures, tickMs: tick };
+    },
+    async (database) => {
+      tick = await tickMs(database);
     },
   );
 }
@@ -126,6 +173,7 @@ function printBoards(engine: EngineName, runs: BoardRun[]): void {
       }),
     );
   }
+  row("background tick", runs.map((r) => `${fixed(r.tickMs)} ms`));
   row("seeded in", runs.map((r) => `${r.seedSeconds.toFixed(0)} s`));
   row("database size", runs.map((r) => megabytes(r.bytes)));
   row("server RSS (peak)", runs.map((r) => `${megabytes(r.memory.rss)} (${megabytes(r.memory.peak)})`));
@@ -133,10 +181,9 @@ function printBoards(engine: EngineName, runs: BoardRun[]): void {
     const [from, to] = [runs[i - 1]!, runs[i]!];
     const judged = from.size === 100_000 && to.size === 1_000_000;
     console.log(`p95 growth ${label(from.size)} -> ${label(to.size)}${judged ? ` (target <= ${GROWTH_TARGET}x)` : ""}:`);
-    for (const op of OPERATIONS) {
-      const growth = to.figures.get(op)!.p95 / from.figures.get(op)!.p95;
-      console.log(`  ${op.padEnd(20)} ${growth.toFixed(2)}x${judged ? (growth <= GROWTH_TARGET ? "  PASS" : "  ABOVE") : ""}`);
-    }
+    const grew = (name: string, growth: number) => console.log(`  ${name.padEnd(20)} ${growth.toFixed(2)}x${judged ? (growth <= GROWTH_TARGET ? "  PASS" : "  ABOVE") : ""}`);
+    for (const op of OPERATIONS) grew(op, to.figures.get(op)!.p95 / from.figures.get(op)!.p95);
+    grew("background tick", to.tickMs / from.tickMs);
   }
 }
 

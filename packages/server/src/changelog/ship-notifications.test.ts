@@ -86,6 +86,27 @@ describe.each(testDialects())("ship notifications on %s", (dialect) => {
     expect(shippedMails("bo@example.com").map((m) => m.subject)).toEqual(["Shipped in Acme Notes: Gadgets"]);
   });
 
+  it("asks nothing for a vote taken back before the step ran, and once when the voter votes again", async () => {
+    const id = await newRequest("Sprockets");
+    const asked = () => smtp.to("cy@example.com").filter((m) => m.subject?.startsWith("Confirm ship notifications"));
+    expect((await vote(id, "voter-5", "cy@example.com")).json()).toMatchObject({ voted: true });
+    expect((await vote(id, "voter-5")).json()).toMatchObject({ voted: false });
+    await t.app.jobs.tick();
+    expect(asked()).toHaveLength(0);
+    expect((await vote(id, "voter-5", "Cy@Example.com")).json()).toMatchObject({ voted: true });
+    await t.app.jobs.tick();
+    t.clock.advance(60 * 60_000);
+    await t.app.jobs.tick();
+    expect(asked()).toHaveLength(1);
+    // Taken back and given again with the same address: the subscription already exists, so no
+    // second mail, whatever its state.
+    await vote(id, "voter-5");
+    await vote(id, "voter-5", "cy@example.com");
+    t.clock.advance(60 * 60_000);
+    await t.app.jobs.tick();
+    expect(asked()).toHaveLength(1);
+  });
+
   it("refuses a malformed shipNotifyEmail on the vote with 400", async () => {
     const id = await newRequest("Gizmos");
     expect((await vote(id, "voter-4", "not an email")).statusCode).toBe(400);

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { enqueueJobs } from "../jobs/queue.js";
@@ -7,47 +6,58 @@ import { normaliseEmail } from "../mail/email-address.js";
 import { mailAppOf, mailJob, messageHost, unsubscribeUrl } from "./subscription-mail.js";
 import { requestSubscription } from "./subscriptions.js";
 
+/** Queued votes handled per tick; the rest wait for the next one. */
+const QUEUE_BATCH = 200;
+
 /**
  * Tick step for ship notifications: turns new `shipNotifyEmail` votes into pending
  * subscriptions with a confirmation mail, then queues one "shipped" mail per confirmed
  * subscription whose request shipped (a `shipped` event, or linked in a published release).
  * `notifiedAt` is stamped with the job in one transaction, so each voter is mailed once.
+ *
+ * New votes come from `shipNotifyQueue`, which a trigger fills as votes with an address are
+ * written (migration 0044): each tick reads what is new, not every vote. A queued vote leaves the
+ * queue in the transaction that requests its subscription, or at once when there is nothing to
+ * ask: the vote was removed, its address is not one we mail, or the address already has a ship
+ * subscription for the request (pending, confirmed or unsubscribed: a new vote does not undo an
+ * unsubscribe).
  */
 export async function shipNotificationStep(ctx: Context): Promise<void> {
   const db = ctx.db.kysely;
-  const votes = await db
-    .selectFrom("featureRequestVotes as v")
-    .innerJoin("featureRequests as fr", "fr.id", "v.featureRequestId")
-    .innerJoin("endUsers as eu", "eu.id", "v.endUserId")
-    .select(["v.featureRequestId", "v.shipNotifyEmail", "fr.appId", "fr.title", "eu.tokenHash"])
-    .where("v.shipNotifyEmail", "is not", null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("emailSubscriptions as s")
-            .select("s.id")
-            .where("s.kind", "=", "ship")
-            .whereRef("s.featureRequestId", "=", "v.featureRequestId")
-            // Subscriptions keep addresses lower-cased; votes keep them as sent.
-            .where("s.email", "=", sql<string>`lower(v.ship_notify_email)`),
-        ),
-      ),
-    )
-    .limit(200)
-    .execute();
-  for (const vote of votes) {
-    const email = normaliseEmail(vote.shipNotifyEmail ?? "");
-    if (email === undefined) continue;
-    const app = await mailAppOf(db, vote.appId);
-    await db.transaction().execute((trx) =>
-      requestSubscription(trx, ctx, app, {
-        kind: "ship",
-        featureRequestId: vote.featureRequestId,
-        email,
-        tokenHash: vote.tokenHash,
-        requestTitle: vote.title,
-      }),
-    );
+  const queued = await db.selectFrom("shipNotifyQueue").select(["featureRequestId", "endUserId"]).limit(QUEUE_BATCH).execute();
+  for (const key of queued) {
+    await db.transaction().execute(async (trx) => {
+      // Read in the transaction that dequeues it: the vote as it is now, not as it was queued.
+      const vote = await trx
+        .selectFrom("featureRequestVotes as v")
+        .innerJoin("featureRequests as fr", "fr.id", "v.featureRequestId")
+        .innerJoin("endUsers as eu", "eu.id", "v.endUserId")
+        .select(["v.shipNotifyEmail", "fr.appId", "fr.title", "eu.tokenHash"])
+        .where("v.featureRequestId", "=", key.featureRequestId)
+        .where("v.endUserId", "=", key.endUserId)
+        .executeTakeFirst();
+      const email = vote === undefined || vote.shipNotifyEmail === null ? undefined : normaliseEmail(vote.shipNotifyEmail);
+      if (vote !== undefined && email !== undefined) {
+        const known = await trx
+          .selectFrom("emailSubscriptions")
+          .select("id")
+          .where("appId", "=", vote.appId)
+          .where("kind", "=", "ship")
+          .where("featureRequestId", "=", key.featureRequestId)
+          .where("email", "=", email)
+          .executeTakeFirst();
+        if (known === undefined) {
+          await requestSubscription(trx, ctx, await mailAppOf(trx, vote.appId), {
+            kind: "ship",
+            featureRequestId: key.featureRequestId,
+            email,
+            tokenHash: vote.tokenHash,
+            requestTitle: vote.title,
+          });
+        }
+      }
+      await trx.deleteFrom("shipNotifyQueue").where("featureRequestId", "=", key.featureRequestId).where("endUserId", "=", key.endUserId).execute();
+    });
   }
 
   const shipped = await db

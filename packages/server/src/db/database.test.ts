@@ -68,7 +68,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
     await migrateTo(t.db, "0024-search-words-table", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
@@ -79,7 +79,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
     await migrateTo(t.db, "0025-trust-identified-users", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
     expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
@@ -99,7 +99,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
     await migrateTo(t.db, "0027-tags", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
     const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
@@ -149,7 +149,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await migrateTo(t.db, "0037-segments", inSchema());
     await db.updateTable("featureRequests").set({ voteCount: 12 }).where("id", "=", popular!.id).execute();
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${popular!.id}, 'tag_0038', ${now}), (${quiet!.id}, 'tag_0038', ${now})`.execute(db);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     const copies = async () =>
       Object.fromEntries(
         (await db.selectFrom("featureRequestTags").select(["featureRequestId", "requestVoteCount"]).where("tagId", "=", "tag_0038").execute()).map((c) => [c.featureRequestId, c.requestVoteCount]),
@@ -173,7 +173,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const [offline] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Offline mode", ""), importedRequest(appId, "Dark theme, waiting for review", "", false)]);
     await migrateTo(t.db, "0040-vote-batch-one-block", inSchema());
     const [dark, kiosk] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Dark mode", ""), importedRequest(appId, "Kiosk mode", "")]);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     const titles = async (...terms: string[]) => (await titleMatches(db, dialect, { appId }, [{ terms, limit: 10 }])).map((m) => m.title).sort();
     const stored = async (id: string) =>
       dialect === "postgres" ? Number((await sql<{ n: string }>`select count(*) as n from feature_request_title_words where feature_request_id = ${id}`.execute(db)).rows[0]!.n) : 0;
@@ -217,7 +217,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       values ('lnl_0036', 'lnc_0036', ${appId}, ${frId}, 'uuid-1', 'ENG-1', 'https://linear.app/acme/issue/ENG-1', 'Dark mode', null, null, null, null, 'issue_not_found', ${at}, ${at})`.execute(db);
     await sql`insert into linear_webhook_deliveries (connection_id, delivery_id, received_at) values ('lnc_0036', 'dlv-2', ${at})`.execute(db);
 
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     const common = { appId, status: "active", brokenReason: null, brokenAt: null, pausedUntil: null, createdAt: at, updatedAt: at, githubAppId: null, githubPrivateKey: null, githubInstallationId: null };
     const connections = await db.selectFrom("trackerConnections").selectAll().where("appId", "=", appId).orderBy("provider").execute();
     expect(connections.map((c) => ({ ...c, mapping: JSON.parse(c.mapping) as unknown }))).toEqual([
@@ -277,6 +277,41 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await db.selectFrom("apiTokens").select(["name", "scope", "workspaceId"]).where("id", "=", "tok_0032").executeTakeFirst()).toEqual({ name: "laptop", scope: "read-write", workspaceId: null });
   });
 
+  it("queues the votes with an address that had no ship subscription before migration 0044, and every such vote after it", async () => {
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Ship queue", slug: "ship-0044" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Ship app" })).row.id;
+    const [first, second] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "")]);
+    const [ann, bob, cat, dan] = await Promise.all(["ann", "bob", "cat", "dan"].map(async (token) => (await ensureEndUser(db, clock, appId, token)).id));
+    const now = clock.now().toISOString();
+    const vote = (featureRequestId: string, endUserId: string, shipNotifyEmail: string | null) =>
+      db.insertInto("featureRequestVotes").values({ featureRequestId, endUserId, shipNotifyEmail, createdAt: now }).execute();
+    const queued = async () =>
+      (await db.selectFrom("shipNotifyQueue").select(["featureRequestId", "endUserId"]).where("featureRequestId", "in", [first!.id, second!.id]).execute())
+        .map((q) => `${q.featureRequestId === first!.id ? "one" : "two"}:${q.endUserId}`)
+        .sort();
+
+    await migrateTo(t.db, "0043-spread-usage", inSchema());
+    await vote(first!.id, ann!, " Ann@Example.com");
+    await vote(first!.id, bob!, "Bob@example.com");
+    await vote(second!.id, cat!, null);
+    // Bob was already asked (the step had handled his vote); Ann was not yet.
+    await db
+      .insertInto("emailSubscriptions")
+      .values({ id: "esub_0044", appId, kind: "ship", featureRequestId: first!.id, email: "bob@example.com", status: "pending", subscriberTokenHash: null, confirmNonce: "n", confirmSentAt: now, confirmedAt: null, unsubscribedAt: null, notifiedAt: null, createdAt: now, updatedAt: now })
+      .execute();
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0044-ship-notify-queue"]);
+    expect(await queued()).toEqual([`one:${ann}`]);
+
+    // From now on each vote with an address queues itself, whichever path wrote it; one without does not.
+    await vote(second!.id, bob!, "bob@example.com");
+    await vote(second!.id, dan!, null);
+    await db.deleteFrom("featureRequestVotes").where("featureRequestId", "=", second!.id).where("endUserId", "=", bob!).execute();
+    await vote(second!.id, bob!, "bob@example.com");
+    expect(await queued()).toEqual([`one:${ann}`, `two:${bob}`].sort());
+    await db.deleteFrom("apps").where("id", "=", appId).execute();
+  });
+
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
     const db = t.db.kysely;
     const { workspace } = await createWorkspace(db, clock, { name: "Votes", slug: "votes-0010" }, null);
@@ -300,7 +335,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -366,6 +401,7 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0041-title-words-table",
         "0042-vote-batch-alone",
         "0043-spread-usage",
+        "0044-ship-notify-queue",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

@@ -280,6 +280,15 @@ export interface DuplicateDismissalsTable {
   createdAt: string;
 }
 
+/**
+ * Votes with a `shipNotifyEmail` that the ship-notification step has not handled yet, queued by a
+ * trigger as they are inserted (migration 0044); the step removes each row once handled.
+ */
+export interface ShipNotifyQueueTable {
+  featureRequestId: string;
+  endUserId: string;
+}
+
 /** One vote, identified by its request and its voter (the primary key). */
 export interface FeatureRequestVotesTable {
   featureRequestId: string;
@@ -759,6 +768,7 @@ export interface Database {
   companies: CompaniesTable;
   featureRequests: FeatureRequestsTable;
   featureRequestVotes: FeatureRequestVotesTable;
+  shipNotifyQueue: ShipNotifyQueueTable;
   featureRequestComments: FeatureRequestCommentsTable;
   featureRequestEvents: FeatureRequestEventsTable;
   duplicateDismissals: DuplicateDismissalsTable;
