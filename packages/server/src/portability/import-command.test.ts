@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { capturedIo } from "@tidings/testing/command-io";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
@@ -200,6 +200,7 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
     it("skips rows the database could not hold or that repeat an id, each with its line", async () => {
       const ws = await freshApp();
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-csv-"));
+      onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
       const file = path.join(dir, "hostile.csv");
       const longEmail = `${"a".repeat(250)}@example.com`;
       fs.writeFileSync(
@@ -511,6 +512,8 @@ describe.each(testDialects())("tidings import on %s", (dialect) => {
     }
     function csvFile(name: string, text: string): string {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-csv-"));
+      // Called inside a test: the folder goes when that test does.
+      onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
       const file = path.join(dir, name);
       fs.writeFileSync(file, text);
       return file;
