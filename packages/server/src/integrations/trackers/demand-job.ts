@@ -27,13 +27,22 @@ export async function trackerDemandStep(ctx: Context): Promise<void> {
   const now = isoNow(ctx.clock);
   const changed = await db
     .selectFrom("trackerIssueLinks as l")
-    .innerJoin("featureRequests as fr", "fr.id", "l.featureRequestId")
     .innerJoin("trackerConnections as c", "c.id", "l.connectionId")
     .select(["l.id", "l.provider", "l.pushedAt"])
     .where("c.status", "=", "active")
     .where((eb) => eb.or([eb("c.pausedUntil", "is", null), eb("c.pausedUntil", "<=", now)]))
     .where("l.syncError", "is", null)
-    .where((eb) => eb.or([eb("l.pushedVotes", "is", null), eb("l.pushedVotes", "<>", eb.ref("fr.voteCount")), eb("l.pushedComments", "<>", eb.ref("fr.commentCount"))]))
+    // Each link looks its request up, rather than joining the two: with SQLite statistics
+    // gathered before any link existed, the join was planned as a scan of every request, each
+    // tick (36 ms at 200k requests on the thread serving requests, against 0.1 ms this way).
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("featureRequests as fr")
+          .select(sql`1`.as("one"))
+          .whereRef("fr.id", "=", "l.featureRequestId")
+          .where((eb) => eb.or([eb("l.pushedVotes", "is", null), eb("l.pushedVotes", "<>", eb.ref("fr.voteCount")), eb("l.pushedComments", "<>", eb.ref("fr.commentCount"))])),
+      ),
+    )
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
