@@ -4,7 +4,7 @@ import { enqueueJobs } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import { normaliseEmail } from "../mail/email-address.js";
 import { mailAppOf, mailJob, messageHost, unsubscribeUrl } from "./subscription-mail.js";
-import { requestSubscription } from "./subscriptions.js";
+import { requestSubscription, requestSubscriptionOf } from "./subscriptions.js";
 
 /** Queued votes handled per tick; the rest wait for the next one. */
 const QUEUE_BATCH = 200;
@@ -38,14 +38,7 @@ export async function shipNotificationStep(ctx: Context): Promise<void> {
         .executeTakeFirst();
       const email = vote === undefined || vote.shipNotifyEmail === null ? undefined : normaliseEmail(vote.shipNotifyEmail);
       if (vote !== undefined && email !== undefined) {
-        const known = await trx
-          .selectFrom("emailSubscriptions")
-          .select("id")
-          .where("appId", "=", vote.appId)
-          .where("kind", "=", "ship")
-          .where("featureRequestId", "=", key.featureRequestId)
-          .where("email", "=", email)
-          .executeTakeFirst();
+        const known = await requestSubscriptionOf(trx, { appId: vote.appId, kind: "ship", featureRequestId: key.featureRequestId, email });
         if (known === undefined) {
           await requestSubscription(trx, ctx, await mailAppOf(trx, vote.appId), {
             kind: "ship",

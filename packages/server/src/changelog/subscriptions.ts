@@ -15,6 +15,18 @@ export const CONFIRM_COOLDOWN_MS = 15 * 60_000;
 /** Work a caller adds to the transaction of a write (its record of the write, such as an idempotency key). */
 export type Alongside = (trx: Kysely<Database>) => Promise<void>;
 
+/** The subscription of `email` to `kind` for one request of an app (the table's unique key), if there is one. */
+export function requestSubscriptionOf(trx: Kysely<Database>, key: { appId: string; kind: SubscriptionKind; featureRequestId: string; email: string }) {
+  return trx
+    .selectFrom("emailSubscriptions")
+    .selectAll()
+    .where("appId", "=", key.appId)
+    .where("kind", "=", key.kind)
+    .where("featureRequestId", "=", key.featureRequestId)
+    .where("email", "=", key.email)
+    .executeTakeFirst();
+}
+
 /**
  * Records a double-opt-in request and queues its confirmation mail, in the caller's
  * transaction. Confirmed addresses get nothing; a pending one is mailed again only after the
@@ -28,15 +40,7 @@ export async function requestSubscription(
 ): Promise<boolean> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
-  const find = () =>
-    trx
-      .selectFrom("emailSubscriptions")
-      .selectAll()
-      .where("appId", "=", app.id)
-      .where("kind", "=", input.kind)
-      .where("featureRequestId", "=", input.featureRequestId)
-      .where("email", "=", input.email)
-      .executeTakeFirst();
+  const find = () => requestSubscriptionOf(trx, { appId: app.id, kind: input.kind, featureRequestId: input.featureRequestId, email: input.email });
   let sub = await find();
   if (sub === undefined) {
     await trx

@@ -1,7 +1,7 @@
 import { ErrorBodySchema, FollowRequestBodySchema, FollowRequestResultSchema } from "@tidings/protocol";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
-import { requestSubscription } from "../changelog/subscriptions.js";
+import { requestSubscription, requestSubscriptionOf } from "../changelog/subscriptions.js";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
@@ -59,14 +59,7 @@ export function followRoutes(app: App, ctx: Context, runner: JobRunner): void {
           return false;
         }
         await requestSubscription(trx, ctx, fr.app, { kind: "request", featureRequestId: fr.id, email, tokenHash, requestTitle: fr.title });
-        const row = await trx
-          .selectFrom("emailSubscriptions")
-          .select("status")
-          .where("appId", "=", fr.app.id)
-          .where("kind", "=", "request")
-          .where("featureRequestId", "=", fr.id)
-          .where("email", "=", email)
-          .executeTakeFirst();
+        const row = await requestSubscriptionOf(trx, { appId: fr.app.id, kind: "request", featureRequestId: fr.id, email });
         return row?.status !== "confirmed";
       });
       if (pending) runner.kick();

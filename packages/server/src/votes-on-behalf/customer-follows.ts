@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { MailApp } from "../changelog/subscription-mail.js";
-import { requestSubscription } from "../changelog/subscriptions.js";
+import { requestSubscription, requestSubscriptionOf } from "../changelog/subscriptions.js";
 import { isoNow } from "../clock.js";
 import type { Context } from "../context.js";
 import type { Database } from "../db/schema.js";
@@ -29,14 +29,7 @@ export async function followForCustomer(
 ): Promise<TeamFollow> {
   const email = input.vouchedEmail ?? input.typedEmail;
   if (email === null) return "none";
-  const existing = await trx
-    .selectFrom("emailSubscriptions")
-    .select("status")
-    .where("appId", "=", app.id)
-    .where("kind", "=", "request")
-    .where("featureRequestId", "=", input.featureRequestId)
-    .where("email", "=", email)
-    .executeTakeFirst();
+  const existing = await requestSubscriptionOf(trx, { appId: app.id, kind: "request", featureRequestId: input.featureRequestId, email });
   if (existing?.status === "unsubscribed") return "declined";
   if (existing?.status === "confirmed") return "confirmed";
   if (input.vouchedEmail === null) {
