@@ -99,8 +99,9 @@ async function vote(base: string, id: string, token: string): Promise<void> {
 
 /**
  * Median time of the background work's tick (publishing, ship notifications, due jobs, tracker
- * sync) with nothing to do, on the seeded database in this process, after two ticks to warm up. On SQLite a tick runs on the
- * thread that serves requests, so whatever it reads of the board, every request waits for.
+ * sync) with nothing to do, on the seeded database in this process, after two ticks to warm up.
+ * On SQLite a tick runs on the thread that serves requests, so whatever it reads of the board,
+ * every request waits for.
  */
 async function tickMs(database: BenchDatabase): Promise<number> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "tidings-bench-tick-"));
