@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "@tidings/testing/test-app";
  * Tables a background tick may read whole: queues it drains, and the trackers' links, which it
  * reads to find the ones whose demand changed. Every other table grows with use.
  */
-const READ_WHOLE = new Set(["ship_notify_queue", "tracker_issue_links", "tracker_connections"]);
+const READ_WHOLE = new Set(["ship_notify_queue", "ship_due_queue", "tracker_issue_links", "tracker_connections"]);
 
 /** The tables (by alias or name) a SQLite plan line scans, as `SCAN <name>` names them. */
 function scannedTables(statement: string, plan: string[]): string[] {
@@ -36,7 +36,12 @@ describe("the background tick on SQLite", () => {
     await sql`update sqlite_stat1 set stat = '1000000' where instr(stat, ' ') = 0`.execute(db);
     await sql`analyze sqlite_schema`.execute(db);
 
+    // One request queued as if it had just shipped, so the reads of its due subscribers run too.
+    const shipped = await db.selectFrom("featureRequests").select("id").limit(1).executeTakeFirstOrThrow();
+    await db.insertInto("shipDueQueue").values({ featureRequestId: shipped.id }).execute();
+
     const statements = await recordStatements(t.database.db, () => t.app.jobs.tick());
+    expect(statements.some((s) => s.sql.includes(`"email_subscriptions" as "s"`))).toBe(true);
     const reads = statements.filter((s) => /^\s*(select|with)\b/i.test(s.sql));
     expect(reads.length).toBeGreaterThan(3);
     const scans: string[] = [];

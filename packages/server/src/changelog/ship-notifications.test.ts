@@ -86,6 +86,30 @@ describe.each(testDialects())("ship notifications on %s", (dialect) => {
     expect(shippedMails("bo@example.com").map((m) => m.subject)).toEqual(["Shipped in Acme Notes: Gadgets"]);
   });
 
+  it("mails a voter who confirms after the request shipped, and the voters of a draft release once it is published", async () => {
+    const late = await newRequest("Cogs");
+    await vote(late, "voter-6", "dee@example.com");
+    await t.app.jobs.tick();
+    await acme.console.put(`/workspaces/${acme.wsId}/feature-requests/${late}`, { columnSlug: "shipped" });
+    await t.app.jobs.tick();
+    expect(shippedMails("dee@example.com")).toHaveLength(0);
+    await confirmShip("dee@example.com");
+    await t.app.jobs.tick();
+    expect(shippedMails("dee@example.com").map((m) => m.subject)).toEqual(["Shipped in Acme Notes: Cogs"]);
+
+    const drafted = await newRequest("Levers");
+    await vote(drafted, "voter-7", "eve@example.com");
+    await t.app.jobs.tick();
+    await confirmShip("eve@example.com");
+    const entry = await acme.console.post(`/workspaces/${acme.wsId}/changelog`, { appId: acme.appId, title: "3.0", body: "x", linkedRequestIds: [drafted] });
+    await t.app.jobs.tick();
+    expect(shippedMails("eve@example.com")).toHaveLength(0);
+    expect((await acme.console.post(`/workspaces/${acme.wsId}/changelog/${entry.body.id}/publish`)).status).toBe(200);
+    await t.app.jobs.tick();
+    await t.app.jobs.tick();
+    expect(shippedMails("eve@example.com").map((m) => m.subject)).toEqual(["Shipped in Acme Notes: Levers"]);
+  });
+
   it("asks nothing for a vote taken back before the step ran, and once when the voter votes again", async () => {
     const id = await newRequest("Sprockets");
     const asked = () => smtp.to("cy@example.com").filter((m) => m.subject?.startsWith("Confirm ship notifications"));

@@ -68,7 +68,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
     await migrateTo(t.db, "0024-search-words-table", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
@@ -79,7 +79,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
     await migrateTo(t.db, "0025-trust-identified-users", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
     expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
@@ -99,7 +99,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
     await migrateTo(t.db, "0027-tags", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
     const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
@@ -149,7 +149,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await migrateTo(t.db, "0037-segments", inSchema());
     await db.updateTable("featureRequests").set({ voteCount: 12 }).where("id", "=", popular!.id).execute();
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${popular!.id}, 'tag_0038', ${now}), (${quiet!.id}, 'tag_0038', ${now})`.execute(db);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     const copies = async () =>
       Object.fromEntries(
         (await db.selectFrom("featureRequestTags").select(["featureRequestId", "requestVoteCount"]).where("tagId", "=", "tag_0038").execute()).map((c) => [c.featureRequestId, c.requestVoteCount]),
@@ -173,7 +173,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const [offline] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Offline mode", ""), importedRequest(appId, "Dark theme, waiting for review", "", false)]);
     await migrateTo(t.db, "0040-vote-batch-one-block", inSchema());
     const [dark, kiosk] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Dark mode", ""), importedRequest(appId, "Kiosk mode", "")]);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     const titles = async (...terms: string[]) => (await titleMatches(db, dialect, { appId }, [{ terms, limit: 10 }])).map((m) => m.title).sort();
     const stored = async (id: string) =>
       dialect === "postgres" ? Number((await sql<{ n: string }>`select count(*) as n from feature_request_title_words where feature_request_id = ${id}`.execute(db)).rows[0]!.n) : 0;
@@ -217,7 +217,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       values ('lnl_0036', 'lnc_0036', ${appId}, ${frId}, 'uuid-1', 'ENG-1', 'https://linear.app/acme/issue/ENG-1', 'Dark mode', null, null, null, null, 'issue_not_found', ${at}, ${at})`.execute(db);
     await sql`insert into linear_webhook_deliveries (connection_id, delivery_id, received_at) values ('lnc_0036', 'dlv-2', ${at})`.execute(db);
 
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     const common = { appId, status: "active", brokenReason: null, brokenAt: null, pausedUntil: null, createdAt: at, updatedAt: at, githubAppId: null, githubPrivateKey: null, githubInstallationId: null };
     const connections = await db.selectFrom("trackerConnections").selectAll().where("appId", "=", appId).orderBy("provider").execute();
     expect(connections.map((c) => ({ ...c, mapping: JSON.parse(c.mapping) as unknown }))).toEqual([
@@ -300,7 +300,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .insertInto("emailSubscriptions")
       .values({ id: "esub_0044", appId, kind: "ship", featureRequestId: first!.id, email: "bob@example.com", status: "pending", subscriberTokenHash: null, confirmNonce: "n", confirmSentAt: now, confirmedAt: null, unsubscribedAt: null, notifiedAt: null, createdAt: now, updatedAt: now })
       .execute();
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0044-ship-notify-queue", "0045-ship-due-queue"]);
     expect(await queued()).toEqual([`one:${ann}`]);
 
     // From now on each vote with an address queues itself, whichever path wrote it; one without does not.
@@ -310,6 +310,53 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await vote(second!.id, bob!, "bob@example.com");
     expect(await queued()).toEqual([`one:${ann}`, `two:${bob}`].sort());
     await db.deleteFrom("apps").where("id", "=", appId).execute();
+  });
+
+  it("queues the requests with confirmed ship subscribers not mailed before migration 0045, and each request as it ships after it", async () => {
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Ship due", slug: "ship-0045" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Due app" })).row.id;
+    const [waiting, mailed, asked, later] = await createFeatureRequests(
+      db,
+      clock,
+      dialect,
+      appId,
+      ["Waiting", "Mailed", "Asked", "Later"].map((title) => importedRequest(appId, title, "")),
+    );
+    const now = clock.now().toISOString();
+    const subscribe = (id: string, featureRequestId: string, status: "pending" | "confirmed", notifiedAt: string | null) =>
+      db
+        .insertInto("emailSubscriptions")
+        .values({ id, appId, kind: "ship", featureRequestId, email: `${id}@example.com`, status, subscriberTokenHash: null, confirmNonce: "n", confirmSentAt: now, confirmedAt: status === "confirmed" ? now : null, unsubscribedAt: null, notifiedAt, createdAt: now, updatedAt: now })
+        .execute();
+    const queued = async () => {
+      const names = new Map([waiting, mailed, asked, later].map((r) => [r!.id, r!.title]));
+      return (await db.selectFrom("shipDueQueue").select("featureRequestId").execute()).map((q) => names.get(q.featureRequestId)).filter((n) => n !== undefined).sort();
+    };
+
+    await migrateTo(t.db, "0044-ship-notify-queue", inSchema());
+    await subscribe("esub_w", waiting!.id, "confirmed", null);
+    await subscribe("esub_m", mailed!.id, "confirmed", now);
+    await subscribe("esub_a", asked!.id, "pending", null);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0045-ship-due-queue"]);
+    expect(await queued()).toEqual(["Waiting"]);
+
+    // After it: a confirmation, a shipped event, a release published with a request linked.
+    await db.updateTable("emailSubscriptions").set({ status: "confirmed" }).where("id", "=", "esub_a").execute();
+    await db.insertInto("featureRequestEvents").values({ id: "ev_0045", featureRequestId: later!.id, appId, type: "moved", data: "{}", actor: null, createdAt: now }).execute();
+    expect(await queued()).toEqual(["Asked", "Waiting"]);
+    await db.insertInto("featureRequestEvents").values({ id: "ev_0045s", featureRequestId: later!.id, appId, type: "shipped", data: "{}", actor: null, createdAt: now }).execute();
+    expect(await queued()).toEqual(["Asked", "Later", "Waiting"]);
+    await db.deleteFrom("shipDueQueue").execute();
+    await db.insertInto("changelogEntries").values({ id: "cle_0045", appId, title: "1.0", body: "", versionLabel: null, versionId: null, status: "draft", scheduledAt: null, publishedAt: null, notifiedAt: null, emailSegmentId: null, createdAt: now, updatedAt: now }).execute();
+    await db.insertInto("changelogEntryRequests").values({ entryId: "cle_0045", featureRequestId: mailed!.id, position: 0 }).execute();
+    expect(await queued()).toEqual([]);
+    await db.updateTable("changelogEntries").set({ status: "published" }).where("id", "=", "cle_0045").execute();
+    expect(await queued()).toEqual(["Mailed"]);
+    await db.insertInto("changelogEntryRequests").values({ entryId: "cle_0045", featureRequestId: waiting!.id, position: 1 }).execute();
+    expect(await queued()).toEqual(["Mailed", "Waiting"]);
+    await db.deleteFrom("apps").where("id", "=", appId).execute();
+    await db.deleteFrom("shipDueQueue").execute();
   });
 
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
@@ -335,7 +382,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -402,6 +449,7 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0042-vote-batch-alone",
         "0043-spread-usage",
         "0044-ship-notify-queue",
+        "0045-ship-due-queue",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

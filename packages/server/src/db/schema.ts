@@ -289,6 +289,15 @@ export interface ShipNotifyQueueTable {
   endUserId: string;
 }
 
+/**
+ * Requests whose confirmed ship subscribers may be due a "shipped" mail, queued by triggers when
+ * the request ships, is linked in a published release, or gets a confirmed ship subscriber
+ * (migration 0045); the ship-notification step removes each once handled.
+ */
+export interface ShipDueQueueTable {
+  featureRequestId: string;
+}
+
 /** One vote, identified by its request and its voter (the primary key). */
 export interface FeatureRequestVotesTable {
   featureRequestId: string;
@@ -769,6 +778,7 @@ export interface Database {
   featureRequests: FeatureRequestsTable;
   featureRequestVotes: FeatureRequestVotesTable;
   shipNotifyQueue: ShipNotifyQueueTable;
+  shipDueQueue: ShipDueQueueTable;
   featureRequestComments: FeatureRequestCommentsTable;
   featureRequestEvents: FeatureRequestEventsTable;
   duplicateDismissals: DuplicateDismissalsTable;
