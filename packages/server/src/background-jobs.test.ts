@@ -1,6 +1,6 @@
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordStatements } from "@tidings/testing/statement-recorder";
+import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 
 /**
@@ -46,8 +46,7 @@ describe("the background tick on SQLite", () => {
     expect(reads.length).toBeGreaterThan(3);
     const scans: string[] = [];
     for (const read of reads) {
-      const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${read.sql}`, [...read.parameters]));
-      for (const table of scannedTables(read.sql, plan.rows.map((r) => r.detail))) {
+      for (const table of scannedTables(read.sql, await sqlitePlan(db, read))) {
         if (!READ_WHOLE.has(table)) scans.push(`${table}: ${read.sql.slice(0, 120)}`);
       }
     }

@@ -1,4 +1,4 @@
-import type { CompiledQuery } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { Db } from "../../server/src/db/database.js";
 
 /**
@@ -24,4 +24,19 @@ export async function recordStatements(db: Db, run: () => Promise<unknown>): Pro
     stop();
   }
   return statements;
+}
+
+/**
+ * SQLite's `EXPLAIN QUERY PLAN` of a recorded statement, with its own parameters: one line per
+ * step (`SEARCH fr USING INDEX …`, `SCAN t0`, …).
+ *
+ * @example
+ * ```ts
+ * const [statement] = await recordStatements(t.db, () => work());
+ * expect(await sqlitePlan(t.db.kysely, statement!)).not.toContain("SCAN fr");
+ * ```
+ */
+export async function sqlitePlan<DB>(db: Kysely<DB>, statement: CompiledQuery): Promise<string[]> {
+  const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
+  return plan.rows.map((row) => row.detail);
 }

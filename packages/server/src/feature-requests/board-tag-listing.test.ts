@@ -5,7 +5,7 @@ import { createApp } from "../apps/apps.js";
 import { createBoard } from "../boards/boards.js";
 import type { DialectName } from "../db/database.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { recordStatements } from "@tidings/testing/statement-recorder";
+import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { bulkTag } from "../tags/request-tags.js";
 import { createTag } from "../tags/tags.js";
@@ -58,9 +58,8 @@ async function planOf(t: TestDatabase, dialect: DialectName, clock: FakeClock, q
     if (!statement.sql.includes(`"feature_requests"`) && !statement.sql.includes(`"feature_request_tags" as "t0"`)) continue;
     const count = /^select count\(\*\)/.test(statement.sql);
     if (dialect === "sqlite") {
-      const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
-      const steps = plan.rows
-        .map((r) => /^(SCAN|SEARCH) (fr|t0|frt)\b(.*)$/.exec(r.detail))
+      const steps = (await sqlitePlan(t.db.kysely, statement))
+        .map((step) => /^(SCAN|SEARCH) (fr|t0|frt)\b(.*)$/.exec(step))
         .filter((m) => m !== null)
         .map(
           (m): Step => ({

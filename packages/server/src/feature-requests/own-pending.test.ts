@@ -3,7 +3,7 @@ import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { recordStatements } from "@tidings/testing/statement-recorder";
+import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { ensureEndUser } from "../users/identity.js";
 import { createWorkspace } from "../workspaces/workspaces.js";
@@ -127,10 +127,9 @@ describe.each(testDialects())("a viewer's own pending requests in the listing, o
       if (!query.sql.includes(`"feature_requests"`)) continue;
       const aggregate = /^select count\(\*\)/.test(query.sql);
       if (dialect === "sqlite") {
-        const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-        const steps = plan.rows
-          .filter((r) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(r.detail))
-          .map((r) => ({ index: /INDEX (\w+)/.exec(r.detail)?.[1] ?? "scan", examined: 0, indexOnly: r.detail.includes("COVERING INDEX") }));
+        const steps = (await sqlitePlan(t.db.kysely, query))
+          .filter((step) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(step))
+          .map((step) => ({ index: /INDEX (\w+)/.exec(step)?.[1] ?? "scan", examined: 0, indexOnly: step.includes("COVERING INDEX") }));
         out.push({ sql: query.sql, aggregate, steps });
       } else {
         // Index access forced, so the plan shows which index can serve each step, and the rows

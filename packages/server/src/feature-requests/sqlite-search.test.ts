@@ -1,8 +1,7 @@
-import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { recordStatements } from "@tidings/testing/statement-recorder";
+import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
@@ -73,8 +72,7 @@ describe("search ranking on SQLite", () => {
       expect(paged, q).toEqual(whole);
       const reads: string[] = [];
       for (const query of statements) {
-        const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-        reads.push(...plan.rows.filter((r) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(r.detail)).map((r) => r.detail));
+        reads.push(...(await sqlitePlan(t.db.kysely, query)).filter((step) => /^(SCAN|SEARCH) (fr|feature_requests)\b/.test(step)));
       }
       for (const read of reads) expect(read, q).toMatch(/USING INDEX sqlite_autoindex_feature_requests_1 \(id=\?\)/);
     }

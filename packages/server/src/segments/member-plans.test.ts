@@ -3,7 +3,7 @@ import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { recordStatements } from "@tidings/testing/statement-recorder";
+import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { memberCount, memberPage } from "./members.js";
@@ -102,9 +102,8 @@ describe.each(testDialects())("plans of a segment's members on 100k end users, o
     const out = [];
     for (const statement of statements) {
       if (dialect === "sqlite") {
-        const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
-        const steps = plan.rows
-          .map((r) => /^(SCAN|SEARCH) (u|c)\b(.*)$/.exec(r.detail))
+        const steps = (await sqlitePlan(t.db.kysely, statement))
+          .map((step) => /^(SCAN|SEARCH) (u|c)\b(.*)$/.exec(step))
           .filter((m) => m !== null)
           .map((m): Step => ({ table: m[2] === "u" ? "end_users" : "companies", index: m[1] === "SCAN" ? "scan" : (/INDEX (\w+)/.exec(m[3]!)?.[1] ?? "primary key"), examined: 0 }));
         out.push({ sql: statement.sql, steps });

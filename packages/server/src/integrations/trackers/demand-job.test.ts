@@ -1,7 +1,7 @@
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "@tidings/testing/fake-clock";
-import { recordStatements } from "@tidings/testing/statement-recorder";
+import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, type TestDatabase } from "@tidings/testing/test-database";
 import { createApp } from "../../apps/apps.js";
 import type { Context } from "../../context.js";
@@ -60,8 +60,7 @@ describe("the trackers' demand step on SQLite", () => {
     const statements = await recordStatements(t.db, () => trackerDemandStep(ctx));
     const read = statements.find((s) => s.sql.includes(`from "tracker_issue_links"`));
     expect(read).toBeDefined();
-    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${read!.sql}`, [...read!.parameters]));
-    expect(plan.rows.map((r) => r.detail).join("\n")).not.toMatch(/SCAN fr\b/);
+    expect((await sqlitePlan(db, read!)).join("\n")).not.toMatch(/SCAN fr\b/);
     const queued = await db.selectFrom("jobs").select("refId").where("kind", "like", "%demand%").execute();
     expect(queued.map((j) => j.refId)).toEqual(["trl_0"]);
   });
