@@ -5,7 +5,7 @@ import type { Database } from "../db/schema.js";
 import { enqueueJobs } from "../jobs/queue.js";
 import { composeMail, oneLine, publicBase } from "../mail/compose.js";
 import { normaliseEmail } from "../mail/email-address.js";
-import { mailAppOf, mailJob, messageHost, unsubscribeUrl } from "./subscription-mail.js";
+import { mailAppOf, mailJob, messageHost, unsubscribeUrl, type MailApp } from "./subscription-mail.js";
 import { requestSubscription, requestSubscriptionOf } from "./subscriptions.js";
 
 /** Queued votes, and queued requests, handled per tick; the rest wait for the next one. */
@@ -78,7 +78,10 @@ async function mailDueSubscribers(ctx: Context): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom("shipDueQueue").where("featureRequestId", "=", featureRequestId).execute();
       const due = await dueSubscribers(trx, featureRequestId, MAIL_BATCH + 1);
-      for (const sub of due.slice(0, MAIL_BATCH)) await queueShippedMail(trx, ctx, sub);
+      if (due.length === 0) return;
+      // One request, so one app for every subscriber of the batch.
+      const app = await mailAppOf(trx, due[0]!.appId);
+      for (const sub of due.slice(0, MAIL_BATCH)) await queueShippedMail(trx, ctx, app, sub);
       if (due.length > MAIL_BATCH) await trx.insertInto("shipDueQueue").values({ featureRequestId }).onConflict((oc) => oc.column("featureRequestId").doNothing()).execute();
     });
   }
@@ -126,8 +129,7 @@ function dueSubscribers(trx: Kysely<Database>, featureRequestId: string, limit: 
 }
 
 /** Stamps the subscription and queues its "shipped" mail, unless it was stamped meanwhile. */
-async function queueShippedMail(trx: Kysely<Database>, ctx: Context, sub: { id: string; email: string; appId: string; title: string; featureRequestId: string }): Promise<void> {
-  const app = await mailAppOf(trx, sub.appId);
+async function queueShippedMail(trx: Kysely<Database>, ctx: Context, app: MailApp, sub: { id: string; email: string; title: string; featureRequestId: string }): Promise<void> {
   const message = composeMail({
     to: sub.email,
     subject: `Shipped in ${oneLine(app.name)}: ${oneLine(sub.title)}`,
