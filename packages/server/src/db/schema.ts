@@ -298,6 +298,20 @@ export interface ShipDueQueueTable {
   featureRequestId: string;
 }
 
+/**
+ * A request's place in the `top` order, copied from it by triggers (migration 0046): the listings
+ * read that order from this table's indexes, so no index of `feature_requests` holds its vote count.
+ */
+export interface FeatureRequestTopTable {
+  id: string;
+  appId: string;
+  boardId: string;
+  /** 1 when the request is listed (approved, not merged), else 0. */
+  listed: number;
+  voteCount: number;
+  createdAt: string;
+}
+
 /** One vote, identified by its request and its voter (the primary key). */
 export interface FeatureRequestVotesTable {
   featureRequestId: string;
@@ -779,6 +793,7 @@ export interface Database {
   featureRequestVotes: FeatureRequestVotesTable;
   shipNotifyQueue: ShipNotifyQueueTable;
   shipDueQueue: ShipDueQueueTable;
+  featureRequestTop: FeatureRequestTopTable;
   featureRequestComments: FeatureRequestCommentsTable;
   featureRequestEvents: FeatureRequestEventsTable;
   duplicateDismissals: DuplicateDismissalsTable;

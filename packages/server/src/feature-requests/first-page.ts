@@ -3,6 +3,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { itemRows, type ItemRow } from "./items.js";
 import { approvedBy } from "./listed.js";
+import { approvedInTopOrder } from "./list-order.js";
 import type { ListQuery } from "./list-query.js";
 
 /** A listing row as the page reads it: the item's columns and whether the viewer voted (0 here). */
@@ -38,14 +39,19 @@ export function firstPageRows(db: Kysely<Database>, query: ListQuery): Promise<P
 
 /**
  * One first page's statement: the listing's filter ({@link approvedBy}, a board naming its app)
- * and its order, as the general listing writes them, so both read the same rows.
+ * and its order, as the general listing writes them, so both read the same rows. A `top` page's
+ * ids come from the copies of that order ({@link approvedInTopOrder}, migration 0046), read in order
+ * from their index, and each request by its primary key.
  */
 function firstPage<P extends { limit: number }>(sort: "newest" | "top", scope: (p: P) => Pick<ListQuery, "appId" | "boardIds">) {
   return preparedQuery<P, PageRow>((db, p) => {
-    let page = itemRows(db)
-      .select(sql<number>`0`.as("hasVoted"))
-      .where(approvedBy({ ...scope(p as P), versionId: undefined }));
-    if (sort === "top") page = page.orderBy("fr.voteCount", "desc");
+    const place = { ...scope(p as P), versionId: undefined };
+    let page = itemRows(db).select(sql<number>`0`.as("hasVoted"));
+    if (sort === "top") {
+      page = page.where("fr.id", "in", approvedInTopOrder(db, place).select("ft.id").limit(p.limit)).orderBy("fr.voteCount", "desc");
+    } else {
+      page = page.where(approvedBy(place));
+    }
     return page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(p.limit);
   });
 }

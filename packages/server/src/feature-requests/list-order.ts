@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
-import { approvedBy, ownPendingBy } from "./listed.js";
+import { approvedBy, approvedTopBy, ownPendingBy } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
 
 /** Where a request stands in the `newest` or `top` order. */
@@ -31,13 +31,17 @@ export function votesThenNewest<Q extends Orderable<Q>>(query: Q): Q {
   return query.orderBy(sql.ref("fr.voteCount"), "desc").orderBy(sql.ref("fr.createdAt"), "desc").orderBy(sql.ref("fr.id"), "desc");
 }
 
-/** The columns an order is read from: the request's own, or their copies on a tag's rows (`t0`, migrations 0030 and 0038). */
+/**
+ * The columns an order is read from: the request's own, their copies in the `top` order (`ft`,
+ * migration 0046), or their copies on a tag's rows (`t0`, migrations 0030 and 0038).
+ */
 interface OrderColumns {
   voteCount: string;
   createdAt: string;
   id: string;
 }
 const REQUEST_ORDER: OrderColumns = { voteCount: "fr.voteCount", createdAt: "fr.createdAt", id: "fr.id" };
+const TOP_ORDER: OrderColumns = { voteCount: "ft.voteCount", createdAt: "ft.createdAt", id: "ft.id" };
 const TAG_ORDER: OrderColumns = { voteCount: "t0.requestVoteCount", createdAt: "t0.requestCreatedAt", id: "t0.featureRequestId" };
 
 /** Rows strictly after `after` in its order, compared on `columns` (so an index of them can seek to it). */
@@ -87,9 +91,25 @@ function taggedInOrder(db: Kysely<Database>, query: ListQuery, tagId: string, or
 }
 
 /**
+ * The first `limit` approved requests of `query` (no tag filter) in the `top` order after `after`,
+ * read in order from their copies' index (migration 0046) alone, but for a version filter, checked
+ * on each request.
+ */
+export function topInOrder(db: Kysely<Database>, query: Omit<ListQuery, "tagIds">, after: After | undefined, limit: number): Promise<OrderKey[]> {
+  let q = approvedInTopOrder(db, query).select(["ft.id", "ft.createdAt", "ft.voteCount"]);
+  if (after !== undefined) q = q.where(afterKey(after, TOP_ORDER));
+  return q.limit(limit).execute();
+}
+
+/** The approved requests of `query` (no tag filter) as their copies in the `top` order (`ft`, migration 0046), in that order. */
+export function approvedInTopOrder(db: Kysely<Database>, query: Pick<ListQuery, "appId" | "boardIds" | "versionId">) {
+  return db.selectFrom("featureRequestTop as ft").where(approvedTopBy(query)).orderBy("ft.voteCount", "desc").orderBy("ft.createdAt", "desc").orderBy("ft.id", "desc");
+}
+
+/**
  * The first `limit` listed requests in `order` after `after`: the approved ones, read in order
- * from their partial index (migration 0011; with a tag filter, the tag's rows, see
- * {@link taggedInOrder}), and the viewer's own pending ones of `own`
+ * from their partial index (migration 0011; `top`, from their copies, see {@link topInOrder};
+ * with a tag filter, the tag's rows, see {@link taggedInOrder}), and the viewer's own pending ones of `own`
  * (the window of their newest, see own-pending.ts, read by primary key), merged. The approved side
  * reads at most `limit` index entries and rows, the viewer's side at most the window's, however
  * many requests the viewer has waiting for review.
@@ -113,7 +133,12 @@ export async function listedInOrder(
     return q.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(limit).execute();
   };
   const tagId = query.tagIds?.[0];
-  const approved = tagId === undefined ? await slice(approvedBy(query)) : await taggedInOrder(db, query, tagId, order, after, limit);
+  const approved =
+    tagId !== undefined
+      ? await taggedInOrder(db, query, tagId, order, after, limit)
+      : order === "top"
+        ? await topInOrder(db, query, after, limit)
+        : await slice(approvedBy(query));
   if (query.viewerEndUserId === null || own.length === 0) return approved;
   const listed = new Set(approved.map((r) => r.id));
   // A request approved since the window was read is among the approved already.

@@ -7,16 +7,21 @@ type Listed = ExpressionBuilder<Database & { fr: Database["featureRequests"] }, 
 
 type Scope = Pick<ListQuery, "appId" | "versionId" | "boardIds" | "tagIds">;
 
+/** The copies of the requests' places in the `top` order (migration 0046), read under the alias `ft`. */
+type Ranked = ExpressionBuilder<Database & { ft: Database["featureRequestTop"] }, "ft">;
+
 /**
- * Where a listed request may be: its app, or, filtered to one board, that board alone (its id
- * implies the app, and naming only the board lets the planners walk the board's partial indexes
- * of migration 0026); several boards (those a caller may see) within the app.
+ * Where a listed request may be, on the request (`fr`) or its copy in the `top` order (`ft`): its
+ * app, or, filtered to one board, that board alone (its id implies the app, and naming only the
+ * board lets the planners walk the board's indexes, migrations 0026 and 0046); several boards
+ * (those a caller may see) within the app.
  */
-function placedBy(query: Scope, eb: Listed) {
+function placedBy<A extends "fr" | "ft">(query: Scope, eb: ExpressionBuilder<Database & Record<A, { appId: string; boardId: string }>, A>, alias: A) {
+  const [app, board] = [sql.ref<string>(`${alias}.appId`), sql.ref<string>(`${alias}.boardId`)];
   const boards = query.boardIds;
-  if (boards === undefined) return [eb("fr.appId", "=", query.appId)];
-  if (boards.length === 1) return [eb("fr.boardId", "=", boards[0]!)];
-  return [eb("fr.appId", "=", query.appId), eb("fr.boardId", "in", boards.length > 0 ? [...boards] : [""])];
+  if (boards === undefined) return [eb(app, "=", query.appId)];
+  if (boards.length === 1) return [eb(board, "=", boards[0]!)];
+  return [eb(app, "=", query.appId), eb(board, "in", boards.length > 0 ? [...boards] : [""])];
 }
 
 /**
@@ -37,11 +42,27 @@ export function hasEveryTag(tagIds: Iterable<string>): Array<Expression<SqlBool>
 export function approvedBy(query: Scope) {
   return (eb: Listed) =>
     eb.and([
-      ...placedBy(query, eb),
+      ...placedBy(query, eb, "fr"),
       eb("fr.moderation", "=", sql.lit("approved")),
       eb("fr.mergedIntoId", "is", null),
       ...(query.versionId === undefined ? [] : [eb("fr.versionId", "=", query.versionId)]),
       ...hasEveryTag(query.tagIds ?? []),
+    ]);
+}
+
+/**
+ * The app's public requests as {@link approvedBy} finds them, on their copies in the `top` order
+ * (`feature_request_top` as `ft`, migration 0046), whose indexes hold that order: a board or the
+ * app, listed, and a version filter checked on each request by its primary key.
+ */
+export function approvedTopBy(query: Omit<Scope, "tagIds">) {
+  return (eb: Ranked) =>
+    eb.and([
+      ...placedBy(query, eb, "ft"),
+      eb("ft.listed", "=", sql.lit(1)),
+      ...(query.versionId === undefined
+        ? []
+        : [eb.exists(eb.selectFrom("featureRequests as fr").select("fr.id").whereRef("fr.id", "=", "ft.id").where("fr.versionId", "=", query.versionId))]),
     ]);
 }
 

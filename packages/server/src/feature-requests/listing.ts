@@ -65,8 +65,9 @@ export async function listFeatureRequests(
   const scoped = query.boardIds !== undefined || (query.tagIds?.length ?? 0) > 0;
   const rankSearch = searching && dialect === "sqlite" && viewer === null && query.versionId === undefined && !scoped;
   const rankTrending = !searching && query.sort === "trending";
-  // A tag's page is read in order from the tag's rows (see listedInOrder), then by primary key.
-  const orderedFirst = keyset && (viewer !== null || (query.tagIds?.length ?? 0) > 0);
+  // A tag's page is read in order from the tag's rows (see listedInOrder), a `top` page from the
+  // copies of that order (migration 0046), then by primary key.
+  const orderedFirst = keyset && (viewer !== null || (query.tagIds?.length ?? 0) > 0 || query.sort === "top");
   const rankPage = { limit: query.limit + 1, offset };
   const ranked = rankSearch
     ? await rankOnSqlite(db, query, terms, rankPage)

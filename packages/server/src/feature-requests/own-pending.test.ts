@@ -17,9 +17,7 @@ const BOUNDED_ACCESS = new Set([
   "sqlite_autoindex_feature_requests_1",
   "feature_requests_pkey",
   "feature_requests_listed_newest_idx",
-  "feature_requests_listed_top_idx",
   "feature_requests_own_pending_newest_idx",
-  "feature_requests_own_pending_top_idx",
 ]);
 
 interface Access {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
 import { approvedBy } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
-import { votesThenNewest } from "./list-order.js";
+import { approvedInTopOrder, votesThenNewest } from "./list-order.js";
 import { appPrefixes } from "../search/search-text.js";
 
 /** The column {@link searchJoin} ranks by: lower is more relevant. */
@@ -96,7 +96,7 @@ export async function rankOnSqlite(
   const titled = await count(inTitle);
   const sizes = [titled, total - titled];
   // A small tier is gathered (see GATHERED_TIER). A large one's page is first looked for among
-  // the app's most voted listed requests, walked in the `top` index's order (migration 0011) and
+  // the app's most voted listed requests, walked in the `top` order's index (migration 0046) and
   // checked against their search text as ownMatches does: a common word fills a page within a
   // few dozen rows. When the walk does not fill it (deep pages, matches among old requests), the
   // listed requests are walked further in that order, each checked against the tier's matches.
@@ -109,6 +109,7 @@ export async function rankOnSqlite(
   const all = (of: keyof typeof text) => sql.join(terms.map((t) => sql`${text[of]} like ${`% ${t}%`}`), sql` and `);
   const holds = [sql<SqlBool>`${all("inTitle")}`, sql<SqlBool>`${all("anywhere")} and not (${all("inTitle")})`];
   const listed = approvedBy({ appId: query.appId, versionId: undefined });
+  const app = { appId: query.appId, boardIds: undefined, versionId: undefined };
   const ids = async (tier: 0 | 1, limit: number, offset: number): Promise<string[]> => {
     if (limit <= 0 || offset >= sizes[tier]!) return [];
     if (sizes[tier]! <= gatheredTier) {
@@ -127,15 +128,8 @@ export async function rankOnSqlite(
       return gathered.map((r) => r.id);
     }
     const walked = await db
-      .selectFrom((eb) =>
-        eb
-          .selectFrom("featureRequests as fr")
-          .where(listed)
-          .select(["fr.id", "fr.voteCount", "fr.createdAt", "fr.searchTitle", "fr.searchBody", "fr.searchExtra"])
-          .$call(votesThenNewest)
-          .limit(WALKED_ROWS)
-          .as("fr"),
-      )
+      .selectFrom("featureRequests as fr")
+      .where("fr.id", "in", approvedInTopOrder(db, app).select("ft.id").limit(WALKED_ROWS))
       .where(holds[tier]!)
       .select("fr.id")
       .$call(votesThenNewest)
@@ -143,12 +137,9 @@ export async function rankOnSqlite(
       .offset(offset)
       .execute();
     if (walked.length === limit) return walked.map((r) => r.id);
-    const rows = await db
-      .selectFrom("featureRequests as fr")
-      .where(listed)
-      .where(sql<SqlBool>`${sql.ref("fr.id")} in (select feature_request_id from feature_requests_fts where feature_requests_fts match ${tiers[tier]!})`)
-      .select("fr.id")
-      .$call(votesThenNewest)
+    const rows = await approvedInTopOrder(db, app)
+      .where(sql<SqlBool>`${sql.ref("ft.id")} in (select feature_request_id from feature_requests_fts where feature_requests_fts match ${tiers[tier]!})`)
+      .select("ft.id")
       .limit(limit)
       .offset(offset)
       .execute();

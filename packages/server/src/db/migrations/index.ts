@@ -43,6 +43,7 @@ import * as m0042 from "./0042-vote-batch-alone.js";
 import * as m0043 from "./0043-spread-usage.js";
 import * as m0044 from "./0044-ship-notify-queue.js";
 import * as m0045 from "./0045-ship-due-queue.js";
+import * as m0046 from "./0046-top-order-table.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   "0043-spread-usage": m0043,
   "0044-ship-notify-queue": m0044,
   "0045-ship-due-queue": m0045,
+  "0046-top-order-table": m0046,
 };
