@@ -351,7 +351,7 @@ describe.each(testDialects())("plans of listings filtered by board and tag on 10
     const unfiltered = await planOf(t, dialect, clock, anonymous(appId, "newest"));
     const countOf = (list: Plan[]) => Math.max(...list.filter((s) => s.count).flatMap((s) => s.steps.map((step) => step.examined)));
     for (const sort of ["newest", "top"] as const) {
-      for (const [name, extra] of filters(boards, tags)) {
+      for (const [name, extra] of [["no filter", {}] as [string, Partial<ListQuery>], ...filters(boards, tags)]) {
         const label = `${name} ${sort}`;
         const plans = await planOf(t, dialect, clock, anonymous(appId, sort, extra));
         for (const statement of plans) {
