@@ -44,6 +44,7 @@ import * as m0043 from "./0043-spread-usage.js";
 import * as m0044 from "./0044-ship-notify-queue.js";
 import * as m0045 from "./0045-ship-due-queue.js";
 import * as m0046 from "./0046-top-order-table.js";
+import * as m0047 from "./0047-vote-plans-use-indexes.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   "0044-ship-notify-queue": m0044,
   "0045-ship-due-queue": m0045,
   "0046-top-order-table": m0046,
+  "0047-vote-plans-use-indexes": m0047,
 };
