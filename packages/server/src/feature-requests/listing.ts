@@ -126,7 +126,8 @@ export async function listFeatureRequests(
   if (searching && ranked === null) page = page.orderBy(sql.ref(`s.${RANK_ALIAS}`), "asc");
   if (trendingSearch) page = page.orderBy(sql`coalesce(rc.recent, 0)`, "desc");
   if (ranked === null) {
-    if (query.sort === "top" || query.sort === "trending" || searching) page = page.orderBy("fr.voteCount", "desc");
+    // Unranked and unsearched, only `newest` pages are read here: `top` and `trending` are ranked above.
+    if (searching) page = page.orderBy("fr.voteCount", "desc");
     page = page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc");
   }
 
