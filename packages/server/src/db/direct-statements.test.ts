@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, SqliteDialect, sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeClock } from "@tidings/testing/fake-clock";
 import { createWorkspace } from "../workspaces/workspaces.js";
@@ -12,7 +12,7 @@ import { sqliteDirectRunner, type DirectRunner } from "./direct-statements.js";
 import { createGroupCommit } from "./group-commit.js";
 import { preparedQuery } from "./prepared-query.js";
 import type { Database } from "./schema.js";
-import { withStatementCache } from "./statement-cache.js";
+import { sqliteKysely } from "./sqlite-connection.js";
 
 const clock = new FakeClock();
 
@@ -35,8 +35,9 @@ describe("statements run directly inside SQLite shared transactions", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "tidings-direct-"));
-    const statements = withStatementCache(new SQLite(path.join(dir, "direct.db")));
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins: [new CamelCasePlugin()] });
+    const opened = sqliteKysely(new SQLite(path.join(dir, "direct.db")));
+    kysely = opened.kysely;
+    const statements = opened.statements;
     await migrateToLatest({ kysely, dialect: "sqlite" } as Db);
     const runner = sqliteDirectRunner(statements);
     const recording: DirectRunner = (text, parameters) => {

@@ -1,6 +1,6 @@
-import type SQLite from "better-sqlite3";
-import { CamelCasePlugin, type Kysely, type QueryResult } from "kysely";
+import type { Kysely, QueryResult } from "kysely";
 import type { Database } from "./schema.js";
+import type { CachedStatement } from "./statement-cache.js";
 
 /** Runs compiled SQL at once on a connection its caller already holds. */
 export type DirectRunner = (sql: string, parameters: readonly unknown[]) => QueryResult<unknown>;
@@ -25,26 +25,16 @@ export function directRunner(db: Kysely<Database>): DirectRunner | undefined {
   return runners.get(db);
 }
 
-/** Kysely's own row mapping, as the database's CamelCasePlugin (default options) applies it. */
-class CamelCaseRows extends CamelCasePlugin {
-  map(row: Record<string, unknown>): Record<string, unknown> {
-    return this.mapRow(row);
-  }
-}
-
 /**
- * Runs statements on a better-sqlite3 handle as Kysely's SQLite driver and camel-case plugin
- * would (rows keyed in camelCase; affected rows for statements that return none), without the
- * executor's promise chain, connection hand-over and result transforms: on the vote path those
- * cost more than SQLite's own work.
+ * Runs statements on the statement cache (whose rows are keyed as Kysely's camel-case plugin
+ * keys them) as Kysely's SQLite driver would (affected rows for statements that return none),
+ * without the executor's promise chain and connection hand-over: on the vote path those cost
+ * more than SQLite's own work.
  */
-export function sqliteDirectRunner(statements: { prepare(sql: string): SQLite.Statement }): DirectRunner {
-  const rows = new CamelCaseRows();
+export function sqliteDirectRunner(statements: { prepare(sql: string): CachedStatement }): DirectRunner {
   return (sql, parameters) => {
     const statement = statements.prepare(sql);
-    if (statement.reader) {
-      return { rows: (statement.all(parameters) as Array<Record<string, unknown>>).map((row) => rows.map(row)) };
-    }
+    if (statement.reader) return { rows: statement.all(parameters) };
     const { changes } = statement.run(parameters);
     return { rows: [], numAffectedRows: BigInt(changes) };
   };

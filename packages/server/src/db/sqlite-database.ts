@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, SqliteDialect, type LogEvent } from "kysely";
+import type { LogEvent } from "kysely";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from "./checkpointer.js";
 import { sqliteDirectRunner } from "./direct-statements.js";
+import { sqliteKysely } from "./sqlite-connection.js";
 import { createGroupCommit } from "./group-commit.js";
-import type { Database } from "./schema.js";
-import { withStatementCache } from "./statement-cache.js";
 import { walSync } from "./wal-sync.js";
 
 /**
@@ -30,12 +29,7 @@ export function openSqlite(file: string, log: { log?: (event: LogEvent) => void 
         if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
       })
     : undefined;
-  const statements = withStatementCache(sqlite);
-  const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: statements }),
-    plugins: [new CamelCasePlugin()],
-    ...log,
-  });
+  const { kysely, statements } = sqliteKysely(sqlite, log);
   const wal = onDisk ? walSync(`${file}-wal`) : undefined;
   return {
     kysely,
