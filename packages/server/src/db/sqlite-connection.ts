@@ -1,11 +1,14 @@
+import type SQLite from "better-sqlite3";
 import {
   CamelCasePlugin,
+  Kysely,
   SelectQueryNode,
   SqliteDialect,
   SqliteDriver,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
+  type LogEvent,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   type QueryId,
@@ -13,8 +16,6 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from "kysely";
-import type SQLite from "better-sqlite3";
-import { Kysely, type LogEvent } from "kysely";
 import type { Database } from "./schema.js";
 import { withStatementCache } from "./statement-cache.js";
 

@@ -1,7 +1,8 @@
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, SqliteDialect, sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Db } from "../db/database.js";
 import type { Database } from "../db/schema.js";
+import { sqliteKysely } from "../db/sqlite-connection.js";
 
 /** The file of the SQLite database behind `db`, or undefined for an in-memory one. */
 async function sqliteFileOf(db: Db): Promise<string | undefined> {
@@ -38,7 +39,7 @@ export async function* withSnapshot<T>(db: Db, read: (kysely: Kysely<Database>) 
   }
   const connection = new SQLite(file, { fileMustExist: true });
   connection.pragma("busy_timeout = 5000");
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new CamelCasePlugin()] });
+  const { kysely } = sqliteKysely(connection);
   try {
     await sql`begin`.execute(kysely);
     yield* read(kysely);
