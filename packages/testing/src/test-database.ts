@@ -66,16 +66,9 @@ export async function openTestDatabase(dialect: DialectName, options: Pick<OpenO
   if (!base) throw new Error("TEST_DATABASE_URL is not set");
   const schema = `t_${randomBytes(6).toString("hex")}`;
   const script = await postgresTemplate(base);
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    // One transaction: the schema exists whole or not at all. The script sets its session's
-    // search path, so it runs on a connection of its own.
-    if (script === undefined) await admin.query(`create schema ${schema}`);
-    else await admin.query(`begin;\n${script.replaceAll(TEMPLATE_SCHEMA, schema)}\ncommit;`);
-  } finally {
-    await admin.end();
-  }
+  // One transaction: the schema exists whole or not at all. The script sets its session's
+  // search path, so it runs on a connection of its own.
+  await withAdmin(base, (admin) => admin.query(script === undefined ? `create schema ${schema}` : `begin;\n${script.replaceAll(TEMPLATE_SCHEMA, schema)}\ncommit;`));
   const db = openDatabase(base, { ...options, schema });
   // Without a template (no pg_dump here), the migrations build the schema. A copy has them all:
   // asking the migrator would cost 0.17 s (it reads the tables of every schema of the database).
@@ -86,10 +79,7 @@ export async function openTestDatabase(dialect: DialectName, options: Pick<OpenO
     schema,
     cleanup: async () => {
       await db.destroy();
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
+      await withAdmin(base, (admin) => admin.query(`drop schema ${schema} cascade`));
     },
   };
 }
@@ -131,9 +121,7 @@ let postgresScript: Promise<string | undefined> | undefined;
  * refuses the server (an older major version): the migrations then build each schema.
  */
 function postgresTemplate(base: string): Promise<string | undefined> {
-  postgresScript ??= (async () => {
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
+  postgresScript ??= withAdmin(base, async (admin) => {
     try {
       await admin.query(`create schema ${TEMPLATE_SCHEMA}`);
       const db = openDatabase(base, { schema: TEMPLATE_SCHEMA });
@@ -155,8 +143,18 @@ function postgresTemplate(base: string): Promise<string | undefined> {
       throw error;
     } finally {
       await admin.query(`drop schema if exists ${TEMPLATE_SCHEMA} cascade`);
-      await admin.end();
     }
-  })();
+  });
   return postgresScript;
+}
+
+/** `work` on a connection of its own to the server at `base`, closed afterwards whatever happens. */
+async function withAdmin<T>(base: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
 }
