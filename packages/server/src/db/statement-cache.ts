@@ -91,7 +91,7 @@ function shaped(statement: SQLite.Statement, sql: string, key: (column: string) 
       version = starred ? schemaVersion() : 0;
       builders = buildersFor(statement, key);
     }
-    return byName ? builders.byName : builders.keyed;
+    return byName ? builders.byName() : builders.keyed();
   };
   return {
     reader: true,
@@ -104,7 +104,9 @@ function shaped(statement: SQLite.Statement, sql: string, key: (column: string) 
       return rows.map(current(rows[0]!, byName));
     },
     iterate: function* (parameters = [], byName = false) {
-      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield current(row, byName)(row);
+      // One read transaction: the columns cannot change before the last row.
+      let build: Build | undefined;
+      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield (build ??= current(row, byName))(row);
     },
     run,
   };
@@ -112,12 +114,16 @@ function shaped(statement: SQLite.Statement, sql: string, key: (column: string) 
 
 type Build = (row: unknown[]) => Record<string, unknown>;
 
-function buildersFor(statement: SQLite.Statement, key: (column: string) => string): { keyed: Build; byName: Build; width: number } {
+/** The statement's row builders, each made when first asked for: most statements only ever use one. */
+function buildersFor(statement: SQLite.Statement, key: (column: string) => string): { keyed(): Build; byName(): Build; width: number } {
   const names = statement.columns().map((c) => c.name);
-  const keys = names.map(key);
-  const byName = keys.every((k, i) => k === names[i]) ? undefined : rowBuilder(names);
-  const keyed = rowBuilder(keys);
-  return { keyed, byName: byName ?? keyed, width: names.length };
+  let keyed: Build | undefined;
+  let byName: Build | undefined;
+  return {
+    keyed: () => (keyed ??= rowBuilder(names.map(key))),
+    byName: () => (byName ??= rowBuilder(names)),
+    width: names.length,
+  };
 }
 
 /**
