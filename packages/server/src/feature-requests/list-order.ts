@@ -95,7 +95,7 @@ function taggedInOrder(db: Kysely<Database>, query: ListQuery, tagId: string, or
  * read in order from their copies' index (migration 0046) alone, but for a version filter, checked
  * on each request.
  */
-export function topInOrder(db: Kysely<Database>, query: Omit<ListQuery, "tagIds">, after: After | undefined, limit: number): Promise<OrderKey[]> {
+function topInOrder(db: Kysely<Database>, query: Omit<ListQuery, "tagIds">, after: After | undefined, limit: number): Promise<OrderKey[]> {
   let q = approvedInTopOrder(db, query).select(["ft.id", "ft.createdAt", "ft.voteCount"]);
   if (after !== undefined) q = q.where(afterKey(after, TOP_ORDER));
   return q.limit(limit).execute();
