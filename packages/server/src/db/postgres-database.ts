@@ -1,9 +1,10 @@
-import { CamelCasePlugin, Kysely, PostgresDialect, type LogEvent } from "kysely";
+import { Kysely, PostgresDialect, type LogEvent } from "kysely";
 import pg from "pg";
 import { isDeadlock } from "./constraint-violations.js";
 import { createGroupCommit } from "./group-commit.js";
 import { useNamedStatements } from "./named-statements.js";
 import { listenOn } from "./postgres-listen.js";
+import { ShapedCamelCase } from "./postgres-rows.js";
 import type { Database } from "./schema.js";
 
 const INT8_OID = 20;
@@ -38,7 +39,7 @@ export function openPostgres(url: string, schema: string | undefined, log: { log
   pool.on("connect", useNamedStatements);
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [new ShapedCamelCase()],
     ...log,
   });
   return {
