@@ -87,8 +87,9 @@ function shaped(statement: SQLite.Statement, sql: string, key: (column: string) 
   let version = starred ? schemaVersion() : 0;
   let builders = buildersFor(statement, key);
   const current = (row: unknown[], byName: boolean) => {
-    if (row.length !== builders.width || (starred && schemaVersion() !== version)) {
-      version = starred ? schemaVersion() : 0;
+    const now = starred ? schemaVersion() : 0;
+    if (row.length !== builders.width || now !== version) {
+      version = now;
       builders = buildersFor(statement, key);
     }
     return byName ? builders.byName() : builders.keyed();
