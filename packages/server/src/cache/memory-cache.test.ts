@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "@tidings/testing/fake-clock";
+import { approximateBytes } from "./entry-size.js";
 import { MemoryCache } from "./memory-cache.js";
 
 describe("MemoryCache", () => {
@@ -102,5 +103,18 @@ describe("MemoryCache", () => {
     expect(await cache.get("k")).toBe(2);
     await cache.invalidateTag("app:2");
     expect(await cache.get("k")).toBeUndefined();
+  });
+
+  it("counts an entry at the size its caller gives, when it gives one", async () => {
+    const cache = new MemoryCache(new FakeClock(), { maxBytes: 10_000 });
+    await cache.set("key1", "x", { ttlMs: 1000, tags: [] });
+    // The same entry but for its size: key1 walked, key2 told.
+    const walked = cache.stats().bytes;
+    await cache.set("key2", "x", { ttlMs: 1000, tags: [], bytes: 3000 });
+    expect(cache.stats().bytes - walked).toBe(walked - approximateBytes("x") + 3000);
+    // A value said to be larger than the whole limit is not kept.
+    await cache.set("page", { page: [] }, { ttlMs: 1000, tags: ["app:1"], bytes: 20_000 });
+    expect(await cache.get("page")).toBeUndefined();
+    expect(await cache.get("key2")).toBe("x");
   });
 });

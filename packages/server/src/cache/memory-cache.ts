@@ -2,12 +2,14 @@ import { LRUCache } from "lru-cache";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { approximateBytes, ENTRY_OVERHEAD_BYTES } from "./entry-size.js";
-import type { SharedCache } from "./shared-cache.js";
+import type { SetOptions, SharedCache } from "./shared-cache.js";
 
 interface Entry {
   value: unknown;
   expiresAt: number;
   tags: readonly string[];
+  /** The value's size when the caller gave it (see {@link SetOptions}). */
+  bytes: number | undefined;
 }
 
 /** What an in-process cache holds now (the `tidings_cache_*` gauges). */
@@ -62,7 +64,7 @@ export class MemoryCache implements SharedCache {
     this.#entries = new LRUCache<string, Entry>({
       maxSize: limits.maxBytes,
       ...(limits.maxEntries === undefined ? {} : { max: limits.maxEntries }),
-      sizeCalculation: (entry, key) => ENTRY_OVERHEAD_BYTES + key.length + approximateBytes(entry.value),
+      sizeCalculation: (entry, key) => ENTRY_OVERHEAD_BYTES + key.length + (entry.bytes ?? approximateBytes(entry.value)),
       // Every way an entry leaves (evicted, replaced, deleted) takes it out of its tags' sets.
       dispose: (entry, key) => this.#untag(key, entry.tags),
     });
@@ -88,11 +90,11 @@ export class MemoryCache implements SharedCache {
     return Promise.resolve(entry.value as T);
   }
 
-  set(key: string, value: unknown, options: { ttlMs: number; tags: readonly string[] }): Promise<void> {
+  set(key: string, value: unknown, options: SetOptions): Promise<void> {
     const now = this.clock.now().getTime();
     if (now >= this.#nextSweepAt) this.#sweep(now);
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: now + options.ttlMs, tags: options.tags });
+    this.#entries.set(key, { value, expiresAt: now + options.ttlMs, tags: options.tags, bytes: options.bytes });
     // A value larger than the whole limit is not kept.
     if (!this.#entries.has(key)) return Promise.resolve();
     for (const tag of options.tags) {

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import { DEFAULT_CACHE_LIMITS, MemoryCache, type CacheLimits, type CacheStats } from "./memory-cache.js";
-import type { SharedCache } from "./shared-cache.js";
+import type { SetOptions, SharedCache } from "./shared-cache.js";
 
 /** Where the cache reports an outage and its end (a Fastify logger fits). */
 export interface CacheLog {
@@ -95,7 +95,7 @@ export class RedisCache implements SharedCache {
     return entry.value as T;
   }
 
-  async set(key: string, value: unknown, options: { ttlMs: number; tags: readonly string[] }): Promise<void> {
+  async set(key: string, value: unknown, options: SetOptions): Promise<void> {
     const local = this.#local;
     if (!this.#usable()) return;
     try {

@@ -4,8 +4,20 @@
  */
 export interface SharedCache {
   get<T>(key: string): Promise<T | undefined>;
-  set(key: string, value: unknown, options: { ttlMs: number; tags: readonly string[] }): Promise<void>;
+  set(key: string, value: unknown, options: SetOptions): Promise<void>;
   invalidateTag(tag: string): Promise<void>;
+}
+
+/** How long an entry lives, which tags drop it, and, when the caller can tell it cheaper than the cache, its size. */
+export interface SetOptions {
+  ttlMs: number;
+  tags: readonly string[];
+  /**
+   * About how many bytes the value holds, as `approximateBytes` (entry-size.ts) would count them.
+   * Without it an in-process cache walks the value to find out: for a listing page, as long as
+   * serialising it.
+   */
+  bytes?: number;
 }
 
 /**
@@ -20,7 +32,7 @@ export interface SharedCache {
 export async function readThrough<T>(
   cache: SharedCache | undefined,
   key: string,
-  options: { ttlMs: number; tags: readonly string[] },
+  options: SetOptions,
   load: () => Promise<T>,
 ): Promise<T> {
   if (cache === undefined) return load();

@@ -7,6 +7,7 @@ import {
   SimilarFeatureRequestsSchema,
   type FeatureRequestItem,
 } from "@tidings/protocol";
+import { approximateBytes, approximateBytesOfJson } from "../cache/entry-size.js";
 import { requirePublicApp } from "../apps/public-app.js";
 import { appRequestSetTag, appTag, contentTags, type Context } from "../context.js";
 import { prepareBody, sendCached, type PreparedBody } from "../http/caching.js";
@@ -87,7 +88,9 @@ export function listingRoutes(app: App, ctx: Context): void {
       if (cached === undefined) {
         const page = await listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: null }, countCache);
         cached = { page, body: prepareBody(page) };
-        await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: contentTags(appRow.id) });
+        // Its size told from the JSON: walking the page cost a cold page about as much as serialising it.
+        const bytes = approximateBytes(cached.body) + approximateBytesOfJson(cached.body.json);
+        await ctx.cache.set(key, cached, { ttlMs: LIST_CACHE_SECONDS * 1000, tags: contentTags(appRow.id), bytes });
       }
       if (identity.token === null) {
         return sendCached(request, reply, cached.body, { shared: appRow.allowAnonymousRoadmap === 1, maxAgeSeconds: LIST_CACHE_SECONDS, vary: "X-User-Token, X-SSO-Token" });
