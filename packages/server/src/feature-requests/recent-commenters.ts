@@ -27,7 +27,8 @@ interface LatestComment {
  * in order from the thread index (`feature_request_id, created_at, id`), for any number of ids in
  * one statement of fixed text, prepared once (see `preparedQuery`): PostgreSQL through one lateral
  * subquery per id of an array parameter, SQLite through a correlated subquery per id of a JSON
- * array parameter, whose comment ids are then read by primary key. The SQLite form was one
+ * array parameter, whose comments are then read by rowid (the thread index holds it: by `id`, each
+ * was looked up in the primary key's index first, 15 % of the statement). The SQLite form was one
  * subquery per id joined by `union all`, so its text changed with the page and was built and
  * compiled for every page.
  */
@@ -46,7 +47,7 @@ const latestCommentsOf = preparedQuery<{ ids: readonly string[] }, LatestComment
           order by c.feature_request_id, c.created_at desc, c.id desc`
       : sql<LatestComment>`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id
           from json_each(${p.ids}) as ids
-          join feature_request_comments cm on cm.id in (select latest.id from feature_request_comments latest
+          join feature_request_comments cm on cm.rowid in (select latest.rowid from feature_request_comments latest
             where latest.feature_request_id = ids.value and latest.is_hidden = 0
             order by latest.created_at desc, latest.id desc limit ${sql.lit(RECENT_COMMENTS_READ)})
           left join end_users eu on eu.id = cm.end_user_id
