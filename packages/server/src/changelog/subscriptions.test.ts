@@ -225,6 +225,26 @@ describe.each(testDialects())("changelog subscriptions and mail over SMTP on %s"
     expect(await statusOf("form-field@example.com")).toBe("unsubscribed");
   });
 
+  it("refuses a multipart form cut short or without its boundary with 400 malformed_request, and unsubscribes no one", async () => {
+    const mail = await confirmedSubscriber("broken-form@example.com");
+    const token = new URL(linkIn(mail, "/changelog/unsubscribe")).searchParams.get("token") ?? "";
+    const url = `/api/v1/public/apps/${acme.appKey}/changelog/unsubscribe`;
+    const form = await multipartForm({ token });
+    const boundary = /boundary=(.+)$/.exec(form.contentType)?.[1] ?? "";
+    const broken = {
+      "cut in its part": { contentType: form.contentType, payload: form.payload.subarray(0, Math.floor(form.payload.length / 2)) },
+      "cut before its closing boundary": { contentType: form.contentType, payload: Buffer.from(form.payload.toString("latin1").replace(`--${boundary}--`, ""), "latin1") },
+      "cut in a part's head": { contentType: form.contentType, payload: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data;`) },
+      "no boundary in its Content-Type": { contentType: "multipart/form-data", payload: form.payload },
+      "no boundary and no body": { contentType: "multipart/form-data", payload: Buffer.from("null") },
+    };
+    for (const [name, { contentType, payload }] of Object.entries(broken)) {
+      const res = await t.app.inject({ method: "POST", url, headers: { "content-type": contentType }, payload });
+      expect({ name, status: res.statusCode, code: res.json<{ code: string }>().code }).toEqual({ name, status: 400, code: "malformed_request" });
+    }
+    expect(await statusOf("broken-form@example.com")).toBe("confirmed");
+  });
+
   it("honours an unsubscribe token after its 90 days, and refuses a tampered one with 400", async () => {
     const mail = await confirmedSubscriber("hal@example.com");
     const link = linkIn(mail, "/changelog/unsubscribe");

@@ -1,5 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import { ApiError } from "./errors.js";
+import { multipartFault } from "./multipart-faults.js";
 
 /** Room for a form's text fields; a form post carries a token and a few checkboxes. */
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -9,7 +11,8 @@ const FORM_BODY_LIMIT = 16 * 1024;
  * HTML forms and mailbox providers use: `application/x-www-form-urlencoded` and
  * `multipart/form-data` (RFC 8058 allows both for a one-click unsubscribe, and providers differ).
  * A multipart form may not carry files (`413 payload_too_large`); a field sent twice becomes an
- * array, which the routes' schemas refuse.
+ * array, which the routes' schemas refuse; a multipart body cut short or without its boundary is
+ * `400 malformed_request` (busboy reports it with a plain error, which would otherwise be a 500).
  *
  * @example
  * ```ts
@@ -26,5 +29,10 @@ export async function readFormBodies(scope: FastifyInstance): Promise<void> {
   await scope.register(multipart, {
     attachFieldsToBody: "keyValues",
     limits: { files: 0, fields: 32, parts: 32, fieldSize: FORM_BODY_LIMIT },
+  });
+  // Rethrown, an error goes on to the application's handler, which answers in the envelope.
+  scope.setErrorHandler((error, request) => {
+    if (request.isMultipart() && multipartFault(error) === "malformed") throw new ApiError("malformed_request", { message: "The multipart body is truncated or malformed" });
+    throw error;
   });
 }

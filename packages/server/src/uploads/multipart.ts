@@ -1,26 +1,32 @@
 import type { MultipartFile, MultipartValue } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../http/errors.js";
-
-/** Busboy and @fastify/multipart failures that mean the client sent a broken body. */
-const MALFORMED = /unexpected end of (form|multipart data)|malformed|boundary|terminated early|premature close|aborted|part header/i;
+import { multipartFault } from "../http/multipart-faults.js";
 
 /**
- * Maps a failure while reading a multipart body to the client error it is: limits and truncated
- * or malformed bodies are 400 `invalid_upload`; anything else is rethrown as is.
+ * Maps a failure while reading a multipart body to the client error it is (see
+ * `multipartFault`): limits and truncated or malformed bodies are 400 `invalid_upload`; anything
+ * else is rethrown as is.
  */
 export function multipartError(error: unknown): unknown {
   if (error instanceof ApiError) return error;
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (code === "FST_FILES_LIMIT") return new ApiError("invalid_upload", { message: "Send exactly one file part, named file" });
-  if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") return new ApiError("invalid_upload", { message: "Too many form fields" });
-  if (code === "FST_REQ_FILE_TOO_LARGE") return new ApiError("file_too_large");
-  if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") return new ApiError("unsupported_media_type", { message: "Send multipart/form-data" });
-  if (code === "FST_PROTO_VIOLATION" || code === "FST_INVALID_JSON_FIELD_ERROR") return new ApiError("invalid_upload");
-  if (code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET" || (typeof message === "string" && MALFORMED.test(message))) {
-    return new ApiError("invalid_upload", { message: "The multipart body is truncated or malformed" });
+  const { code } = (error ?? {}) as { code?: unknown };
+  switch (multipartFault(error)) {
+    case "limit":
+      return code === "FST_FILES_LIMIT"
+        ? new ApiError("invalid_upload", { message: "Send exactly one file part, named file" })
+        : new ApiError("invalid_upload", { message: "Too many form fields" });
+    case "file_too_large":
+      return new ApiError("file_too_large");
+    case "not_multipart":
+      return new ApiError("unsupported_media_type", { message: "Send multipart/form-data" });
+    case "malformed":
+      return code === "FST_PROTO_VIOLATION" || code === "FST_INVALID_JSON_FIELD_ERROR"
+        ? new ApiError("invalid_upload")
+        : new ApiError("invalid_upload", { message: "The multipart body is truncated or malformed" });
+    case undefined:
+      return error;
   }
-  return error;
 }
 
 /** A text field of a multipart body. */
