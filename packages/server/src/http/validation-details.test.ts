@@ -16,4 +16,17 @@ describe("validationDetails", () => {
       fieldErrors: { name: ["Required"], "sdk.theme": ["must be equal to one of the allowed values"] },
     });
   });
+
+  it("names fields called after members every object inherits, each with its own messages", () => {
+    const names = ["toString", "constructor", "hasOwnProperty", "valueOf", "__proto__"];
+    const unknown = (name: string) => ({ instancePath: `/${name}`, schemaPath: "#/additionalProperties/not", keyword: "not", params: {}, message: "must NOT be valid" });
+    const details = validationDetails([...names.map(unknown), { instancePath: "/toString", keyword: "type", params: {}, message: "must be string" }], "body");
+    expect(Object.getPrototypeOf(details.fieldErrors)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(details))).toEqual({
+      formErrors: [],
+      fieldErrors: JSON.parse(
+        '{"toString":["Unknown field","must be string"],"constructor":["Unknown field"],"hasOwnProperty":["Unknown field"],"valueOf":["Unknown field"],"__proto__":["Unknown field"]}',
+      ),
+    });
+  });
 });

@@ -25,6 +25,12 @@ function setAt(root: unknown, steps: readonly string[], value: unknown): boolean
   return true;
 }
 
+/**
+ * Keys every plain object inherits, tried as an unknown query parameter and body key: the class
+ * of the 500 a body key `toString` once caused (a map of field names built on a plain object).
+ */
+const INHERITED_KEYS = ["toString", "constructor", "__proto__"];
+
 /** The values each kind of field is tried with, as query text and as a JSON token. */
 const EDGES: ReadonlyArray<{ wanted: (schema: JsonSchema) => boolean; texts: readonly string[]; tokens: readonly string[] }> = [
   { wanted: isNumeric, texts: EDGE_NUMBER_TEXTS, tokens: EDGE_NUMBER_TOKENS },
@@ -34,7 +40,8 @@ const EDGES: ReadonlyArray<{ wanted: (schema: JsonSchema) => boolean; texts: rea
 /**
  * One request per numeric or date-time field and edge value (non-finite, past 2^53 or 2^63,
  * negative, fractional, not a number; leap seconds and other RFC 3339 spellings), the rest of
- * the request valid: the classes of the huge-offset and leap-second 500s.
+ * the request valid: the classes of the huge-offset and leap-second 500s. Then one request per
+ * {@link INHERITED_KEYS} name, as a query parameter and as a key of an object body.
  */
 export function edgeRequests(route: RouteSpec, fixtures: Fixtures, seed: number): FuzzRequest[] {
   const hints = fixtures.hints;
@@ -66,6 +73,14 @@ export function edgeRequests(route: RouteSpec, fixtures: Fixtures, seed: number)
         });
       }
     }
+  }
+  for (const key of INHERITED_KEYS) {
+    requests.push({ method: route.method, url: `${path}?${encode(key)}=1`, headers: auth.headers, label: `edge query ${key}` });
+    if (body === null || typeof body !== "object" || Array.isArray(body)) continue;
+    const copy = structuredClone(body) as Record<string, unknown>;
+    // Defined, not assigned: assigning `__proto__` would set the prototype instead of a key.
+    Object.defineProperty(copy, key, { value: 1, enumerable: true, configurable: true, writable: true });
+    requests.push({ method: route.method, url: path, headers: { ...auth.headers, "content-type": "application/json" }, payload: toJsonText(copy), label: `edge body key ${key}` });
   }
   return requests;
 }
