@@ -31,8 +31,8 @@ export const ErrorCodes = {
   invalid_json: {
     status: 400,
     message: "Request body is not valid JSON",
-    meaning: "The body could not be parsed as JSON.",
-    fix: "Send a well-formed JSON document.",
+    meaning: "The body could not be parsed as JSON, or it holds a key named `__proto__` (or `prototype` inside `constructor`), refused against prototype poisoning; the message then says so.",
+    fix: "Send a well-formed JSON document without those keys.",
   },
   invalid_content_length: {
     status: 400,

@@ -82,6 +82,11 @@ describe("cross-cutting HTTP behaviour", () => {
     expect(badJson.statusCode).toBe(400);
     expect(badJson.json()).toEqual({ error: "Request body is not valid JSON", code: "invalid_json" });
     expect(badJson.body).not.toContain("at ");
+    // Well-formed JSON refused for a key that could poison prototypes says so.
+    for (const payload of ['{"name":"Acme","__proto__":{"admin":true}}', '{"name":"Acme","meta":{"constructor":{"prototype":{"admin":true}}}}']) {
+      const poisoned = await t.app.inject({ method: "POST", url: "/api/v1/console/workspaces", headers: { ...t.admin, "content-type": "application/json" }, payload });
+      expect([poisoned.statusCode, poisoned.json()], payload).toEqual([400, { error: "Keys named __proto__, and prototype inside constructor, are not accepted", code: "invalid_json" }]);
+    }
   });
 
   it("answers schema violations with 400 validation_failed and field details", async () => {
