@@ -117,4 +117,21 @@ describe("MemoryCache", () => {
     expect(await cache.get("page")).toBeUndefined();
     expect(await cache.get("key2")).toBe("x");
   });
+
+  it("reads and writes several entries at once as it does one by one", async () => {
+    const clock = new FakeClock();
+    const cache = new MemoryCache(clock);
+    await cache.setMany([
+      { key: "a", value: 1, options: { ttlMs: 1000, tags: ["app:1", "request:a"] } },
+      { key: "b", value: 2, options: { ttlMs: 2000, tags: ["app:1", "request:b"] } },
+    ]);
+    expect(await cache.getMany(["a", "missing", "b"])).toEqual([1, undefined, 2]);
+    await cache.invalidateTag("request:a");
+    expect(await cache.getMany(["a", "b"])).toEqual([undefined, 2]);
+    clock.advance(2000);
+    expect(await cache.getMany(["b"])).toEqual([undefined]);
+    await cache.setMany([{ key: "c", value: 3, options: { ttlMs: 1000, tags: ["app:1"] } }]);
+    await cache.invalidateTag("app:1");
+    expect(await cache.get("c")).toBeUndefined();
+  });
 });

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { approximateBytes, ENTRY_OVERHEAD_BYTES } from "./entry-size.js";
-import type { SetOptions, SharedCache } from "./shared-cache.js";
+import type { CacheEntry, SetOptions, SharedCache } from "./shared-cache.js";
 
 interface Entry {
   value: unknown;
@@ -81,27 +81,22 @@ export class MemoryCache implements SharedCache {
   }
 
   get<T>(key: string): Promise<T | undefined> {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return Promise.resolve(undefined);
-    if (entry.expiresAt <= this.clock.now().getTime()) {
-      this.#entries.delete(key);
-      return Promise.resolve(undefined);
-    }
-    return Promise.resolve(entry.value as T);
+    return Promise.resolve(this.#read<T>(key, this.clock.now().getTime()));
+  }
+
+  getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    const now = this.clock.now().getTime();
+    return Promise.resolve(keys.map((key) => this.#read<T>(key, now)));
   }
 
   set(key: string, value: unknown, options: SetOptions): Promise<void> {
+    this.#write(key, value, options, this.clock.now().getTime());
+    return Promise.resolve();
+  }
+
+  setMany(entries: ReadonlyArray<CacheEntry>): Promise<void> {
     const now = this.clock.now().getTime();
-    if (now >= this.#nextSweepAt) this.#sweep(now);
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: now + options.ttlMs, tags: options.tags, bytes: options.bytes });
-    // A value larger than the whole limit is not kept.
-    if (!this.#entries.has(key)) return Promise.resolve();
-    for (const tag of options.tags) {
-      let keys = this.#byTag.get(tag);
-      if (keys === undefined) this.#byTag.set(tag, (keys = new Set()));
-      keys.add(key);
-    }
+    for (const { key, value, options } of entries) this.#write(key, value, options, now);
     return Promise.resolve();
   }
 
@@ -109,6 +104,29 @@ export class MemoryCache implements SharedCache {
     for (const key of [...(this.#byTag.get(tag) ?? [])]) this.#entries.delete(key);
     this.#byTag.delete(tag);
     return Promise.resolve();
+  }
+
+  #read<T>(key: string, now: number): T | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.value as T;
+  }
+
+  #write(key: string, value: unknown, options: SetOptions, now: number): void {
+    if (now >= this.#nextSweepAt) this.#sweep(now);
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt: now + options.ttlMs, tags: options.tags, bytes: options.bytes });
+    // A value larger than the whole limit is not kept.
+    if (!this.#entries.has(key)) return;
+    for (const tag of options.tags) {
+      let keys = this.#byTag.get(tag);
+      if (keys === undefined) this.#byTag.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
   }
 
   #sweep(now: number): void {

@@ -76,6 +76,30 @@ describe.skipIf(REDIS_URL === null)("RedisCache", () => {
     expect(await b.cache.get("config")).toBe("new config");
   });
 
+  it("checks several entries in one round trip, each against its own tags", async () => {
+    const [a, b] = [await instance(), await instance()];
+    await b.cache.setMany(
+      ["r1", "r2", "r3"].map((id) => ({ key: `commenters:${id}`, value: `names of ${id}`, options: { ttlMs: 30_000, tags: ["app:1", `request:${id}`] } })),
+    );
+    const mget = vi.spyOn(Redis.prototype, "mget");
+    try {
+      expect(await b.cache.getMany(["commenters:r1", "commenters:none", "commenters:r2", "commenters:r3"])).toEqual([
+        "names of r1",
+        undefined,
+        "names of r2",
+        "names of r3",
+      ]);
+      expect(mget).toHaveBeenCalledTimes(1);
+    } finally {
+      mget.mockRestore();
+    }
+    // A comment on r2 seen by another instance drops r2's entry alone.
+    await a.cache.invalidateTag("request:r2");
+    expect(await b.cache.getMany(["commenters:r1", "commenters:r2", "commenters:r3"])).toEqual(["names of r1", undefined, "names of r3"]);
+    await a.cache.invalidateTag("app:1");
+    expect(await b.cache.getMany(["commenters:r1", "commenters:r3"])).toEqual([undefined, undefined]);
+  });
+
   it("degrades to no cache when Redis goes away, logs once, and resumes when it is back", async () => {
     const p = await proxy();
     const a = await instance(p);

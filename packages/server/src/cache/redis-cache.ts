@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import { DEFAULT_CACHE_LIMITS, MemoryCache, type CacheLimits, type CacheStats } from "./memory-cache.js";
-import type { SetOptions, SharedCache } from "./shared-cache.js";
+import type { CacheEntry, SetOptions, SharedCache } from "./shared-cache.js";
 
 /** Where the cache reports an outage and its end (a Fastify logger fits). */
 export interface CacheLog {
@@ -79,31 +79,54 @@ export class RedisCache implements SharedCache {
   }
 
   async get<T>(key: string): Promise<T | undefined> {
-    if (!this.#usable()) return undefined;
-    const local = this.#local;
-    const entry = await local.get<Local>(key);
-    if (entry === undefined) return undefined;
-    let now: (string | null)[];
-    try {
-      now = await this.redis.mget(this.#generationKeys(entry.tags));
-    } catch (error) {
-      this.#fail(error as Error);
-      return undefined;
-    }
-    // An outage began while we asked: whatever it hid, this entry is not to be trusted.
-    if (local !== this.#local || !sameGenerations(entry.generations, now)) return undefined;
-    return entry.value as T;
+    return (await this.getMany<T>([key]))[0];
   }
 
-  async set(key: string, value: unknown, options: SetOptions): Promise<void> {
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    const none = keys.map(() => undefined);
+    if (!this.#usable()) return none;
     const local = this.#local;
-    if (!this.#usable()) return;
+    const entries = await local.getMany<Local>(keys);
+    const held = entries.filter((entry) => entry !== undefined);
+    if (held.length === 0) return none;
+    // Every entry's counters in one MGET: the epoch once, each tag once.
+    const slots = new Map<string, number>();
+    for (const entry of held) for (const key of this.#generationKeys(entry.tags)) if (!slots.has(key)) slots.set(key, slots.size);
+    let now: (string | null)[];
     try {
-      const generations = await this.redis.mget(this.#generationKeys(options.tags));
-      await local.set(key, { value, tags: options.tags, generations } satisfies Local, options);
+      now = await this.redis.mget([...slots.keys()]);
+    } catch (error) {
+      this.#fail(error as Error);
+      return none;
+    }
+    if (local !== this.#local) return none;
+    return entries.map((entry) => {
+      if (entry === undefined) return undefined;
+      const current = this.#generationKeys(entry.tags).map((key) => now[slots.get(key) as number] ?? null);
+      return sameGenerations(entry.generations, current) ? (entry.value as T) : undefined;
+    });
+  }
+
+  async setMany(entries: ReadonlyArray<CacheEntry>): Promise<void> {
+    const local = this.#local;
+    if (entries.length === 0 || !this.#usable()) return;
+    const slots = new Map<string, number>();
+    for (const { options } of entries) for (const key of this.#generationKeys(options.tags)) if (!slots.has(key)) slots.set(key, slots.size);
+    try {
+      const now = await this.redis.mget([...slots.keys()]);
+      await local.setMany(
+        entries.map(({ key, value, options }) => {
+          const generations = this.#generationKeys(options.tags).map((k) => now[slots.get(k) as number] ?? null);
+          return { key, value: { value, tags: options.tags, generations } satisfies Local, options };
+        }),
+      );
     } catch (error) {
       this.#fail(error as Error);
     }
+  }
+
+  set(key: string, value: unknown, options: SetOptions): Promise<void> {
+    return this.setMany([{ key, value, options }]);
   }
 
   async invalidateTag(tag: string): Promise<void> {

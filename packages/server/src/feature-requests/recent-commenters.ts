@@ -83,7 +83,7 @@ const commentersKey = (id: string) => `fr-commenters:${id}`;
 export async function recentCommenters(db: Kysely<Database>, ids: string[], cache?: CommentersCache): Promise<Map<string, Commenter[]>> {
   if (cache === undefined) return readRecentCommenters(db, ids);
   const out = new Map<string, Commenter[]>();
-  const hits = await Promise.all(ids.map((id) => cache.shared.get<Commenter[]>(commentersKey(id))));
+  const hits = await cache.shared.getMany<Commenter[]>(ids.map(commentersKey));
   const missing = ids.filter((id, i) => {
     const hit = hits[i];
     if (hit !== undefined) out.set(id, hit);
@@ -91,12 +91,12 @@ export async function recentCommenters(db: Kysely<Database>, ids: string[], cach
   });
   if (missing.length === 0) return out;
   const read = await readRecentCommenters(db, missing);
-  const tags = (id: string) => [appTag(cache.appId), requestCommentsTag(id)];
-  await Promise.all(
+  const options = (id: string) => ({ ttlMs: COMMENTERS_CACHE_SECONDS * 1000, tags: [appTag(cache.appId), requestCommentsTag(id)] });
+  await cache.shared.setMany(
     missing.map((id) => {
       const commenters = read.get(id) ?? [];
       out.set(id, commenters);
-      return cache.shared.set(commentersKey(id), commenters, { ttlMs: COMMENTERS_CACHE_SECONDS * 1000, tags: tags(id) });
+      return { key: commentersKey(id), value: commenters, options: options(id) };
     }),
   );
   return out;

@@ -34,15 +34,24 @@ export function countingCache(cache: SharedCache, metrics: Metrics): SharedCache
     }
     return series;
   };
+  const count = (key: string, value: unknown) => {
+    const series = seriesOf(key);
+    if (value === undefined) series.miss.count++;
+    else series.hit.count++;
+  };
   return {
     get: <T>(key: string) =>
       cache.get<T>(key).then((value) => {
-        const series = seriesOf(key);
-        if (value === undefined) series.miss.count++;
-        else series.hit.count++;
+        count(key, value);
         return value;
       }),
+    getMany: <T>(keys: readonly string[]) =>
+      cache.getMany<T>(keys).then((values) => {
+        keys.forEach((key, i) => count(key, values[i]));
+        return values;
+      }),
     set: (key, value, options) => cache.set(key, value, options),
+    setMany: (entries) => cache.setMany(entries),
     invalidateTag: (tag) => cache.invalidateTag(tag),
   };
 }
