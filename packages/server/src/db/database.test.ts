@@ -51,6 +51,21 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await t.db.kysely.selectFrom("apps").select("id").where("name", "=", "Half app").execute()).toEqual([]);
   });
 
+  it.runIf(dialect === "postgres")("compiles no statement on PostgreSQL, however dear its estimate, on every pooled connection", async () => {
+    // Held at once, so each read is on a connection of its own.
+    const settings = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        t.db.kysely.connection().execute(async (c) => {
+          const jit = (await sql<{ jit: string }>`show jit`.execute(c)).rows[0]!.jit;
+          const path = (await sql<{ searchPath: string }>`show search_path`.execute(c)).rows[0]!.searchPath;
+          await sql`select pg_sleep(0.05)`.execute(c);
+          return { jit, path };
+        }),
+      ),
+    );
+    expect(settings).toEqual(Array.from({ length: 6 }, () => ({ jit: "off", path: t.schema })));
+  });
+
   it("enforces foreign keys and cascades app deletion to columns", async () => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "FK", slug: "fk" }, null);
     const { row } = await createApp(t.db.kysely, clock, workspace.id, { name: "FK app" });

@@ -21,6 +21,16 @@ export const POSTGRES_COMMIT_LANES = 4;
 const POSTGRES_POOL_SIZE = POSTGRES_COMMIT_LANES + 6;
 
 /**
+ * Settings of every pooled connection. JIT compilation is off: PostgreSQL compiles a statement
+ * whose estimated cost passes `jit_above_cost` at each execution, and estimates go stale while a
+ * table grows faster than it is analysed (a new board filling, a bulk import). A 100-row update of
+ * the bench's seed, estimated at 2.7M, took 368 ms, 278 ms of it compiling, and 13 ms without. Our
+ * statements are short and indexed, the kind JIT never pays back. A URL's own `options` parameter
+ * replaces these (node-postgres lets the URL win), so an operator can turn it back on.
+ */
+const CONNECTION_SETTINGS = "-c jit=off";
+
+/**
  * The PostgreSQL side of `openDatabase`: a pool whose bigints read as numbers, named statements
  * on each connection, {@link POSTGRES_COMMIT_LANES} shared transactions at once, and LISTEN.
  * `schema` becomes the search path.
@@ -30,7 +40,7 @@ export function openPostgres(url: string, schema: string | undefined, log: { log
   const pool = new pg.Pool({
     connectionString: url,
     max: POSTGRES_POOL_SIZE,
-    ...(searchPath === undefined ? {} : { options: searchPath }),
+    options: [CONNECTION_SETTINGS, searchPath].filter((o) => o !== undefined).join(" "),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
