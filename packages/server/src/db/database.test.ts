@@ -66,6 +66,21 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(settings).toEqual(Array.from({ length: 6 }, () => ({ jit: "off", path: t.schema })));
   });
 
+  it.runIf(dialect === "postgres")("applies a URL's own connection options after its own, so they add to them or override them", async () => {
+    const settingsWith = async (options: string) => {
+      const url = `${t.url}${t.url.includes("?") ? "&" : "?"}options=${encodeURIComponent(options)}`;
+      const db = openDatabase(url, { schema: t.schema! });
+      try {
+        const row = (await sql<{ jit: string; timeout: string; path: string }>`select current_setting('jit') as jit, current_setting('statement_timeout') as timeout, current_setting('search_path') as path`.execute(db.kysely)).rows[0]!;
+        return row;
+      } finally {
+        await db.destroy();
+      }
+    };
+    expect(await settingsWith("-c statement_timeout=4321")).toEqual({ jit: "off", timeout: "4321ms", path: t.schema });
+    expect(await settingsWith("-c jit=on")).toMatchObject({ jit: "on", path: t.schema });
+  });
+
   it("enforces foreign keys and cascades app deletion to columns", async () => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "FK", slug: "fk" }, null);
     const { row } = await createApp(t.db.kysely, clock, workspace.id, { name: "FK app" });

@@ -25,8 +25,8 @@ const POSTGRES_POOL_SIZE = POSTGRES_COMMIT_LANES + 6;
  * whose estimated cost passes `jit_above_cost` at each execution, and estimates go stale while a
  * table grows faster than it is analysed (a new board filling, a bulk import). A 100-row update of
  * the bench's seed, estimated at 2.7M, took 368 ms, 278 ms of it compiling, and 13 ms without. Our
- * statements are short and indexed, the kind JIT never pays back. A URL's own `options` parameter
- * replaces these (node-postgres lets the URL win), so an operator can turn it back on.
+ * statements are short and indexed, the kind JIT never pays back. A URL's own `options` are
+ * applied after these, so an operator can turn it back on (see {@link connectionOptions}).
  */
 const CONNECTION_SETTINGS = "-c jit=off";
 
@@ -36,11 +36,10 @@ const CONNECTION_SETTINGS = "-c jit=off";
  * `schema` becomes the search path.
  */
 export function openPostgres(url: string, schema: string | undefined, log: { log?: (event: LogEvent) => void }) {
-  const searchPath = schema === undefined ? undefined : `-c search_path=${schema}`;
+  const connection = connectionOptions(url, schema);
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connection,
     max: POSTGRES_POOL_SIZE,
-    options: [CONNECTION_SETTINGS, searchPath].filter((o) => o !== undefined).join(" "),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
@@ -55,7 +54,27 @@ export function openPostgres(url: string, schema: string | undefined, log: { log
   return {
     kysely,
     sharedTransaction: createGroupCommit(kysely, { lanes: POSTGRES_COMMIT_LANES, retryable: isDeadlock }),
-    listen: (channel: string, onNotify: () => void, onLost: (error: Error) => void) => listenOn({ connectionString: url, ...(searchPath === undefined ? {} : { options: searchPath }) }, channel, onNotify, onLost),
+    listen: (channel: string, onNotify: () => void, onLost: (error: Error) => void) => listenOn(connection, channel, onNotify, onLost),
     destroy: () => kysely.destroy(),
   };
+}
+
+/**
+ * The connection string and the startup options of every connection: {@link CONNECTION_SETTINGS},
+ * then the schema's search path, then the URL's own `options` parameter. Later settings win in
+ * PostgreSQL, so the URL's do; node-postgres would instead let the URL's parameter replace the
+ * others whole, so it is taken out of the connection string and appended.
+ */
+export function connectionOptions(url: string, schema: string | undefined): { connectionString: string; options: string } {
+  const own = [CONNECTION_SETTINGS, ...(schema === undefined ? [] : [`-c search_path=${schema}`])];
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { connectionString: url, options: own.join(" ") };
+  }
+  const fromUrl = parsed.searchParams.get("options");
+  if (fromUrl === null) return { connectionString: url, options: own.join(" ") };
+  parsed.searchParams.delete("options");
+  return { connectionString: parsed.toString(), options: [...own, fromUrl].join(" ") };
 }
