@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { createBoard } from "../boards/boards.js";
 import { createFeatureRequests, importedRequest } from "../feature-requests/feature-requests.js";
@@ -64,6 +64,21 @@ describe.each(testDialects())("database on %s", (dialect) => {
       ),
     );
     expect(settings).toEqual(Array.from({ length: 6 }, () => ({ jit: "off", path: t.schema })));
+  });
+
+  it.runIf(dialect === "postgres")("keeps its idle connections open, so the first reads after a quiet spell need no new ones", async () => {
+    const backend = () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(t.db.kysely).then((r) => r.rows[0]!.pid);
+    // Three reads at once hold three connections; pg's pool closes an idle one after 10 s by default.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const before = new Set(await Promise.all([backend(), backend(), backend()]));
+      expect(before.size).toBe(3);
+      vi.advanceTimersByTime(60_000);
+      const after = new Set(await Promise.all([backend(), backend(), backend()]));
+      expect([...after].every((pid) => before.has(pid))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.runIf(dialect === "postgres")("applies a URL's own connection options after its own, so they add to them or override them", async () => {

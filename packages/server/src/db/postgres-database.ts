@@ -40,6 +40,9 @@ export function openPostgres(url: string, schema: string | undefined, log: { log
   const pool = new pg.Pool({
     ...connection,
     max: POSTGRES_POOL_SIZE,
+    // Idle connections stay open: closed after pg's default 10 s, a quiet spell's next read paid
+    // for a new connection and, on it, for preparing each named statement again.
+    min: POSTGRES_POOL_SIZE,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
