@@ -9,13 +9,18 @@ export const PUBLIC_CACHE_SECONDS = 30;
 
 /**
  * The app behind a public app key, looked up through the shared cache (dropped by any console
- * write to the app). Undefined for unknown keys.
+ * write to the app). Undefined for unknown keys. When the app is not cached, `beside` (what the
+ * caller reads next by the same key) runs at the same time as the app's read, and is waited for.
  */
-export async function lookupPublicApp(ctx: Context, appKey: string): Promise<{ app: AppRow; workspaceSlug: string } | undefined> {
+export async function lookupPublicApp(
+  ctx: Context,
+  appKey: string,
+  beside?: (appKey: string) => Promise<void>,
+): Promise<{ app: AppRow; workspaceSlug: string } | undefined> {
   const key = `app-by-key:${appKey}`;
   const cached = await ctx.cache.get<{ app: AppRow; workspaceSlug: string }>(key);
   if (cached !== undefined) return cached;
-  const found = await findAppByKey(ctx.db.kysely, appKey);
+  const [found] = await Promise.all([findAppByKey(ctx.db.kysely, appKey), beside?.(appKey)]);
   if (found !== undefined) {
     await ctx.cache.set(key, found, { ttlMs: PUBLIC_CACHE_SECONDS * 1000, tags: [appTag(found.app.id)] });
   }
@@ -37,10 +42,15 @@ export async function lookupAppById(ctx: Context, appId: string): Promise<AppRow
 
 /**
  * The app for a public endpoint: 404 `app_not_found` when unknown and, with the same answer,
- * when private, so no public endpoint tells a scanner which keys exist.
+ * when private, so no public endpoint tells a scanner which keys exist. `beside` as
+ * {@link lookupPublicApp}.
  */
-export async function requirePublicApp(ctx: Context, appKey: string): Promise<{ app: AppRow; workspaceSlug: string }> {
-  const found = await lookupPublicApp(ctx, appKey);
+export async function requirePublicApp(
+  ctx: Context,
+  appKey: string,
+  beside?: (appKey: string) => Promise<void>,
+): Promise<{ app: AppRow; workspaceSlug: string }> {
+  const found = await lookupPublicApp(ctx, appKey, beside);
   if (found === undefined || found.app.allowPublic !== 1) throw new ApiError("app_not_found");
   return found;
 }

@@ -21,6 +21,20 @@ const boardsOf = preparedQuery<{ appId: string }, BoardRow>((db, p) =>
   db.selectFrom("boards").selectAll().where("appId", "=", p.appId).orderBy("position").orderBy("id"),
 );
 
+/** Every board of the app whose public key is `appKey`, by position (none for an unknown key). */
+export function listBoardsByAppKey(db: Kysely<Database>, appKey: string): Promise<BoardRow[]> {
+  return boardsOfKey.rows(db, { appKey });
+}
+
+const boardsOfKey = preparedQuery<{ appKey: string }, BoardRow>((db, p) =>
+  db
+    .selectFrom("boards")
+    .selectAll()
+    .where("appId", "=", (eb) => eb.selectFrom("apps").select("apps.id").where("apps.appKey", "=", p.appKey))
+    .orderBy("position")
+    .orderBy("id"),
+);
+
 /** How many requests each board of an app holds (every state), by board id. */
 export async function requestCounts(db: Kysely<Database>, appId: string): Promise<Map<string, number>> {
   const rows = await db
