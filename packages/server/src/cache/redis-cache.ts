@@ -89,37 +89,25 @@ export class RedisCache implements SharedCache {
     const entries = await local.getMany<Local>(keys);
     const held = entries.filter((entry) => entry !== undefined);
     if (held.length === 0) return none;
-    // Every entry's counters in one MGET: the epoch once, each tag once.
-    const slots = new Map<string, number>();
-    for (const entry of held) for (const key of this.#generationKeys(entry.tags)) if (!slots.has(key)) slots.set(key, slots.size);
-    let now: (string | null)[];
+    let now: (string | null)[][];
     try {
-      now = await this.redis.mget([...slots.keys()]);
+      now = await this.#generationsOf(held.map((entry) => entry.tags));
     } catch (error) {
       this.#fail(error as Error);
       return none;
     }
+    // An outage began while we asked: whatever it hid, these entries are not to be trusted.
     if (local !== this.#local) return none;
-    return entries.map((entry) => {
-      if (entry === undefined) return undefined;
-      const current = this.#generationKeys(entry.tags).map((key) => now[slots.get(key) as number] ?? null);
-      return sameGenerations(entry.generations, current) ? (entry.value as T) : undefined;
-    });
+    let i = 0;
+    return entries.map((entry) => (entry !== undefined && sameGenerations(entry.generations, now[i++]!) ? (entry.value as T) : undefined));
   }
 
   async setMany(entries: ReadonlyArray<CacheEntry>): Promise<void> {
     const local = this.#local;
     if (entries.length === 0 || !this.#usable()) return;
-    const slots = new Map<string, number>();
-    for (const { options } of entries) for (const key of this.#generationKeys(options.tags)) if (!slots.has(key)) slots.set(key, slots.size);
     try {
-      const now = await this.redis.mget([...slots.keys()]);
-      await local.setMany(
-        entries.map(({ key, value, options }) => {
-          const generations = this.#generationKeys(options.tags).map((k) => now[slots.get(k) as number] ?? null);
-          return { key, value: { value, tags: options.tags, generations } satisfies Local, options };
-        }),
-      );
+      const generations = await this.#generationsOf(entries.map(({ options }) => options.tags));
+      await local.setMany(entries.map(({ key, value, options }, i) => ({ key, value: { value, tags: options.tags, generations: generations[i]! } satisfies Local, options })));
     } catch (error) {
       this.#fail(error as Error);
     }
@@ -156,6 +144,15 @@ export class RedisCache implements SharedCache {
 
   #generationKeys(tags: readonly string[]): string[] {
     return [this.#epochKey, ...tags.map((tag) => this.#tagKey(tag))];
+  }
+
+  /** The epoch and the tags' generations of each set of tags, in `#generationKeys` order, in one MGET (each key asked once). */
+  async #generationsOf(tagSets: ReadonlyArray<readonly string[]>): Promise<(string | null)[][]> {
+    const keySets = tagSets.map((tags) => this.#generationKeys(tags));
+    const slots = new Map<string, number>();
+    for (const keys of keySets) for (const key of keys) if (!slots.has(key)) slots.set(key, slots.size);
+    const values = await this.redis.mget([...slots.keys()]);
+    return keySets.map((keys) => keys.map((key) => values[slots.get(key)!] ?? null));
   }
 
   /** Whether Redis may be used now; while it is down, starts a background probe when one is due. */
