@@ -5,6 +5,7 @@ import { itemRows, type ItemRow } from "./items.js";
 import { approvedBy } from "./listed.js";
 import { approvedInTopOrder } from "./list-order.js";
 import type { ListQuery } from "./list-query.js";
+import { RECENT_COMMENTS_READ } from "./recent-commenters.js";
 
 /** A listing row as the page reads it: the item's columns and whether the viewer voted (0 here). */
 export type PageRow = ItemRow & { requesterEndUserId: string | null; hasVoted: number };
@@ -44,16 +45,18 @@ export function firstPageRows(db: Kysely<Database>, query: ListQuery): Promise<P
  * from their index, and each request by its primary key.
  */
 function firstPage<P extends { limit: number }>(sort: "newest" | "top", scope: (p: P) => Pick<ListQuery, "appId" | "boardIds">) {
-  return preparedQuery<P, PageRow>((db, p) => {
-    const place = { ...scope(p as P), versionId: undefined };
-    let page = itemRows(db).select(sql<number>`0`.as("hasVoted"));
-    if (sort === "top") {
-      page = page.where("fr.id", "in", approvedInTopOrder(db, place).select("ft.id").limit(p.limit)).orderBy("fr.voteCount", "desc");
-    } else {
-      page = page.where(approvedBy(place));
-    }
-    return page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(p.limit);
-  });
+  return preparedQuery<P, PageRow>((db, p) => firstPageQuery(db, sort, scope(p as P), p.limit));
+}
+
+function firstPageQuery(db: Kysely<Database>, sort: "newest" | "top", scope: Pick<ListQuery, "appId" | "boardIds">, limit: number) {
+  const place = { ...scope, versionId: undefined };
+  let page = itemRows(db).select(sql<number>`0`.as("hasVoted"));
+  if (sort === "top") {
+    page = page.where("fr.id", "in", approvedInTopOrder(db, place).select("ft.id").limit(limit)).orderBy("fr.voteCount", "desc");
+  } else {
+    page = page.where(approvedBy(place));
+  }
+  return page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(limit);
 }
 
 const newestOfApp = firstPage<{ appId: string; limit: number }>("newest", (p) => ({ appId: p.appId, boardIds: undefined }));
@@ -61,3 +64,48 @@ const topOfApp = firstPage<{ appId: string; limit: number }>("top", (p) => ({ ap
 // A board names its app: the listing's filter on one board reads the board alone.
 const newestOfBoard = firstPage<{ boardId: string; limit: number }>("newest", (p) => ({ appId: "", boardIds: [p.boardId] }));
 const topOfBoard = firstPage<{ boardId: string; limit: number }>("top", (p) => ({ appId: "", boardIds: [p.boardId] }));
+
+/**
+ * A whole app's first page as one statement reads it by the app's key (PostgreSQL): each row with
+ * the app's listed count, the authors of its latest visible comments (newest first, as
+ * `recentCommenters` reads them) and its public tags (by name), so that nothing waits for the page's
+ * ids. Empty when the key names no app or the app lists nothing.
+ */
+export type KeyedPageRow = PageRow & {
+  listedTotal: number | string;
+  /** `[authorName, isTeam, publicId]` of each of its latest comments; null when it has none. */
+  latestComments: Array<[string | null, number, string | null]> | null;
+  /** `[name, slug, color]` of each public tag; null when it has none. */
+  publicTags: Array<[string, string, string]> | null;
+};
+
+/** The rows of a whole app's first page by its key, one more than `limit` (see {@link KeyedPageRow}). */
+export function firstPageRowsByAppKey(db: Kysely<Database>, appKey: string, sort: "newest" | "top", limit: number): Promise<KeyedPageRow[]> {
+  return (sort === "top" ? topByKey : newestByKey).rows(db, { appKey, limit: limit + 1 });
+}
+
+function firstPageByKey(sort: "newest" | "top") {
+  return preparedQuery<{ appKey: string; limit: number }, KeyedPageRow>((db, p) => {
+    // An uncorrelated subquery: PostgreSQL reads the app once, then the page by its id.
+    const appId = sql<string>`(select a.id from apps a where a.app_key = ${p.appKey})` as unknown as string;
+    const place = { appId, boardIds: undefined, versionId: undefined };
+    return firstPageQuery(db, sort, place, p.limit)
+      .select((eb) => eb.selectFrom("featureRequests as fr").select((e) => e.fn.countAll<number>().as("n")).where(approvedBy(place)).as("listedTotal"))
+      .select(
+        sql<KeyedPageRow["latestComments"]>`case when fr.comment_count > 0 then (
+          select json_agg(json_build_array(l.author_name, l.is_team, l.public_id) order by l.created_at desc, l.id desc)
+          from (select cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
+            from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
+            where cm.feature_request_id = fr.id and cm.is_hidden = 0
+            order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}) l) end`.as("latestComments"),
+      )
+      .select(
+        sql<KeyedPageRow["publicTags"]>`(select json_agg(json_build_array(tg.name, tg.slug, tg.color) order by tg.name, tg.id)
+          from feature_request_tags frt join tags tg on tg.id = frt.tag_id
+          where frt.feature_request_id = fr.id and tg.visibility = 'public')`.as("publicTags"),
+      );
+  });
+}
+
+const newestByKey = firstPageByKey("newest");
+const topByKey = firstPageByKey("top");

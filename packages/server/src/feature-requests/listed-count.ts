@@ -46,10 +46,9 @@ export async function countListed(
   if (cache === undefined) {
     approved = await countApproved();
   } else {
-    const key = `fr-count:${query.appId}:${query.versionId ?? ""}:${scopeKey(query)}`;
-    const hit = await cache.shared.get<number>(key);
+    const hit = await cache.shared.get<number>(countKey(query));
     approved = hit ?? (await countApproved());
-    if (hit === undefined) await cache.shared.set(key, approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });
+    if (hit === undefined) await keepCount(query, cache, approved);
   }
   if (query.viewerEndUserId === null || own.length === 0) return approved;
   // At most the window's rows, each by its primary key.
@@ -59,6 +58,13 @@ export async function countListed(
     .where(ownPendingBy(query, own))
     .executeTakeFirstOrThrow();
   return approved + Number(mine.n);
+}
+
+const countKey = (query: ListQuery) => `fr-count:${query.appId}:${query.versionId ?? ""}:${scopeKey(query)}`;
+
+/** Keeps in the cache the count of approved requests `query` lists (without a viewer), as {@link countListed} does with what it counts. */
+export function keepCount(query: ListQuery, cache: { shared: SharedCache; tags: string[] }, approved: number): Promise<void> {
+  return cache.shared.set(countKey(query), approved, { ttlMs: COUNT_CACHE_MS, tags: cache.tags });
 }
 
 const approvedCount = <P extends Record<string, unknown>>(scope: (p: P) => Pick<ListQuery, "appId" | "boardIds">) =>

@@ -1,3 +1,4 @@
+import type { Static } from "typebox";
 import {
   FeatureRequestItemQuerySchema,
   FeatureRequestItemSchema,
@@ -18,7 +19,8 @@ import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { identifyReader, tokenHash } from "../users/identity.js";
 import { listedItem } from "./item.js";
 import { itemFor, readItem, readItemViewer, shareItem } from "./item-cache.js";
-import { listFeatureRequests, type ListPage } from "./listing.js";
+import { listFeatureRequests, readKeyedFirstPage, type KeyedFirstPage, type ListPage } from "./listing.js";
+import { isFirstPage } from "./first-page.js";
 import { ownPage } from "./own-page.js";
 import { pageViewer, personalisePage } from "./page-viewer.js";
 import { appOfRequest, errors, header, IdParams, requireFlag, tags } from "./public-access.js";
@@ -29,6 +31,19 @@ import { publicTagIds } from "../tags/public-tags.js";
 
 /** Anonymous listings may be this stale in the shared cache (writes to the app drop them sooner). */
 export const LIST_CACHE_SECONDS = 10;
+
+/**
+ * Whether a listing asks the first page of the whole app that every visitor starts from (see
+ * `isFirstPage`), before its app and boards are known: no board named, no tag, search, cursor or
+ * version.
+ */
+function asksWholeFirstPage(query: Static<typeof FeatureRequestListQuerySchema>): boolean {
+  return (
+    query.board === undefined &&
+    query.tag === undefined &&
+    isFirstPage({ appId: "", limit: 0, offset: query.offset ?? 0, cursor: query.cursor, versionId: query.versionId, q: query.q, sort: query.sort ?? "newest", viewerEndUserId: null })
+  );
+}
 
 /** Reading the board: the listing and its search, requests like a title being typed, and one request. */
 export function listingRoutes(app: App, ctx: Context): void {
@@ -58,8 +73,15 @@ export function listingRoutes(app: App, ctx: Context): void {
       if (appKey === undefined) {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
       }
-      // On PostgreSQL an app not in the cache has its boards read beside it: one round trip, not two.
-      const { app: appRow } = await requirePublicApp(ctx, appKey, ctx.db.dialect === "postgres" ? (key) => cacheBoardsByAppKey(db, key, ctx.cache) : undefined);
+      // On PostgreSQL an app not in the cache has its boards read beside it, and the whole app's
+      // first page when that is what is asked (see KeyedFirstPage): one round trip, not four.
+      const early: { page?: KeyedFirstPage | undefined } = {};
+      const beside = async (key: string) => {
+        const sort = query.sort ?? "newest";
+        const page = sort !== "trending" && asksWholeFirstPage(query) ? readKeyedFirstPage(db, key, sort, query.limit ?? 50) : undefined;
+        [, early.page] = await Promise.all([cacheBoardsByAppKey(db, key, ctx.cache), page]);
+      };
+      const { app: appRow } = await requirePublicApp(ctx, appKey, ctx.db.dialect === "postgres" ? beside : undefined);
       const headerToken = header(request, "x-user-token");
       if (headerToken === undefined && query.userToken !== undefined) {
         void reply.header("Warning", '299 - "userToken query parameter is deprecated; send X-User-Token header instead"');
@@ -87,7 +109,7 @@ export function listingRoutes(app: App, ctx: Context): void {
       const key = `fr-list:${appRow.id}:${JSON.stringify(listQuery)}`;
       let cached = await ctx.cache.get<{ page: ListPage; body: PreparedBody }>(key);
       if (cached === undefined) {
-        const page = await listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: null }, countCache);
+        const page = await listFeatureRequests(db, ctx.db.dialect, ctx.clock, { ...listQuery, viewerEndUserId: null }, countCache, early.page);
         cached = { page, body: prepareBody(page) };
         // Its size told from the JSON: walking the page cost a cold page about as much as serialising it.
         const bytes = approximateBytes(cached.body) + approximateBytesOfJson(cached.body.json);

@@ -7,14 +7,14 @@ import type { DialectName } from "../db/database.js";
 import { executeNamed, idIn } from "../db/named-statements.js";
 import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
-import { toPublicTag } from "../tags/tags.js";
+import { toPublicTag, type TagRow } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, toItem, type ItemRow } from "./items.js";
-import { commentedIds, recentCommenters, type CommentersCache } from "./recent-commenters.js";
-import { firstPageRows, isFirstPage } from "./first-page.js";
+import { commentedIds, commentersOf, keepCommenters, recentCommenters, type CommentersCache } from "./recent-commenters.js";
+import { firstPageRows, firstPageRowsByAppKey, isFirstPage, type KeyedPageRow } from "./first-page.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
 import { listedBy } from "./listed.js";
-import { countListed } from "./listed-count.js";
+import { countListed, keepCount } from "./listed-count.js";
 import { newestOwnPending } from "./own-pending.js";
 import { searchWithOwn } from "./own-search.js";
 import { rankOnPostgres } from "./postgres-search.js";
@@ -36,6 +36,7 @@ export async function listFeatureRequests(
   clock: Clock,
   query: ListQuery,
   cache?: { shared: SharedCache; tags: string[] },
+  keyed?: KeyedFirstPage,
 ): Promise<ListPage> {
   const terms = query.q === undefined ? [] : searchTerms(query.q);
   const searching = query.q !== undefined && query.q.trim() !== "";
@@ -44,6 +45,9 @@ export async function listFeatureRequests(
   const commentersCache = cache === undefined ? undefined : { shared: cache.shared, appId: query.appId };
   // The page every visitor starts from, in prepared statements.
   if (isFirstPage(query)) {
+    if (keyed !== undefined && keyed.sort === query.sort && keyed.limit === query.limit && query.boardIds === undefined && keyed.rows[0]?.appId === query.appId) {
+      return keyedPage(db, query, keyed.rows, cache, commentersCache);
+    }
     const [rows, total] = await Promise.all([firstPageRows(db, query), countListed(db, query, cache)]);
     return pageOf(db, query, rows, total, { keyset: true, offset: 0, commentersCache });
   }
@@ -146,13 +150,58 @@ export async function listFeatureRequests(
   return pageOf(db, query, rows, total, { keyset, offset, commentersCache, ...(early === undefined ? {} : { early }) });
 }
 
+/**
+ * A whole app's first page, read by the app's key beside the app itself before its id was known
+ * (PostgreSQL, see {@link readKeyedFirstPage}): the statement that reads the first page of the app
+ * the key names, with each row's count, latest comments and public tags, so that a page of an app
+ * not in the cache waits for one round trip instead of three. Used when the listing asks exactly
+ * that page of that app (the caller sees every board); otherwise the listing reads its own.
+ */
+export interface KeyedFirstPage {
+  sort: "newest" | "top";
+  limit: number;
+  rows: KeyedPageRow[];
+}
+
+/** Reads the first page of `limit` requests in `sort` order of the app behind `appKey` (see {@link KeyedFirstPage}). */
+export async function readKeyedFirstPage(db: Kysely<Database>, appKey: string, sort: "newest" | "top", limit: number): Promise<KeyedFirstPage> {
+  return { sort, limit, rows: await firstPageRowsByAppKey(db, appKey, sort, limit) };
+}
+
+/** The page of a {@link KeyedFirstPage}'s rows; its count and commenters kept in the cache as the listing's own reads keep them. */
+async function keyedPage(
+  db: Kysely<Database>,
+  query: ListQuery,
+  rows: KeyedPageRow[],
+  cache: { shared: SharedCache; tags: string[] } | undefined,
+  commentersCache: CommentersCache | undefined,
+): Promise<ListPage> {
+  const total = Number(rows[0]?.listedTotal ?? 0);
+  if (cache !== undefined) await keepCount(query, cache, total);
+  const pageRows = rows.slice(0, query.limit);
+  const read = commentersOf(
+    pageRows.flatMap((r) => (r.latestComments ?? []).map(([authorName, isTeam, publicId]) => ({ featureRequestId: r.id, authorName, isTeam, publicId }))),
+  );
+  const commenters = commentersCache === undefined ? read : await keepCommenters(commentersCache, commentedIds(pageRows), read);
+  const tags = new Map(pageRows.map((r) => [r.id, (r.publicTags ?? []).map(([name, slug, color]) => ({ name, slug, color }))]));
+  return pageOf(db, query, rows, total, { keyset: true, offset: 0, commentersCache, early: Promise.resolve(commenters), tags });
+}
+
 /** The page of `rows` (one more than the limit when more follow): its items with their recent commenters and public tags, and the cursor after it. */
 async function pageOf(
   db: Kysely<Database>,
   query: ListQuery,
   rows: Array<ItemRow & { requesterEndUserId: string | null; hasVoted: unknown }>,
   total: number | string,
-  how: { keyset: boolean; offset: number; commentersCache: CommentersCache | undefined; early?: Promise<Map<string, FeatureRequestItem["recentCommenters"]>> },
+  how: {
+    keyset: boolean;
+    offset: number;
+    commentersCache: CommentersCache | undefined;
+    /** The page's recent commenters, already being read. */
+    early?: Promise<Map<string, FeatureRequestItem["recentCommenters"]>>;
+    /** The page's public tags by request, already read. */
+    tags?: Map<string, Array<Pick<TagRow, "name" | "slug" | "color">>>;
+  },
 ): Promise<ListPage> {
   const viewer = query.viewerEndUserId;
   const hasMore = rows.length > query.limit;
@@ -163,7 +212,7 @@ async function pageOf(
   const commented = commentedIds(pageRows);
   const [commenters, tags] = await Promise.all([
     how.early ?? recentCommenters(db, commented, how.commentersCache),
-    publicTagsOf(db, query.appId, pageIds, how.commentersCache?.shared),
+    how.tags ?? publicTagsOf(db, query.appId, pageIds, how.commentersCache?.shared),
   ]);
   const requests = pageRows.map((r): FeatureRequestItem => {
     const recent = commenters.get(r.id) ?? [];

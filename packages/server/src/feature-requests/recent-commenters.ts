@@ -15,7 +15,7 @@ type Commenter = FeatureRequestItem["recentCommenters"][number];
  */
 export const RECENT_COMMENTS_READ = 20;
 
-interface LatestComment {
+export interface LatestComment {
   featureRequestId: string;
   authorName: string | null;
   isTeam: number;
@@ -91,9 +91,19 @@ export async function recentCommenters(db: Kysely<Database>, ids: string[], cach
   });
   if (missing.length === 0) return out;
   const read = await readRecentCommenters(db, missing);
+  for (const [id, commenters] of await keepCommenters(cache, missing, read)) out.set(id, commenters);
+  return out;
+}
+
+/**
+ * Keeps in the cache the recent commenters read for `ids` (none for an id `read` lacks), as
+ * {@link recentCommenters} does with what it reads; answers them by id.
+ */
+export async function keepCommenters(cache: CommentersCache, ids: readonly string[], read: Map<string, Commenter[]>): Promise<Map<string, Commenter[]>> {
+  const out = new Map<string, Commenter[]>();
   const options = (id: string) => ({ ttlMs: COMMENTERS_CACHE_SECONDS * 1000, tags: [appTag(cache.appId), requestCommentsTag(id)] });
   await cache.shared.setMany(
-    missing.map((id) => {
+    ids.map((id) => {
       const commenters = read.get(id) ?? [];
       out.set(id, commenters);
       return { key: commentersKey(id), value: commenters, options: options(id) };
@@ -111,11 +121,19 @@ export function commentedIds(rows: ReadonlyArray<{ id: string; commentCount: num
 }
 
 async function readRecentCommenters(db: Kysely<Database>, ids: string[]): Promise<Map<string, Commenter[]>> {
+  if (ids.length === 0) return new Map();
+  return commentersOf(await latestComments(db, ids));
+}
+
+/**
+ * The recent commenters of each request among its latest comments (`comments`, each request's
+ * newest first): up to 4 distinct authors, a person by their public id, else the team, else a
+ * name.
+ */
+export function commentersOf(comments: Iterable<LatestComment>): Map<string, Commenter[]> {
   const out = new Map<string, Commenter[]>();
-  if (ids.length === 0) return out;
-  const rows = await latestComments(db, ids);
   const seen = new Map<string, Set<string>>();
-  for (const row of rows) {
+  for (const row of comments) {
     const list = out.get(row.featureRequestId) ?? [];
     const who = seen.get(row.featureRequestId) ?? new Set<string>();
     const key = row.publicId ?? (row.isTeam === 1 ? "team" : `name:${row.authorName ?? ""}`);
