@@ -74,7 +74,7 @@ export function listingRoutes(app: App, ctx: Context): void {
         throw new ApiError("validation_failed", { details: { formErrors: [], fieldErrors: { appKey: ["Required"] } } });
       }
       // On PostgreSQL an app not in the cache has its boards read beside it, and the whole app's
-      // first page when that is what is asked (see KeyedFirstPage): one round trip, not four.
+      // first page when that is what is asked (see KeyedFirstPage): one round trip, not three.
       const early: { page?: KeyedFirstPage | undefined } = {};
       const beside = async (key: string) => {
         const sort = query.sort ?? "newest";
