@@ -76,7 +76,7 @@ export type KeyedPageRow = PageRow & {
   /** `[authorName, isTeam, publicId]` of each of its latest comments; null when it has none. */
   latestComments: Array<[string | null, number, string | null]> | null;
   /** `[name, slug, color]` of each public tag; null when it has none. */
-  publicTags: Array<[string, string, string]> | null;
+  publicTags: Array<[string, string, string | null]> | null;
 };
 
 /** The rows of a whole app's first page by its key, one more than `limit` (see {@link KeyedPageRow}). */
