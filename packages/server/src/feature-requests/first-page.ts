@@ -5,7 +5,7 @@ import { itemRows, type ItemRow } from "./items.js";
 import { approvedBy } from "./listed.js";
 import { approvedInTopOrder } from "./list-order.js";
 import type { ListQuery } from "./list-query.js";
-import { RECENT_COMMENTS_READ } from "./recent-commenters.js";
+import { latestCommentsOnPostgres } from "./recent-commenters.js";
 
 /** A listing row as the page reads it: the item's columns and whether the viewer voted (0 here). */
 export type PageRow = ItemRow & { requesterEndUserId: string | null; hasVoted: number };
@@ -94,10 +94,7 @@ function firstPageByKey(sort: "newest" | "top") {
       .select(
         sql<KeyedPageRow["latestComments"]>`case when fr.comment_count > 0 then (
           select json_agg(json_build_array(l.author_name, l.is_team, l.public_id) order by l.created_at desc, l.id desc)
-          from (select cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
-            from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
-            where cm.feature_request_id = fr.id and cm.is_hidden = 0
-            order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}) l) end`.as("latestComments"),
+          from (${latestCommentsOnPostgres(sql.ref("fr.id"))}) l) end`.as("latestComments"),
       )
       .select(
         sql<KeyedPageRow["publicTags"]>`(select json_agg(json_build_array(tg.name, tg.slug, tg.color) order by tg.name, tg.id)

@@ -1,5 +1,5 @@
 import type { FeatureRequestItem } from "@tidings/protocol";
-import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from "kysely";
 import type { SharedCache } from "../cache/shared-cache.js";
 import { appTag, requestCommentsTag } from "../context.js";
 import { preparedQuery } from "../db/prepared-query.js";
@@ -36,14 +36,23 @@ function latestComments(db: Kysely<Database>, ids: string[]): Promise<LatestComm
   return latestCommentsOf.rows(db, { ids });
 }
 
+/**
+ * PostgreSQL's subquery of one request's {@link RECENT_COMMENTS_READ} latest visible comments
+ * (`requestId`: a column of the outer query), newest first, with their authors' public ids: read
+ * here for a page's ids, and inside the statement of a cold app's first page (first-page.ts).
+ */
+export function latestCommentsOnPostgres(requestId: RawBuilder<unknown>) {
+  return sql<LatestComment & { createdAt: string; id: string }>`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
+            from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
+            where cm.feature_request_id = ${requestId} and cm.is_hidden = 0
+            order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}`;
+}
+
 const latestCommentsOf = preparedQuery<{ ids: readonly string[] }, LatestComment>((db, p) => ({
   compile: () =>
     (db.getExecutor().adapter instanceof PostgresAdapter
       ? sql<LatestComment>`select c.feature_request_id, c.author_name, c.is_team, c.public_id
-          from unnest(${p.ids}::text[]) as ids(id) cross join lateral (select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id, cm.created_at, cm.id
-            from feature_request_comments cm left join end_users eu on eu.id = cm.end_user_id
-            where cm.feature_request_id = ids.id and cm.is_hidden = 0
-            order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}) c
+          from unnest(${p.ids}::text[]) as ids(id) cross join lateral (${latestCommentsOnPostgres(sql.ref("ids.id"))}) c
           order by c.feature_request_id, c.created_at desc, c.id desc`
       : sql<LatestComment>`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id
           from json_each(${p.ids}) as ids
