@@ -87,4 +87,30 @@ describe.each(testDialects())("pages read by many signed-in users at once on %s"
       expect(seen.map(votedTitles)).toEqual([ids.slice(0, round + 1).map((_, i) => `Idea ${i}`), []]);
     }
   });
+
+  it("lists each of many callers reading at once their own pending requests and no one else's", async () => {
+    const callers = Array.from({ length: 10 }, (_, i) => `proposer-${i}`);
+    const theirs = (token: string) => [`${token}'s idea 0`, `${token}'s idea 1`];
+    for (const token of callers) {
+      for (const title of theirs(token)) {
+        const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": token }, payload: { appKey: other.appKey, title } });
+        expect(res.json().pending, res.body).toBe(true);
+      }
+    }
+    for (const sort of ["newest", "top", "trending"]) {
+      const pages = await Promise.all(
+        callers.map(async (token) => {
+          const res = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${other.appKey}&sort=${sort}&limit=50`, headers: { "x-user-token": token } });
+          expect(res.statusCode, res.body).toBe(200);
+          return res.json().requests as Listed[];
+        }),
+      );
+      pages.forEach((listed, i) => {
+        const proposals = listed.filter((r) => r.title.includes("'s idea"));
+        expect(proposals.map((r) => r.title).sort(), `${sort}, caller ${i}`).toEqual(theirs(callers[i]!));
+        expect(proposals.every((r) => r.isOwnRequest), `${sort}, caller ${i}`).toBe(true);
+        expect(listed.filter((r) => r.title.startsWith("Idea ")), `${sort}, caller ${i}`).toHaveLength(6);
+      });
+    }
+  });
 });
