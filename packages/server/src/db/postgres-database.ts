@@ -21,6 +21,17 @@ export const POSTGRES_COMMIT_LANES = 4;
 const POSTGRES_POOL_SIZE = POSTGRES_COMMIT_LANES + 6;
 
 /**
+ * How long a pooled connection serves before it is replaced (when next idle). Under a held load
+ * a server whose connections had served for two minutes ran the same mix on the same data at
+ * 0.87x the throughput of a server started beside it, and 0.98x once restarted: what slowed down
+ * was the age of its connections to PostgreSQL, not the data or the Node process. With each
+ * connection replaced after 30 s, a server that had carried the load for two minutes ran at
+ * 1.08x a fresh one of the same code (docs/capacity.md). A new connection costs a few
+ * milliseconds, and each named statement is prepared again on it when first used.
+ */
+export const POSTGRES_CONNECTION_LIFETIME_SECONDS = 30;
+
+/**
  * Settings of every pooled connection. JIT compilation is off: PostgreSQL compiles a statement
  * whose estimated cost passes `jit_above_cost` at each execution, and estimates go stale while a
  * table grows faster than it is analysed (a new board filling, a bulk import). A 100-row update of
@@ -43,6 +54,7 @@ export function openPostgres(url: string, schema: string | undefined, log: { log
     // Idle connections stay open: closed after pg's default 10 s, a quiet spell's next read paid
     // for a new connection and, on it, for preparing each named statement again.
     min: POSTGRES_POOL_SIZE,
+    maxLifetimeSeconds: POSTGRES_CONNECTION_LIFETIME_SECONDS,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
