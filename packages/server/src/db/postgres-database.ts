@@ -21,15 +21,17 @@ export const POSTGRES_COMMIT_LANES = 4;
 const POSTGRES_POOL_SIZE = POSTGRES_COMMIT_LANES + 6;
 
 /**
- * How long a pooled connection serves before it is replaced (when next idle). Under a held load
- * a server whose connections had served for two minutes ran the same mix on the same data at
+ * How many times a pooled connection is lent out before it is closed and replaced. Under a held
+ * load a server whose connections had served for two minutes ran the same mix on the same data at
  * 0.87x the throughput of a server started beside it, and 0.98x once restarted: what slowed down
- * was the age of its connections to PostgreSQL, not the data or the Node process. With each
- * connection replaced after 30 s, a server that had carried the load for two minutes ran at
- * 1.08x a fresh one of the same code (docs/capacity.md). A new connection costs a few
- * milliseconds, and each named statement is prepared again on it when first used.
+ * was its connections to PostgreSQL, not the data or the Node process (docs/capacity.md).
+ * Counted in uses rather than seconds, so that a quiet instance keeps its connections (a read
+ * after a quiet spell would otherwise pay for a new one, see `min` below): under that load ten
+ * connections shared about 1,200 statements a second, so 3,000 uses are about 25 s each. A new
+ * connection costs a few milliseconds, and each named statement is prepared again on it when
+ * first used.
  */
-export const POSTGRES_CONNECTION_LIFETIME_SECONDS = 30;
+export const POSTGRES_CONNECTION_USES = 3_000;
 
 /**
  * Settings of every pooled connection. JIT compilation is off: PostgreSQL compiles a statement
@@ -54,7 +56,7 @@ export function openPostgres(url: string, schema: string | undefined, log: { log
     // Idle connections stay open: closed after pg's default 10 s, a quiet spell's next read paid
     // for a new connection and, on it, for preparing each named statement again.
     min: POSTGRES_POOL_SIZE,
-    maxLifetimeSeconds: POSTGRES_CONNECTION_LIFETIME_SECONDS,
+    maxUses: POSTGRES_CONNECTION_USES,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
