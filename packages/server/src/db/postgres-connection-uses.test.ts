@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
 import { POSTGRES_CONNECTION_USES } from "./postgres-database.js";
 
-// A connection that has served its uses is replaced (see POSTGRES_CONNECTION_USES); a quiet one
-// is kept, however long it waits.
+// A connection that has served its uses is replaced (see POSTGRES_CONNECTION_USES, counted in
+// uses rather than seconds so that a quiet instance keeps its connections: not timed here).
 describe.runIf(testDialects().includes("postgres"))("pooled PostgreSQL connections on postgres", () => {
   let t: TestDatabase;
   beforeAll(async () => {
