@@ -40,3 +40,37 @@ export async function sqlitePlan<DB>(db: Kysely<DB>, statement: CompiledQuery): 
   const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
   return plan.rows.map((row) => row.detail);
 }
+
+/**
+ * How many of eight executions of a recorded PostgreSQL statement, prepared on one connection as
+ * the server keeps its statements, ran a generic plan (one made for any values and kept) rather
+ * than a plan made for the values at hand. PostgreSQL plans the first five for their values, then
+ * keeps the generic plan if it costs no more than those did; a statement whose generic plan looks
+ * dearer is planned again on every execution. The values are written out in the EXECUTE, as SQL.
+ *
+ * @example
+ * ```ts
+ * const [statement] = await recordStatements(t.database.db, () => readPage());
+ * expect(await genericPlans(t.database.db.kysely, statement!)).toBeGreaterThanOrEqual(3);
+ * ```
+ */
+export async function genericPlans<DB>(db: Kysely<DB>, statement: CompiledQuery): Promise<number> {
+  const literal = (value: unknown): string => {
+    if (Array.isArray(value)) return `array[${value.map(literal).join(", ")}]`;
+    if (typeof value === "string") return `'${value.replaceAll("'", "''")}'`;
+    if (typeof value === "number" || typeof value === "boolean") return String(value);
+    if (value === null) return "null";
+    throw new Error(`genericPlans: no SQL literal for ${typeof value}`);
+  };
+  return db.connection().execute(async (conn) => {
+    await conn.executeQuery(CompiledQuery.raw(`prepare generic_plans_check as ${statement.sql}`));
+    try {
+      const values = statement.parameters.map(literal).join(", ");
+      for (let i = 0; i < 8; i++) await conn.executeQuery(CompiledQuery.raw(`execute generic_plans_check${values === "" ? "" : `(${values})`}`));
+      const row = await conn.executeQuery<{ generic: string }>(CompiledQuery.raw("select generic_plans as generic from pg_prepared_statements where name = 'generic_plans_check'"));
+      return Number(row.rows[0]!.generic);
+    } finally {
+      await conn.executeQuery(CompiledQuery.raw("deallocate generic_plans_check"));
+    }
+  });
+}

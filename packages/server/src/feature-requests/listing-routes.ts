@@ -170,7 +170,7 @@ export function listingRoutes(app: App, ctx: Context): void {
         countCache,
       );
       const page: ListPage = { requests, total: requests.length, hasMore: false, nextCursor: null };
-      const viewer = identity.token === null ? undefined : await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, page);
+      const viewer = identity.token === null ? undefined : await pageViewer(db, ctx.db.dialect, appRow.id, identity.token, page, { own: false });
       if (viewer === undefined) return { requests };
       return { requests: personalisePage(page, viewer).requests };
     },

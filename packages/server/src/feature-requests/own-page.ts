@@ -16,7 +16,8 @@ import { personalisePage, type PageViewer } from "./page-viewer.js";
 /**
  * A signed-in caller's `newest` or `top` page, built from the shared anonymous page of the same
  * query (cached, computed once for everyone) and their own pending requests: the window of their
- * newest (see own-pending.ts) read with its rows in one statement, narrowed by the page's board,
+ * newest (see own-pending.ts) read with its rows in one statement (on PostgreSQL the one that
+ * looked the viewer up, see page-viewers.ts), narrowed by the page's board,
  * version and tag filters, merged into the shared page's order; only the commenters and tags of
  * those landing on the page are read. Building a whole personal page instead cost every
  * caller with a pending request several statements more per page, a share of callers that grows
@@ -39,7 +40,8 @@ export async function ownPage(
   const personal = personalisePage(shared, viewer);
   // A search narrows the window by its words (see own-search.ts); any other page reads the window
   // with its rows and narrows it by the page's filters here.
-  const window = searching ? undefined : await ownPendingWindow(db, query.appId, viewer.id);
+  // Read with the viewer on PostgreSQL (see page-viewers.ts).
+  const window = viewer.ownWindow ?? (searching ? undefined : await ownPendingWindow(db, query.appId, viewer.id));
   const own = window?.map((r) => r.id) ?? (await newestOwnPending(db, query.appId, viewer.id));
   if (own.length === 0) return personal;
   if (searching) {

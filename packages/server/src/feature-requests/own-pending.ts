@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import { executeNamed } from "../db/named-statements.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
@@ -60,20 +60,26 @@ export function ownPendingWindow(db: Kysely<Database>, appId: string, viewerEndU
   return ownWindowRows.rows(db, { appId, viewerEndUserId });
 }
 
-const ownWindowRows = preparedQuery<{ appId: string; viewerEndUserId: string }, OwnPendingRow>((db, p) =>
-  itemRows(db)
+const ownWindowRows = preparedQuery<{ appId: string; viewerEndUserId: string }, OwnPendingRow>((db, p) => ownWindowOf(db, p.appId, p.viewerEndUserId) as never);
+
+/**
+ * The query of {@link ownPendingWindow} for the app and viewer given as values or as SQL (the
+ * columns of an outer query, where page-viewers.ts reads it beside the viewer), and only when
+ * `when` holds (a condition on the outer query alone).
+ */
+export function ownWindowOf(db: Kysely<Database>, appId: string | Expression<string>, viewerEndUserId: string | Expression<string>, when?: Expression<SqlBool>) {
+  const window = itemRows(db)
     .select((eb) => [
-      eb
-        .exists(eb.selectFrom("featureRequestVotes as vote").select("vote.featureRequestId").whereRef("vote.featureRequestId", "=", "fr.id").where("vote.endUserId", "=", p.viewerEndUserId))
-        .as("hasVoted"),
+      eb.exists(eb.selectFrom("featureRequestVotes as vote").select("vote.featureRequestId").whereRef("vote.featureRequestId", "=", "fr.id").where("vote.endUserId", "=", viewerEndUserId)).as("hasVoted"),
       eb.exists(eb.selectFrom("featureRequestTags as t").select("t.tagId").whereRef("t.featureRequestId", "=", "fr.id")).as("tagged"),
     ])
-    .where("fr.appId", "=", p.appId)
-    .where("fr.requesterEndUserId", "=", p.viewerEndUserId)
+    .where("fr.appId", "=", appId)
+    .where("fr.requesterEndUserId", "=", viewerEndUserId)
     // Literals, so the partial index serves it (see listed.ts).
     .where("fr.moderation", "=", sql.lit("pending"))
     .where("fr.mergedIntoId", "is", null)
     .orderBy("fr.createdAt", "desc")
     .orderBy("fr.id", "desc")
-    .limit(sql.lit(OWN_PENDING_SHOWN)) as never,
-);
+    .limit(sql.lit(OWN_PENDING_SHOWN));
+  return when === undefined ? window : window.where(when);
+}

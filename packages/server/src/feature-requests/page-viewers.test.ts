@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CompiledQuery, sql } from "kysely";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { genericPlans, recordStatements } from "@tidings/testing/statement-recorder";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
 import { userHash } from "../users/identity.js";
@@ -112,5 +114,75 @@ describe.each(testDialects())("pages read by many signed-in users at once on %s"
         expect(listed.filter((r) => r.title.startsWith("Idea ")), `${sort}, caller ${i}`).toHaveLength(6);
       });
     }
+  });
+});
+
+// On PostgreSQL a signed-in caller's window of pending requests is read in the statement that
+// looks the caller up: their page, once the shared page is cached, waits for one round trip,
+// whatever they have waiting for review.
+describe.runIf(testDialects().includes("postgres"))("a caller's pending requests read with the caller on postgres", () => {
+  let t: TestApp;
+  let ws: Workspace;
+  const publicIds: string[] = [];
+  beforeAll(async () => {
+    t = await createTestApp("postgres", { rateLimits: GENEROUS_RATE_LIMITS, demo: false }, { timeQueries: true });
+    ws = await createWorkspaceWithApp(t.app, t.admin.authorization, "window");
+    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "anonymous" });
+    for (let i = 0; i < 4; i++) {
+      t.clock.advance(1000);
+      const id = (await ws.console.post(`/workspaces/${ws.wsId}/feature-requests`, { appId: ws.appId, title: `Public ${i}` })).body.id as string;
+      publicIds.push(id);
+      const res = await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": `fan-${i}` }, payload: {} });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+  afterAll(() => t.close());
+
+  const read = async (sort: string, token: string) => {
+    const res = await t.app.inject({ url: `/api/v1/feature-requests?appKey=${ws.appKey}&sort=${sort}&limit=3`, headers: { "x-user-token": token } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { requests: Array<Listed & { voteCount: number }>; total: number; hasMore: boolean };
+  };
+
+  it("answers newest, top and trending pages from the caller's statement alone, their own requests merged in", async () => {
+    for (let i = 0; i < 2; i++) {
+      t.clock.advance(1000);
+      const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "sam" }, payload: { appKey: ws.appKey, title: `Sam's ${i}` } });
+      expect(res.json().pending, res.body).toBe(true);
+    }
+    // Sam voted on one of the public requests, and on none of their own.
+    expect((await t.app.inject({ method: "POST", url: `/api/v1/feature-requests/${publicIds[0]}/vote`, headers: { "x-user-token": "sam" }, payload: {} })).statusCode).toBe(200);
+    const expected = {
+      newest: { titles: ["Sam's 1", "Sam's 0", "Public 3"], total: 6 },
+      top: { titles: ["Public 0", "Public 3", "Public 2"], total: 6 },
+      trending: { titles: ["Public 0", "Public 3", "Public 2"], total: 6 },
+    };
+    for (const [sort, want] of Object.entries(expected)) {
+      await read(sort, "fan-1"); // the shared page, and for trending its ranking, now cached
+      const statements = await recordStatements(t.database.db, async () => {
+        const page = await read(sort, "sam");
+        expect(page.requests.map((r) => r.title), sort).toEqual(want.titles);
+        expect(page.total, sort).toBe(want.total);
+        expect(page.hasMore, sort).toBe(true);
+        expect(page.requests.filter((r) => r.isOwnRequest).map((r) => r.title), sort).toEqual(want.titles.filter((title) => title.startsWith("Sam")));
+        expect(page.requests.filter((r) => r.hasVoted).map((r) => r.title), sort).toEqual(want.titles.filter((title) => title === "Public 0"));
+      });
+      // The caller, their votes on the page and their window: one statement.
+      expect(statements.map((s) => s.sql.slice(0, 40)), sort).toHaveLength(1);
+    }
+  });
+
+  /** The readers of a board in use, and the statistics of one: the planner's estimates follow them. */
+  const addReaders = async () => {
+    await sql`insert into end_users (id, app_id, token_hash, public_id, created_at, last_seen_at)
+      select 'reader-' || n, ${ws.appId}, 'hash-' || n, 'public-' || n, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+      from generate_series(1, 5000) as n`.execute(t.database.db.kysely);
+    await sql`analyze end_users, feature_requests, feature_request_votes`.execute(t.database.db.kysely);
+  };
+
+  it("is planned once per connection, not on every page", async () => {
+    await addReaders();
+    const [statement] = await recordStatements(t.database.db, () => read("top", "sam"));
+    expect(await genericPlans(t.database.db.kysely, statement!)).toBeGreaterThanOrEqual(3);
   });
 });

@@ -48,11 +48,14 @@ export function latestCommentsOnPostgres(requestId: RawBuilder<unknown>) {
             order by cm.created_at desc, cm.id desc limit ${sql.lit(RECENT_COMMENTS_READ)}`;
 }
 
+// On PostgreSQL the ids are read by a subquery, so that the plan does not follow their number
+// and is made once per connection (see page-viewers.ts): read as a value, a page of a few ids
+// made a new plan on every execution.
 const latestCommentsOf = preparedQuery<{ ids: readonly string[] }, LatestComment>((db, p) => ({
   compile: () =>
     (db.getExecutor().adapter instanceof PostgresAdapter
       ? sql<LatestComment>`select c.feature_request_id, c.author_name, c.is_team, c.public_id
-          from unnest(${p.ids}::text[]) as ids(id) cross join lateral (${latestCommentsOnPostgres(sql.ref("ids.id"))}) c
+          from unnest((select ${p.ids}::text[])) as ids(id) cross join lateral (${latestCommentsOnPostgres(sql.ref("ids.id"))}) c
           order by c.feature_request_id, c.created_at desc, c.id desc`
       : sql<LatestComment>`select cm.feature_request_id, cm.author_name, cm.is_team, eu.public_id
           from json_each(${p.ids}) as ids
