@@ -7,6 +7,7 @@ import { testDialects } from "@tidings/testing/test-database";
 import { userHash } from "../users/identity.js";
 
 type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+type PlanNode = { "Relation Name"?: string; "Shared Hit Blocks": number; "Shared Read Blocks": number; Plans?: PlanNode[] };
 interface Listed {
   id: string;
   title: string;
@@ -184,5 +185,31 @@ describe.runIf(testDialects().includes("postgres"))("a caller's pending requests
     await addReaders();
     const [statement] = await recordStatements(t.database.db, () => read("top", "sam"));
     expect(await genericPlans(t.database.db.kysely, statement!)).toBeGreaterThanOrEqual(3);
+  });
+
+  // Last: its votes are written straight to the table, without the requests' counts.
+  it("reads a reader's votes on a page without reading everyone else's", async () => {
+    const [statement] = await recordStatements(t.database.db, () => read("top", "sam"));
+    /** The index pages the statement read from the votes table, as PostgreSQL reports them. */
+    const votePages = async () => {
+      const plan = await t.database.db.kysely.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(
+        CompiledQuery.raw(`explain (analyze, buffers, format json) ${statement!.sql}`, [...statement!.parameters]),
+      );
+      let pages = 0;
+      const walk = (node: PlanNode) => {
+        if (node["Relation Name"] === "feature_request_votes") pages += node["Shared Hit Blocks"] + node["Shared Read Blocks"];
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk(plan.rows[0]!["QUERY PLAN"][0]!.Plan);
+      return pages;
+    };
+    // Every reader of the board votes for every request on Sam's page: 20,000 votes in its range,
+    // about 180 pages of an index keyed by request. Sam's few take a page or two of one keyed by
+    // voter, and each lookup passes its root and a branch.
+    await sql`insert into feature_request_votes (feature_request_id, end_user_id, created_at)
+      select fr.id, eu.id, '2026-01-01T00:00:00.000Z' from end_users eu cross join feature_requests fr
+      where eu.app_id = ${ws.appId} and eu.id like 'reader-%' and fr.id in (${sql.join(publicIds)})`.execute(t.database.db.kysely);
+    await sql`analyze feature_request_votes`.execute(t.database.db.kysely);
+    expect(await votePages()).toBeLessThan(20);
   });
 });

@@ -45,6 +45,7 @@ import * as m0044 from "./0044-ship-notify-queue.js";
 import * as m0045 from "./0045-ship-due-queue.js";
 import * as m0046 from "./0046-top-order-table.js";
 import * as m0047 from "./0047-vote-plans-use-indexes.js";
+import * as m0048 from "./0048-votes-by-voter-and-request.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   "0045-ship-due-queue": m0045,
   "0046-top-order-table": m0046,
   "0047-vote-plans-use-indexes": m0047,
+  "0048-votes-by-voter-and-request": m0048,
 };
