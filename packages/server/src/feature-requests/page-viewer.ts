@@ -4,6 +4,7 @@ import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { findEndUser, tokenHash } from "../users/identity.js";
 import type { ListPage } from "./list-query.js";
+import { compareKeys } from "./list-order.js";
 import type { OwnPendingRow } from "./own-pending.js";
 import { pageViewers } from "./page-viewers.js";
 
@@ -44,7 +45,7 @@ export async function pageViewer(
     const row = await pageViewers(db).load({ appId, hash: tokenHash(token), ...range, own: options.own });
     if (row === undefined) return undefined;
     // Newest first, as own-pending.ts reads it (rows of a join come in no promised order).
-    const own = row.own.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+    const own = row.own.sort((a, b) => compareKeys("newest", a, b));
     return { id: row.id, publicId: row.publicId, ownPending: own.length > 0, voted: new Set(row.voted), ...(options.own ? { ownWindow: own } : {}) };
   }
   const viewer = await findEndUser(db, appId, token);
