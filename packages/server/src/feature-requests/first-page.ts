@@ -43,7 +43,7 @@ const FIXED_SIZES = 8;
 
 /**
  * A first page's prepared query, on PostgreSQL with the LIMIT written into the SQL for the first
- * {@link FIXED_SIZES} page sizes it is asked (the SDKs' and the portal's), bound for any other. A
+ * {@link FIXED_SIZES} page sizes it is asked (in practice the SDKs' and the portal's few), bound for any other. A
  * bound LIMIT made PostgreSQL plan the statement on every execution: for an unknown LIMIT it costs a
  * generic plan as if a tenth of the rows were read, so each plan for the values at hand looked
  * cheaper, and every first page paid its planning (about 0.35 ms, five times its run on a board of
