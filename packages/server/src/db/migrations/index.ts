@@ -46,6 +46,7 @@ import * as m0045 from "./0045-ship-due-queue.js";
 import * as m0046 from "./0046-top-order-table.js";
 import * as m0047 from "./0047-vote-plans-use-indexes.js";
 import * as m0048 from "./0048-votes-by-voter-and-request.js";
+import * as m0049 from "./0049-attribute-indexes-partial.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   "0046-top-order-table": m0046,
   "0047-vote-plans-use-indexes": m0047,
   "0048-votes-by-voter-and-request": m0048,
+  "0049-attribute-indexes-partial": m0049,
 };
