@@ -120,10 +120,11 @@ describe.runIf(testDialects().includes("postgres"))("a batch of votes on postgre
             const rows = await callVotes("apply_votes", trx, [{ requestId: request, token: "late" }]);
             expect(rows.map((r) => r.outcome)).toEqual(["ok"]);
             const after = await counts(trx);
-            return { seqScans: after.seq - before.seq, indexed: after.indexed > before.indexed, fewRowsRead: after.read - before.read <= 5 };
+            return { seqScans: after.seq - before.seq, indexed: after.indexed > before.indexed, rowsRead: after.read - before.read };
           });
+          expect({ seqScans: scans.seqScans, indexed: scans.indexed }).toEqual({ seqScans: 0, indexed: true });
           // Not the app's 3,000 voters walked by another index of `end_users` led by the app.
-          expect(scans).toEqual({ seqScans: 0, indexed: true, fewRowsRead: true });
+          expect(scans.rowsRead).toBeLessThanOrEqual(5);
         } finally {
           await sql`reset plan_cache_mode`.execute(conn);
         }

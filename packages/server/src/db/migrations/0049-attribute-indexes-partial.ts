@@ -12,9 +12,9 @@ import { sql, type Kysely } from "kysely";
 // Its cost then grew with the app's users until the table was analyzed again: under 100 clients
 // voting, the lookups that ran that plan read 3,500-4,900 users each, and over all connections the
 // lookup took 0.48 ms of the 0.77 ms `apply_votes` spent per vote. Partial, these indexes cannot
-// answer a lookup by token, so no statistics make that plan, and they are smaller. Every rule that reads them names the
-// attribute (`plan in (…)`, `is_paying = 1`, `mrr_cents is not null`), which implies the index's
-// condition on both engines.
+// answer a lookup by token, so no statistics make that plan, and they are smaller. Every rule that
+// reads them names the attribute (`plan in (…)`, `is_paying = 1`, `mrr_cents is not null`), which
+// implies the index's condition on both engines.
 
 const INDEXES: Array<[name: string, table: string, columns: string, column: string]> = [
   ["end_users_app_plan_idx", "end_users", "app_id, plan, id", "plan"],
