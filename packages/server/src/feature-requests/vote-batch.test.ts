@@ -7,6 +7,8 @@ import { enabledEndpointRow } from "@tidings/testing/webhook-endpoint-row";
 import type { Database } from "../db/schema.js";
 import { systemClock } from "../clock.js";
 import { tokenHash } from "../users/identity.js";
+import { bulkTag } from "../tags/request-tags.js";
+import { createTag } from "../tags/tags.js";
 import { votesOnPostgres } from "./vote-batch.js";
 
 interface VoteRow {
@@ -90,6 +92,40 @@ describe.runIf(testDialects().includes("postgres"))("a batch of votes on postgre
     expect(await stored(pending)).toEqual({ voters: [], count: 0 });
     // Refused votes mint no end user.
     expect([await minted("bea"), await minted("cy"), await minted("ada"), await minted("dee")]).toEqual([0, 0, 1, 1]);
+  });
+
+  it("writes each request's count as the batch's last vote on it left it, and the copies in the top order and on tags follow", async () => {
+    const busy = await newRequest("Voted on many times in one batch");
+    const even = await newRequest("Voted on and back in one batch");
+    const tag = await createTag(db(), systemClock, acme.appId, { name: "Batched" });
+    await bulkTag(db(), systemClock, acme.appId, { featureRequestIds: [busy, even], add: [tag.id] });
+    await applyVotes([{ requestId: busy, token: "first" }]);
+
+    const rows = await applyVotes([
+      { requestId: busy, token: "gus" },
+      { requestId: even, token: "hal" },
+      { requestId: busy, token: "ivy" },
+      { requestId: busy, token: "first" },
+      { requestId: even, token: "hal" },
+      { requestId: busy, token: "jo" },
+    ]);
+    // Each vote answers the count as it stood after it, from the count read under the lock.
+    expect(rows.map(({ voted, voteCount }) => [voted, voteCount])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 3],
+      [false, 2],
+      [false, 0],
+      [true, 3],
+    ]);
+    const copies = async (id: string) => ({
+      count: (await stored(id)).count,
+      top: (await db().selectFrom("featureRequestTop").select("voteCount").where("id", "=", id).executeTakeFirstOrThrow()).voteCount,
+      tagged: (await db().selectFrom("featureRequestTags").select("requestVoteCount").where("featureRequestId", "=", id).executeTakeFirstOrThrow()).requestVoteCount,
+    });
+    expect(await copies(busy)).toEqual({ count: 3, top: 3, tagged: 3 });
+    expect(await copies(even)).toEqual({ count: 0, top: 0, tagged: 0 });
+    expect((await stored(busy)).voters).toEqual(["gus", "ivy", "jo"].map(tokenHash).sort());
   });
 
   it("reads each voter by its key on a connection that planned its votes while few voters existed", async () => {

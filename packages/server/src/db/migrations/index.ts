@@ -47,6 +47,7 @@ import * as m0046 from "./0046-top-order-table.js";
 import * as m0047 from "./0047-vote-plans-use-indexes.js";
 import * as m0048 from "./0048-votes-by-voter-and-request.js";
 import * as m0049 from "./0049-attribute-indexes-partial.js";
+import * as m0050 from "./0050-vote-counts-once-per-batch.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   "0047-vote-plans-use-indexes": m0047,
   "0048-votes-by-voter-and-request": m0048,
   "0049-attribute-indexes-partial": m0049,
+  "0050-vote-counts-once-per-batch": m0050,
 };
