@@ -86,7 +86,7 @@ console.log("@tidings/client core entry (minified, ESM, platform neutral)");
 for (const [file, bytes] of core.modules) console.log(`  ${String(bytes).padStart(6)} B  ${(100 * bytes / core.minified).toFixed(1).padStart(5)} %  ${file}`);
 console.log(`  whole entry: minified ${kb(core.minified)}, min+gzip ${kb(core.gzipped)} (everything exported, controllers included)`);
 console.log(`core (FeedbackClient, as an app imports it): min+gzip ${kb(clientOnly.gzipped)} (${clientOnly.gzipped} B) — budget ${kb(BUDGET_BYTES)}`);
-console.log(`loaded only without Web Crypto (plain-JavaScript PBKDF2, not in the core): min+gzip ${kb(clientOnly.lazy.gzipped)}`);
+console.log(`loaded on demand, not in the core (the altcha solver on its first challenge; plain-JavaScript PBKDF2 without Web Crypto): min+gzip ${kb(clientOnly.lazy.gzipped)}`);
 console.log(`@tidings/client/locales (not in the core): min+gzip ${kb(locales.gzipped)}`);
 
 if (clientOnly.gzipped > BUDGET_BYTES) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { VENDOR_VERIFICATION_CODES } from "./error-codes.js";
 import { errorFromResponse, parseRetryAfterMs } from "./error-responses.js";
 import {
   AuthenticationRequiredException,
@@ -51,8 +52,8 @@ describe("errorFromResponse", () => {
   it("recognises verification refusals by our code, vendor codes, and Turnstile messages", () => {
     for (const raw of [
       body("Human verification is required", "verification_required"),
-      body("x", "turnstile_required"),
-      body("x", "turnstile_verification_failed"),
+      // Every vendor code of the registry, whatever its message.
+      ...VENDOR_VERIFICATION_CODES.map((code) => body("x", code)),
       body("Human verification (Turnstile) is required"),
       "Turnstile token missing",
     ]) {

@@ -1,4 +1,3 @@
-import { VENDOR_VERIFICATION_CODES } from "./error-codes.js";
 import {
   AuthenticationRequiredException,
   type FeedbackException,
@@ -54,11 +53,12 @@ function envelope(body: unknown): { error: string | undefined; code: string | un
   };
 }
 
-/** Recognises a human-verification refusal by code, or, for servers without codes, by message (wire-contract §4.2). */
+/**
+ * Recognises a human-verification refusal by code, or, for servers without codes, by message
+ * (wire-contract §4.2). Every vendor code (`VENDOR_VERIFICATION_CODES`) names Turnstile.
+ */
 function isVerificationRefusal(code: string | undefined, error: string | undefined, rawBody: string): boolean {
-  if (code === "verification_required" || (VENDOR_VERIFICATION_CODES as readonly string[]).includes(code ?? "")) return true;
-  if (code !== undefined && /turnstile/i.test(code)) return true;
-  if (code !== undefined) return false;
+  if (code !== undefined) return code === "verification_required" || /turnstile/i.test(code);
   return VERIFICATION_TEXT.test(error ?? rawBody);
 }
 
