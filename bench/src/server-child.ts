@@ -1,7 +1,8 @@
 /**
  * `tidings serve` in a child process, for benchmarks that read the server's own memory: its RSS
  * is the child's, not the load generator's or the seeder's. Linux only for the memory figures
- * (read from /proc).
+ * (read from /proc). BENCH_SERVER_NODE_ARGS (e.g. `--max-semi-space-size=32`) is passed to the
+ * server's `node`, to measure a runtime option an operator may start it with.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { DEFAULT_RATE_LIMITS } from "@tidings/server";
 
 const CLI = fileURLToPath(new URL("../../packages/server/dist/cli.js", import.meta.url));
+const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "");
 
 export interface ServerChild {
   url: string;
@@ -31,7 +33,7 @@ export interface ServerChild {
  */
 export async function startServerChild(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerChild> {
   const unlimited = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((bucket) => [`TIDINGS_RATE_LIMIT_${bucket.toUpperCase()}`, "1000000000/60"]));
-  const child = spawn(process.execPath, [CLI, "serve"], {
+  const child = spawn(process.execPath, [...NODE_ARGS, CLI, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", TIDINGS_DEMO: "0", ...unlimited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
