@@ -21,12 +21,9 @@ function isPostgres(db: Kysely<unknown>): boolean {
 
 /** `apply_votes` writing counts once per batch (`up`), or once per vote as migration 0040 made it (`down`). */
 function applyVotes(oncePerBatch: boolean): string {
-  const lock = oncePerBatch
-    ? `select fr.id, fr.app_id = p_app_ids[i] and fr.moderation = 'approved' and fr.merged_into_id is null, fr.vote_count
-        into v_request, v_public, v_locked
-        from feature_requests fr where fr.id = p_request_ids[i] for update;`
-    : `select fr.id, fr.app_id = p_app_ids[i] and fr.moderation = 'approved' and fr.merged_into_id is null
-        into v_request, v_public
+  // Once per batch, the lock also reads the count the batch starts from.
+  const lock = `select fr.id, fr.app_id = p_app_ids[i] and fr.moderation = 'approved' and fr.merged_into_id is null${oncePerBatch ? ", fr.vote_count" : ""}
+        into v_request, v_public${oncePerBatch ? ", v_locked" : ""}
         from feature_requests fr where fr.id = p_request_ids[i] for update;`;
   // The batch's requests, each with its count so far and whether a vote changed it.
   const tracked = `
