@@ -7,6 +7,7 @@ import { findAppByKey } from "./apps/app-keys.js";
 import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";
+import { boundHeapGrowth } from "./heap-growth.js";
 import { importCommand } from "./portability/import-command.js";
 import { backupCommand } from "./portability/backup-command.js";
 import { restoreCommand } from "./portability/restore-command.js";
@@ -41,6 +42,7 @@ Exit codes: 0 up to date, 1 a migration failed, 2 invalid configuration.`,
 };
 
 async function serve(config: Config): Promise<void> {
+  boundHeapGrowth(config.heapGrowthPercent);
   const server = await startServer(config);
   const hasDemo = (await findAppByKey(server.app.ctx.db.kysely, DEMO_APP_KEY)) !== undefined;
   const setup = await setupState(server.app);

@@ -109,6 +109,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ TIDINGS_ROLE: "both" })).toThrow(/TIDINGS_ROLE: expected web, worker or all, got "both"/);
   });
 
+  it("bounds the heap's growth to half its live size unless TIDINGS_HEAP_GROWTH_PERCENT says otherwise", () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(50);
+    expect(loadConfig({ TIDINGS_HEAP_GROWTH_PERCENT: "0" }).heapGrowthPercent).toBe(0);
+    expect(loadConfig({ TIDINGS_HEAP_GROWTH_PERCENT: "120" }).heapGrowthPercent).toBe(120);
+    for (const bad of ["301", "-1", "1.5", "half"]) {
+      expect(() => loadConfig({ TIDINGS_HEAP_GROWTH_PERCENT: bad })).toThrow(/^TIDINGS_HEAP_GROWTH_PERCENT: expected an integer 0-300/);
+    }
+  });
+
   it("reserves a claimed job for five minutes unless TIDINGS_JOB_LEASE_SECONDS says otherwise", () => {
     expect(loadConfig({}).jobLeaseMs).toBe(300_000);
     expect(loadConfig({ TIDINGS_JOB_LEASE_SECONDS: " 30 " }).jobLeaseMs).toBe(30_000);

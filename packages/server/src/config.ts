@@ -56,6 +56,14 @@ export interface Config {
    * invalidations); the least recently used go first. @default 64
    */
   cacheMaxMb: number;
+  /**
+   * `TIDINGS_HEAP_GROWTH_PERCENT` (0-300), for `tidings serve`: how far, in percent, the JavaScript
+   * heap may grow past what survived the last full garbage collection before the next one. V8's
+   * own choice rises towards 300 under heavy load, so the heap, and the RSS, swing by hundreds of
+   * megabytes that hold nothing; 0 leaves it to V8, as does starting node with
+   * `--heap-growing-percent`. @default 50
+   */
+  heapGrowthPercent: number;
   /** Rule of each rate-limit bucket (`TIDINGS_RATE_LIMIT_<BUCKET>=<requests>/<seconds>`, per user token or IP) and its per-IP cap over all users (`TIDINGS_RATE_LIMIT_<BUCKET>_PER_IP=<requests>`). @default DEFAULT_RATE_LIMITS */
   rateLimits: RateLimitRules;
   /**
@@ -176,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     setupCode,
     redisUrl: parseRedisUrl(env),
     cacheMaxMb: parseInteger(env, "TIDINGS_CACHE_MAX_MB", 64, 1, 65_536),
+    heapGrowthPercent: parseInteger(env, "TIDINGS_HEAP_GROWTH_PERCENT", 50, 0, 300),
     rateLimits: parseRateLimits(env),
     production: env.NODE_ENV?.trim() === "production",
     turnstileVerifyUrl: parseUrl(env, "TURNSTILE_VERIFY_URL") ?? "https://challenges.cloudflare.com/turnstile/v0/siteverify",
