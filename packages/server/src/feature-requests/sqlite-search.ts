@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
-import { approvedBy } from "./listed.js";
+import { approvedTopBy } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
 import { approvedInTopOrder, votesThenNewest } from "./list-order.js";
 import { appPrefixes } from "../search/search-text.js";
@@ -108,20 +108,23 @@ export async function rankOnSqlite(
   };
   const all = (of: keyof typeof text) => sql.join(terms.map((t) => sql`${text[of]} like ${`% ${t}%`}`), sql` and `);
   const holds = [sql<SqlBool>`${all("inTitle")}`, sql<SqlBool>`${all("anywhere")} and not (${all("inTitle")})`];
-  const listed = approvedBy({ appId: query.appId, versionId: undefined });
   const app = { appId: query.appId, boardIds: undefined, versionId: undefined };
   const ids = async (tier: 0 | 1, limit: number, offset: number): Promise<string[]> => {
     if (limit <= 0 || offset >= sizes[tier]!) return [];
     if (sizes[tier]! <= gatheredTier) {
-      // CROSS JOIN keeps the index's matches as the outer loop: SQLite does not reorder it.
+      // CROSS JOIN keeps the index's matches as the outer loop: SQLite does not reorder it. Each
+      // match is looked up in the narrow copy of the `top` order (migration 0046), which holds
+      // what the tier is filtered and ordered by, rather than in the request's wide row.
       const gathered = await db
         .selectFrom("featureRequestsFts")
-        .crossJoin("featureRequests as fr")
-        .whereRef("fr.id", "=", "featureRequestsFts.featureRequestId")
+        .crossJoin("featureRequestTop as ft")
+        .whereRef("ft.id", "=", "featureRequestsFts.featureRequestId")
         .where(sql<SqlBool>`feature_requests_fts match ${tiers[tier]!}`)
-        .where(listed)
-        .select("fr.id")
-        .$call(votesThenNewest)
+        .where(approvedTopBy(app))
+        .select("ft.id")
+        .orderBy("ft.voteCount", "desc")
+        .orderBy("ft.createdAt", "desc")
+        .orderBy("ft.id", "desc")
         .limit(limit)
         .offset(offset)
         .execute();
