@@ -77,8 +77,9 @@ export async function rankOnSqlite(
   // Counted first, from the index alone: a large result's first matches are not read for nothing.
   const total = await count(anywhere);
   if (total <= smallResult) {
-    const { rows: matches } = await sql<RankedMatch>`select fr.id, feature_requests_fts.title, fr.vote_count, fr.created_at
-      from feature_requests_fts join feature_requests fr on fr.id = feature_requests_fts.feature_request_id
+    // Votes and creation time from the narrow copy of the `top` order, as a gathered tier reads them.
+    const { rows: matches } = await sql<RankedMatch>`select ft.id, feature_requests_fts.title, ft.vote_count, ft.created_at
+      from feature_requests_fts cross join feature_request_top ft on ft.id = feature_requests_fts.feature_request_id
       where feature_requests_fts match ${anywhere}`.execute(db);
     // The title column holds the prefixed words, so "every term in the title" is a check on them.
     const prefixed = terms.map((t) => `${prefix}${t}`);
