@@ -27,8 +27,13 @@ interface Orderable<Q> {
  * db.selectFrom("featureRequests as fr").select("fr.id").$call(votesThenNewest).limit(10);
  * ```
  */
-export function votesThenNewest<Q extends Orderable<Q>>(query: Q): Q {
-  return query.orderBy(sql.ref("fr.voteCount"), "desc").orderBy(sql.ref("fr.createdAt"), "desc").orderBy(sql.ref("fr.id"), "desc");
+export function votesThenNewest<Q extends Orderable<Q>>(query: Q, columns: OrderColumns = REQUEST_ORDER): Q {
+  return query.orderBy(sql.ref(columns.voteCount), "desc").orderBy(sql.ref(columns.createdAt), "desc").orderBy(sql.ref(columns.id), "desc");
+}
+
+/** {@link votesThenNewest} read from the requests' copies in the `top` order (`ft`, migration 0046). */
+export function copiesVotesThenNewest<Q extends Orderable<Q>>(query: Q): Q {
+  return votesThenNewest(query, TOP_ORDER);
 }
 
 /**
@@ -103,7 +108,7 @@ function topInOrder(db: Kysely<Database>, query: Omit<ListQuery, "tagIds">, afte
 
 /** The approved requests of `query` (no tag filter) as their copies in the `top` order (`ft`, migration 0046), in that order. */
 export function approvedInTopOrder(db: Kysely<Database>, query: Pick<ListQuery, "appId" | "boardIds" | "versionId">) {
-  return db.selectFrom("featureRequestTop as ft").where(approvedTopBy(query)).orderBy("ft.voteCount", "desc").orderBy("ft.createdAt", "desc").orderBy("ft.id", "desc");
+  return db.selectFrom("featureRequestTop as ft").where(approvedTopBy(query)).$call(copiesVotesThenNewest);
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely, type SqlBool } from "kysely";
 import type { Database } from "../db/schema.js";
 import { approvedTopBy } from "./listed.js";
 import type { ListQuery } from "./list-query.js";
-import { approvedInTopOrder, votesThenNewest } from "./list-order.js";
+import { approvedInTopOrder, copiesVotesThenNewest, votesThenNewest } from "./list-order.js";
 import { appPrefixes } from "../search/search-text.js";
 
 /** The column {@link searchJoin} ranks by: lower is more relevant. */
@@ -123,9 +123,7 @@ export async function rankOnSqlite(
         .where(sql<SqlBool>`feature_requests_fts match ${tiers[tier]!}`)
         .where(approvedTopBy(app))
         .select("ft.id")
-        .orderBy("ft.voteCount", "desc")
-        .orderBy("ft.createdAt", "desc")
-        .orderBy("ft.id", "desc")
+        .$call(copiesVotesThenNewest)
         .limit(limit)
         .offset(offset)
         .execute();
