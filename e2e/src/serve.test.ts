@@ -2,7 +2,7 @@ import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "@tidings/testing/server-process";
 
@@ -47,6 +47,25 @@ describe("tidings serve (the embedded default)", () => {
     expect(fs.existsSync(path.join(dataDir, "tidings.db"))).toBe(true);
   });
 
+  it("loads the tracker SDKs, the MCP SDK and the importers' parsers only when they are used, not at start", async () => {
+    // A loader hook in the server's process writes down every ES module it loads.
+    const dir = tempDir();
+    const log = path.join(dir, "loaded.txt");
+    fs.writeFileSync(path.join(dir, "hooks.mjs"), `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
+    fs.writeFileSync(path.join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(path.join(dir, "hooks.mjs")).href)});\n`);
+    const server = await start({ DATA_DIR: path.join(dir, "data"), NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, "register.mjs")).href}` });
+    expect((await fetch(`${server.url}/api/v1/feature-requests?appKey=app_demo`)).status).toBe(200);
+    // Refused before any MCP work: an agent without a token loads nothing either.
+    expect((await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+    const packages = new Set([...fs.readFileSync(log, "utf8").matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((m) => m[1]!));
+    // What serving needs is there, so the hook saw the server's modules.
+    expect(packages).toContain("fastify");
+    expect(packages).toContain("kysely");
+    for (const optional of ["@linear/sdk", "@octokit/rest", "@octokit/webhooks", "@octokit/auth-app", "@modelcontextprotocol/sdk", "zod", "csv-parse", "cli-progress"]) {
+      expect(packages, optional).not.toContain(optional);
+    }
+  });
+
   it("does not seed the demo with TIDINGS_DEMO=0", async () => {
     const server = await start({ DATA_DIR: tempDir(), TIDINGS_DEMO: "0" });
     expect((await fetch(`${server.url}/api/v1/public/config/app_demo`)).status).toBe(404);
@@ -62,6 +81,15 @@ describe("tidings serve (the embedded default)", () => {
     // The command closed the database before exiting: the last connection folded the WAL in.
     expect(fs.readdirSync(env.DATA_DIR)).toEqual(["tidings.db"]);
     expect(execFileSync(process.execPath, [CLI, "migrate"], { env, encoding: "utf8" })).toBe("Database is up to date.\n");
+  });
+
+  it("runs each subcommand, each loaded when it is named", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const { CLI } = await import("@tidings/testing/server-process");
+    const env = { PATH: process.env.PATH ?? "" };
+    for (const command of ["import", "export", "backup", "restore", "storage", "mcp"]) {
+      expect(execFileSync(process.execPath, [CLI, command, "--help"], { env, encoding: "utf8" })).toMatch(new RegExp(`^Usage: tidings ${command}\\b`));
+    }
   });
 
   it("lets a program that closes its database finish: the close is awaited, the WAL folded in", async () => {

@@ -8,12 +8,6 @@ import { DEMO_APP_KEY } from "./demo/seed-demo.js";
 import { setupLink } from "./console/setup-code.js";
 import { banner, setupState, startServer } from "./serve.js";
 import { boundHeapGrowth } from "./heap-growth.js";
-import { importCommand } from "./portability/import-command.js";
-import { backupCommand } from "./portability/backup-command.js";
-import { restoreCommand } from "./portability/restore-command.js";
-import { exportCommand } from "./portability/export-command.js";
-import { storageCommand } from "./storage/storage-command.js";
-import { mcpCommand } from "./mcp/stdio-command.js";
 
 const USAGE = `Usage: tidings <command>
 
@@ -92,17 +86,18 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const io: CommandIo = { env: process.env, stdout: process.stdout, stderr: process.stderr };
-  const subcommands: Record<string, (args: string[], commandIo: CommandIo) => Promise<number>> = {
-    storage: storageCommand,
-    import: importCommand,
-    export: exportCommand,
-    backup: backupCommand,
-    restore: restoreCommand,
-    mcp: mcpCommand,
+  // Each loaded when it runs: `tidings serve` does not hold the importers' parsers or the MCP SDK.
+  const subcommands: Record<string, () => Promise<(args: string[], commandIo: CommandIo) => Promise<number>>> = {
+    storage: async () => (await import("./storage/storage-command.js")).storageCommand,
+    import: async () => (await import("./portability/import-command.js")).importCommand,
+    export: async () => (await import("./portability/export-command.js")).exportCommand,
+    backup: async () => (await import("./portability/backup-command.js")).backupCommand,
+    restore: async () => (await import("./portability/restore-command.js")).restoreCommand,
+    mcp: async () => (await import("./mcp/stdio-command.js")).mcpCommand,
   };
   const subcommand = Object.hasOwn(subcommands, command) ? subcommands[command] : undefined;
   if (subcommand !== undefined) {
-    process.exitCode = await subcommand(argv.slice(1), io);
+    process.exitCode = await (await subcommand())(argv.slice(1), io);
     return;
   }
   const commandUsage = COMMAND_USAGE[command];

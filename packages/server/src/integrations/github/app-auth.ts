@@ -1,5 +1,4 @@
 import { createHash, createPrivateKey } from "node:crypto";
-import { createAppAuth } from "@octokit/auth-app";
 import type { Context } from "../../context.js";
 import type { TrackerConnectionRow } from "../trackers/adapter.js";
 import { fieldError } from "../trackers/connections.js";
@@ -66,7 +65,8 @@ export async function installationToken(ctx: Pick<Context, "clock">, connection:
   const key = createHash("sha256").update([appId, installationId, connection.apiUrl, privateKey].join("\n")).digest("hex");
   const cached = tokens.get(connection.id);
   if (cached !== undefined && cached.key === key && cached.expiresAtMs - INSTALLATION_TOKEN_MARGIN_MS > ctx.clock.now().getTime()) return cached.token;
-  const auth = createAppAuth({ appId, privateKey, request: githubOctokit(connection.apiUrl, undefined).request, cache: noCache as never });
+  const { createAppAuth } = await import("@octokit/auth-app");
+  const auth = createAppAuth({ appId, privateKey, request: (await githubOctokit(connection.apiUrl, undefined)).request, cache: noCache as never });
   try {
     const minted = await auth({ type: "installation", installationId, refresh: true });
     tokens.set(connection.id, { key, token: minted.token, expiresAtMs: Date.parse(minted.expiresAt) });

@@ -1,5 +1,5 @@
 import { GITHUB_API_BASE_URL } from "@tidings/protocol";
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 import type { Context } from "../../context.js";
 import { checkWebhookUrl } from "../../webhooks/address-guard.js";
 import { classify, GithubCallError } from "./failures.js";
@@ -28,8 +28,13 @@ export interface GithubIssue {
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** An Octokit for one API root, with a token or none, each call given {@link GITHUB_TIMEOUT_MS}. */
-export function githubOctokit(apiBaseUrl: string, token: string | undefined): Octokit {
+/**
+ * An Octokit for one API root, with a token or none, each call given {@link GITHUB_TIMEOUT_MS}.
+ * Octokit is loaded by the first call to GitHub rather than at start: an instance without a
+ * GitHub connection does not hold it.
+ */
+export async function githubOctokit(apiBaseUrl: string, token: string | undefined): Promise<Octokit> {
+  const { Octokit } = await import("@octokit/rest");
   return new Octokit({
     ...(token === undefined ? {} : { auth: token }),
     baseUrl: apiBaseUrl.replace(/\/+$/, ""),
@@ -55,7 +60,7 @@ export function githubOctokit(apiBaseUrl: string, token: string | undefined): Oc
 export function githubClient(ctx: Context, target: GithubTarget, onPause: (until: Date) => Promise<void> = async () => undefined) {
   let octokit: Octokit | undefined;
   const client = async (): Promise<Octokit> =>
-    (octokit ??= githubOctokit(target.apiBaseUrl, typeof target.token === "string" ? target.token : await target.token()));
+    (octokit ??= await githubOctokit(target.apiBaseUrl, typeof target.token === "string" ? target.token : await target.token()));
   const repo = { owner: target.owner, repo: target.repo };
   // Once an answer said the hour's calls are spent, the next call of this client waits too.
   let pausedUntil = 0;

@@ -1,4 +1,3 @@
-import { Webhooks } from "@octokit/webhooks";
 import { IdParam } from "@tidings/protocol";
 import Type from "typebox";
 import type { Context } from "../../context.js";
@@ -68,6 +67,8 @@ export function githubWebhookRoutes(app: App, ctx: Context, jobs: JobRunner): vo
       const connection = { ...row, ...repositoryOf(row) };
       const raw = typeof request.body === "string" ? request.body : "";
       const signature = request.headers["x-hub-signature-256"];
+      // Loaded by the first delivery, not at start: an instance without GitHub does not hold it.
+      const { Webhooks } = await import("@octokit/webhooks");
       const verified =
         typeof signature === "string" && raw !== "" && (await new Webhooks({ secret: connection.webhookSecret }).verify(raw, signature).catch(() => false));
       if (!verified) throw new ApiError("invalid_webhook_signature");

@@ -1,8 +1,8 @@
-import { LinearClient, LinearError, LinearErrorType } from "@linear/sdk";
 import { LINEAR_API_URL } from "@tidings/protocol";
 import { checkWebhookUrl } from "../../webhooks/address-guard.js";
 import type { Context } from "../../context.js";
 import { NotOfTeamError } from "./failures.js";
+import { linearSdk } from "./sdk.js";
 
 /** How long Linear has to answer one call. */
 export const LINEAR_TIMEOUT_MS = 10_000;
@@ -43,12 +43,15 @@ export interface LinearApi {
  */
 export function linearClient(ctx: Pick<Context, "config">, target: LinearTarget): LinearApi {
   // A client per call: its fetch options, and so its timeout signal, are fixed when it is made.
-  const sdk = () => new LinearClient({ apiKey: target.apiKey, apiUrl: target.apiUrl, signal: AbortSignal.timeout(LINEAR_TIMEOUT_MS) });
+  const sdk = async () => {
+    const { LinearClient } = await linearSdk();
+    return new LinearClient({ apiKey: target.apiKey, apiUrl: target.apiUrl, signal: AbortSignal.timeout(LINEAR_TIMEOUT_MS) });
+  };
   const guard = async () => {
     if (target.apiUrl !== LINEAR_API_URL) await checkWebhookUrl(target.apiUrl, ctx.config.webhookAllow);
   };
   const read = async (idOrIdentifier: string): Promise<LinearIssue> => {
-    const issue = await sdk().issue(idOrIdentifier);
+    const issue = await (await sdk()).issue(idOrIdentifier);
     const teamId = issue.teamId;
     if (teamId !== undefined && teamId !== target.teamId) throw new NotOfTeamError(issue.identifier);
     return { id: issue.id, identifier: issue.identifier, title: issue.title, description: issue.description ?? "", url: issue.url, teamId };
@@ -60,14 +63,17 @@ export function linearClient(ctx: Pick<Context, "config">, target: LinearTarget)
     },
     async createIssue(input) {
       await guard();
-      const payload = await sdk().createIssue({ teamId: target.teamId, title: input.title, description: input.description });
+      const payload = await (await sdk()).createIssue({ teamId: target.teamId, title: input.title, description: input.description });
       const id = payload.issueId;
-      if (!payload.success || id === undefined) throw new LinearError(undefined, [], LinearErrorType.Unknown);
+      if (!payload.success || id === undefined) {
+        const { LinearError, LinearErrorType } = await linearSdk();
+        throw new LinearError(undefined, [], LinearErrorType.Unknown);
+      }
       return read(id);
     },
     async setDescription(issueId, description) {
       await guard();
-      await sdk().updateIssue(issueId, { description });
+      await (await sdk()).updateIssue(issueId, { description });
     },
   };
 }

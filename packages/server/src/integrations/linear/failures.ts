@@ -1,4 +1,4 @@
-import { AuthenticationLinearError, ForbiddenLinearError, LinearError, RatelimitedLinearError } from "@linear/sdk";
+import { loadedLinearSdk } from "./sdk.js";
 
 /** The wait after a rate limit that names no time. */
 export const LINEAR_RATE_LIMIT_WAIT_MS = 60_000;
@@ -18,16 +18,17 @@ export type LinearFailure =
  */
 export function classifyLinear(error: unknown, nowMs: number): LinearFailure {
   if (error instanceof NotOfTeamError) return { kind: "not_found" };
-  if (!(error instanceof LinearError)) return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+  const sdk = loadedLinearSdk();
+  if (sdk === undefined || !(error instanceof sdk.LinearError)) return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   const codes = ((error.raw as { response?: { errors?: Array<{ extensions?: { code?: unknown } }> } } | undefined)?.response?.errors ?? []).map((e) => e.extensions?.code);
-  if (error instanceof RatelimitedLinearError || codes.includes("RATELIMITED")) {
-    const limited = error instanceof RatelimitedLinearError ? error : undefined;
+  if (error instanceof sdk.RatelimitedLinearError || codes.includes("RATELIMITED")) {
+    const limited = error instanceof sdk.RatelimitedLinearError ? error : undefined;
     const reset = limited?.requestsResetAt ?? limited?.complexityResetAt;
     const retryAfterMs = limited?.retryAfter !== undefined ? limited.retryAfter * 1000 : reset !== undefined ? Math.max(1000, reset - nowMs) : LINEAR_RATE_LIMIT_WAIT_MS;
     return { kind: "rate_limited", retryAfterMs };
   }
-  if (error instanceof AuthenticationLinearError) return { kind: "unauthorized" };
-  if (error instanceof ForbiddenLinearError) return { kind: "forbidden" };
+  if (error instanceof sdk.AuthenticationLinearError) return { kind: "unauthorized" };
+  if (error instanceof sdk.ForbiddenLinearError) return { kind: "forbidden" };
   if (/not found/i.test(error.message)) return { kind: "not_found" };
   return { kind: "error", message: error.message };
 }
