@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import { DEFAULT_CACHE_LIMITS, MemoryCache, type CacheLimits, type CacheStats } from "./memory-cache.js";
 import type { CacheEntry, SetOptions, SharedCache } from "./shared-cache.js";
@@ -208,6 +208,8 @@ export interface OpenedRedisCache {
  * ```
  */
 export async function openRedisCache(redisUrl: string, clock: Clock, log: CacheLog, prefix = DEFAULT_CACHE_PREFIX, limits: CacheLimits = DEFAULT_CACHE_LIMITS): Promise<OpenedRedisCache> {
+  // Loaded here, so that an instance without REDIS_URL never loads the client.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     // During an outage a command fails at once instead of queueing until Redis is back.

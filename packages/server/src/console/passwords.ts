@@ -1,4 +1,9 @@
-import { hash, verify } from "@node-rs/argon2";
+/**
+ * The argon2 binding, loaded with the first password hashed or checked rather than when the server
+ * starts: an instance whose console is reached by token alone never loads it (docs/capacity.md,
+ * "A server at rest").
+ */
+const argon2 = () => import("@node-rs/argon2");
 
 // OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane): ~20 ms here, bounded by the 200-character cap.
 const OPTIONS = { algorithm: 2 /* Algorithm.Argon2id, an ambient const enum */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -11,8 +16,8 @@ const OPTIONS = { algorithm: 2 /* Algorithm.Argon2id, an ambient const enum */, 
  * const stored = await hashPassword("correct horse battery"); // "$argon2id$v=19$m=19456,t=2,p=1$…"
  * ```
  */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, OPTIONS);
 }
 
 // Verified against when the email is unknown, so a miss costs as long as a wrong password.
@@ -30,11 +35,11 @@ let decoy: Promise<string> | undefined;
 export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
   if (stored === null) {
     decoy ??= hashPassword("decoy password that matches nothing");
-    await verify(await decoy, password).catch(() => false);
+    await (await argon2()).verify(await decoy, password).catch(() => false);
     return false;
   }
   try {
-    return await verify(stored, password);
+    return await (await argon2()).verify(stored, password);
   } catch {
     return false;
   }

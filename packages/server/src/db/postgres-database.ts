@@ -1,5 +1,4 @@
 import { Kysely, PostgresDialect, type LogEvent } from "kysely";
-import pg from "pg";
 import { isDeadlock } from "./constraint-violations.js";
 import { createGroupCommit } from "./group-commit.js";
 import { useNamedStatements } from "./named-statements.js";
@@ -50,19 +49,25 @@ const CONNECTION_SETTINGS = "-c jit=off";
  */
 export function openPostgres(url: string, schema: string | undefined, log: { log?: (event: LogEvent) => void }) {
   const connection = connectionOptions(url, schema);
-  const pool = new pg.Pool({
-    ...connection,
-    max: POSTGRES_POOL_SIZE,
-    // Idle connections stay open: closed after pg's default 10 s, a quiet spell's next read paid
-    // for a new connection and, on it, for preparing each named statement again.
-    min: POSTGRES_POOL_SIZE,
-    maxUses: POSTGRES_CONNECTION_USES,
-    types: {
-      getTypeParser: ((oid: number, format?: string) =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
-    },
-  });
-  pool.on("connect", useNamedStatements);
+  // node-postgres is loaded when the pool makes its first connection, not when the server starts:
+  // an instance on SQLite never loads it (see docs/capacity.md, "A server at rest").
+  const pool = async () => {
+    const { default: pg } = await import("pg");
+    const created = new pg.Pool({
+      ...connection,
+      max: POSTGRES_POOL_SIZE,
+      // Idle connections stay open: closed after pg's default 10 s, a quiet spell's next read paid
+      // for a new connection and, on it, for preparing each named statement again.
+      min: POSTGRES_POOL_SIZE,
+      maxUses: POSTGRES_CONNECTION_USES,
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text")) as never,
+      },
+    });
+    created.on("connect", useNamedStatements);
+    return created;
+  };
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new ShapedCamelCase()],

@@ -1,6 +1,7 @@
-import pg from "pg";
+import type pg from "pg";
 
 export async function listenOn(config: pg.ClientConfig, channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> }> {
+  const { default: pg } = await import("pg");
   const client = new pg.Client(config);
   let over = false;
   const lost = (error: Error) => {

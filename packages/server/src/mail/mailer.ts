@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
+import type nodemailer from "nodemailer";
 import { JOB_LEASE_MS } from "../jobs/job-claims.js";
 
 /** One outgoing mail, fully rendered. */
@@ -34,6 +34,18 @@ export interface MailerOptions {
 }
 
 /**
+ * A transport made on the first mail: nodemailer is loaded then, not when the server starts, so an
+ * instance that sends no mail never loads it (see docs/capacity.md, "A server at rest").
+ */
+function onFirstMail<T extends { close(): void }>(make: (mailer: typeof nodemailer) => T): { transport(): Promise<T>; close(): void } {
+  let made: Promise<T> | undefined;
+  return {
+    transport: () => (made ??= import("nodemailer").then(({ default: mailer }) => make(mailer))),
+    close: () => void made?.then((transport) => transport.close(), () => undefined),
+  };
+}
+
+/**
  * Nodemailer to `smtpUrl`, or, without one, `.eml` files under `DATA_DIR/outbox` with the links
  * logged (the embedded default, so a fresh install can confirm a subscription by hand).
  *
@@ -57,25 +69,26 @@ export function createMailer(options: MailerOptions, log: FastifyBaseLogger): Ma
     // retried, rather than another instance taking the job over while this send still runs.
     const lease = options.leaseMs ?? JOB_LEASE_MS;
     const waitMs = Math.min(30_000, Math.floor(lease / 4));
-    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: Math.min(60_000, Math.floor(lease / 2)) });
+    const smtpUrl = options.smtpUrl;
+    const smtp = onFirstMail((mailer) => mailer.createTransport({ url: smtpUrl, connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: Math.min(60_000, Math.floor(lease / 2)) }));
     return {
       send: async (message) => {
-        await transport.sendMail(toMail(message));
+        await (await smtp.transport()).sendMail(toMail(message));
       },
-      close: () => transport.close(),
+      close: smtp.close,
     };
   }
   const outbox = path.join(options.dataDir, "outbox");
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const files = onFirstMail((mailer) => mailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }));
   return {
     send: async (message) => {
-      const info = await transport.sendMail(toMail(message));
+      const info = await (await files.transport()).sendMail(toMail(message));
       await fs.mkdir(outbox, { recursive: true });
       const safeId = message.messageId.replace(/[^A-Za-z0-9._-]/g, "_");
       const file = path.join(outbox, `${Date.now()}-${safeId}.eml`);
       await fs.writeFile(file, info.message as Buffer);
       log.info({ to: message.to, subject: message.subject, file, links: message.links }, "mail written to the outbox (SMTP_URL is not set)");
     },
-    close: () => transport.close(),
+    close: files.close,
   };
 }

@@ -1,4 +1,3 @@
-import { Redis } from "ioredis";
 import type { Clock } from "../clock.js";
 import { MemoryRateLimiter } from "./memory-rate-limiter.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -24,6 +23,8 @@ export interface OpenedRateLimiter {
  */
 export async function openRateLimiter(redisUrl: string | null, clock: Clock): Promise<OpenedRateLimiter> {
   if (redisUrl === null) return { limiter: new MemoryRateLimiter(clock), close: () => Promise.resolve() };
+  // Loaded here, so that an instance without REDIS_URL never loads the client.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     // During an outage a hit fails at once (enforceRateLimit then lets the request through)
