@@ -5,6 +5,9 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "@tidings/testing/server-process";
+import { startSmtpTestServer } from "@tidings/testing/smtp-test-server";
+import { testRedisUrl } from "@tidings/testing/test-redis";
+import { createThrowawayDatabase } from "./scale-out/services.js";
 
 const ADMIN = "e2e-admin-token-0123456789abcdef";
 const running: ServerProcess[] = [];
@@ -47,25 +50,64 @@ describe("tidings serve (the embedded default)", () => {
     expect(fs.existsSync(path.join(dataDir, "tidings.db"))).toBe(true);
   });
 
-  it("loads the tracker SDKs, the MCP SDK, the importers' parsers and the drivers it is not configured for only when they are used, not at start", async () => {
-    // A loader hook in the server's process writes down every ES module it loads.
+  /** Starts `tidings serve` with a loader hook that writes down every ES module its process loads; `packages()` names their packages. */
+  async function startRecorded(env: Record<string, string>): Promise<{ server: ServerProcess; packages(): Set<string> }> {
     const dir = tempDir();
     const log = path.join(dir, "loaded.txt");
     fs.writeFileSync(path.join(dir, "hooks.mjs"), `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
     fs.writeFileSync(path.join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(path.join(dir, "hooks.mjs")).href)});\n`);
-    const server = await start({ DATA_DIR: path.join(dir, "data"), NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, "register.mjs")).href}` });
+    const server = await start({ DATA_DIR: path.join(dir, "data"), NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, "register.mjs")).href}`, ...env });
+    return { server, packages: () => new Set([...fs.readFileSync(log, "utf8").matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((m) => m[1]!)) };
+  }
+
+  /** The drivers an instance loads only when its configuration or a first use needs them. */
+  const DRIVERS = ["pg", "ioredis", "nodemailer", "@node-rs/argon2"];
+
+  it("loads the tracker SDKs, the MCP SDK, the importers' parsers and the drivers it is not configured for only when they are used, not at start", async () => {
+    const { server, packages } = await startRecorded({});
     expect((await fetch(`${server.url}/api/v1/feature-requests?appKey=app_demo`)).status).toBe(200);
     // Refused before any MCP work: an agent without a token loads nothing either.
     expect((await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
-    const packages = new Set([...fs.readFileSync(log, "utf8").matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((m) => m[1]!));
+    const loaded = packages();
     // What serving needs is there, so the hook saw the server's modules.
-    expect(packages).toContain("fastify");
-    expect(packages).toContain("kysely");
+    expect(loaded).toContain("fastify");
+    expect(loaded).toContain("kysely");
     // On SQLite, without REDIS_URL or SMTP_URL, having sent no mail and checked no password: no
     // PostgreSQL or Redis client, no mailer, no argon2 binding.
-    const unused = ["pg", "ioredis", "nodemailer", "@node-rs/argon2"];
-    for (const optional of ["@linear/sdk", "@octokit/rest", "@octokit/webhooks", "@octokit/auth-app", "@modelcontextprotocol/sdk", "zod", "csv-parse", "cli-progress", ...unused]) {
-      expect(packages, optional).not.toContain(optional);
+    for (const optional of ["@linear/sdk", "@octokit/rest", "@octokit/webhooks", "@octokit/auth-app", "@modelcontextprotocol/sdk", "zod", "csv-parse", "cli-progress", ...DRIVERS]) {
+      expect(loaded, optional).not.toContain(optional);
+    }
+  });
+
+  it("loads each driver once the configuration or a first use needs it, and works with it", async () => {
+    const redisUrl = await testRedisUrl("serve with Redis");
+    const postgres = process.env.TEST_DATABASE_URL ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL) : null;
+    if (postgres === null && process.env.CI === "true") throw new Error("CI=true but TEST_DATABASE_URL is not set");
+    const smtp = await startSmtpTestServer();
+    try {
+      const { server, packages } = await startRecorded({
+        SMTP_URL: smtp.url,
+        ...(redisUrl === null ? {} : { REDIS_URL: redisUrl }),
+        ...(postgres === null ? {} : { DATABASE_URL: postgres.url }),
+      });
+      // A wrong password is checked (argon2), and a changelog subscription mails its confirmation.
+      const login = await fetch(`${server.url}/api/v1/console/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "nobody@example.com", password: "not the password" }) });
+      expect(login.status).toBe(401);
+      const subscribed = await fetch(`${server.url}/api/v1/public/apps/app_demo/changelog/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "reader@example.com" }) });
+      expect(subscribed.status).toBe(201);
+      await expect.poll(() => smtp.to("reader@example.com").length, { timeout: 15_000 }).toBe(1);
+      const loaded = packages();
+      expect(loaded).toContain("nodemailer");
+      expect(loaded).toContain("@node-rs/argon2");
+      if (redisUrl !== null) expect(loaded).toContain("ioredis");
+      if (postgres !== null) expect(loaded).toContain("pg");
+    } finally {
+      await smtp.close();
+      for (const server of running.splice(0)) {
+        server.child.kill("SIGKILL");
+        await server.exited;
+      }
+      await postgres?.drop();
     }
   });
 
