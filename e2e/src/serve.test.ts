@@ -25,11 +25,16 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
   return server;
 }
 
-afterEach(async () => {
+/** Kills every server a test started and waits for each to exit. */
+async function stopRunning(): Promise<void> {
   for (const server of running.splice(0)) {
     if (server.child.exitCode === null) server.child.kill("SIGKILL");
     await server.exited;
   }
+}
+
+afterEach(async () => {
+  await stopRunning();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -103,10 +108,8 @@ describe("tidings serve (the embedded default)", () => {
       if (postgres !== null) expect(loaded).toContain("pg");
     } finally {
       await smtp.close();
-      for (const server of running.splice(0)) {
-        server.child.kill("SIGKILL");
-        await server.exited;
-      }
+      // The server goes before its database does.
+      await stopRunning();
       await postgres?.drop();
     }
   });
