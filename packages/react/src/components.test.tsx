@@ -497,7 +497,12 @@ describe("boards, tags and custom fields", () => {
       on("GET", "/api/v1/public/apps/app_test/fields", { status: 200, body: { fields: [platforms, note] } }),
       on("POST", "/api/v1/feedback", { status: 201, body: { submissionId: "sub_1" } }),
     ]);
-    render(<TidingsProvider client={client} locale="fr" locales={[fr]}><FeedbackComposer /></TidingsProvider>);
+    // What the page shows when the composer reports the submission: the thanks, over an empty form.
+    let atThanks: { thanks: boolean; iPhone: boolean } | undefined;
+    const onSubmitted = () => {
+      atThanks = { thanks: screen.queryByText("Merci ! Votre avis a été envoyé.") !== null, iPhone: (screen.getByLabelText("iPhone") as HTMLInputElement).checked };
+    };
+    render(<TidingsProvider client={client} locale="fr" locales={[fr]}><FeedbackComposer onSubmitted={onSubmitted} /></TidingsProvider>);
     const devices = await screen.findByRole("group", { name: "Appareils (obligatoire)" });
     expect(within(devices).getByText("Jusqu'à 2 choix")).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Titre"), { target: { value: "Crash" } });
@@ -513,6 +518,7 @@ describe("boards, tags and custom fields", () => {
     await screen.findByText("Merci ! Votre avis a été envoyé.");
     expect((api.calls.find((c) => c.method === "POST")!.body as { fields: unknown }).fields).toEqual({ devices: ["iphone", "ipad"], note: "Vite" });
     expect((within(devices).getByLabelText("iPhone") as HTMLInputElement).checked).toBe(false);
+    expect(atThanks).toEqual({ thanks: true, iPhone: false });
   });
 });
 

@@ -8,7 +8,7 @@ import {
   type Platform,
   PLATFORMS,
 } from "@tidings/client";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTidings } from "../context.js";
 import { useCustomFields, type CustomFieldsState } from "./use-custom-fields.js";
 
@@ -135,6 +135,17 @@ export function useFeedbackComposer(options: UseFeedbackComposerOptions = {}): F
     () => controller.getState(),
   );
 
+  // The fields empty in the commit that shows the thanks, as the title and details do, so no
+  // frame shows the sent values under it. Only a submission of this form's values does so: an
+  // outbox sending a queued one later leaves what the user has picked since.
+  const sending = useRef(false);
+  const resetFields = fields.reset;
+  useLayoutEffect(() => {
+    if (!sending.current || (state.status !== "sent" && state.status !== "queued")) return;
+    sending.current = false;
+    resetFields();
+  }, [state.status, resetFields]);
+
   const attachments = useMemo(
     () =>
       state.draft.attachments.map(({ error, ...row }): ComposerAttachment => {
@@ -176,10 +187,14 @@ export function useFeedbackComposer(options: UseFeedbackComposerOptions = {}): F
         const values = custom.check();
         setFieldsNotice(values === null ? checkForm : undefined);
         if (values === null) return null;
+        sending.current = true;
         const result = await controller.submit({ fields: values });
         const after = controller.getState();
-        if (after.status === "sent" || after.status === "queued") custom.reset();
-        else if (custom.showRefusal(after.error)) setFieldsNotice(checkForm);
+        const accepted = after.status === "sent" || after.status === "queued";
+        // Not drawn yet (or no longer mounted): the effect above did not run.
+        if (accepted && sending.current) custom.reset();
+        sending.current = false;
+        if (!accepted && custom.showRefusal(after.error)) setFieldsNotice(checkForm);
         return result;
       },
       startOver: () => {
