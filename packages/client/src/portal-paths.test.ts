@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parsePortalPath, portalPath, portalSlug, type PortalRoute } from "./portal-paths.js";
 
@@ -11,6 +12,28 @@ describe("portal paths", () => {
     const long = portalSlug("word ".repeat(40));
     expect(long.length).toBeLessThanOrEqual(60);
     expect(long.endsWith("word")).toBe(true);
+  });
+
+  it("folds every accented Latin letter, composed or typed decomposed, as dropping every combining mark does", () => {
+    // What the slug must equal: the title's NFKD form without any mark of Unicode's `M` category.
+    const reference = (title: string) => {
+      const words = title.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+      let slug = "";
+      for (const word of words) {
+        const next = slug === "" ? word : `${slug}-${word}`;
+        if (next.length > 60) return slug === "" ? word.slice(0, 60) : slug;
+        slug = next;
+      }
+      return slug;
+    };
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+    // ASCII, Latin-1 and the Latin Extended blocks, Latin Extended Additional, the letter-like and
+    // compatibility forms (ligatures, fullwidth, ﬁ), and the combining blocks typed after a letter.
+    const letters = [...range(0x20, 0x7e), ...range(0xa0, 0x24f), ...range(0x1e00, 0x1eff), ...range(0x2100, 0x214f), ...range(0xfb00, 0xfb06), ...range(0xff01, 0xff5e)];
+    const marks = [...range(0x300, 0x36f), ...range(0x1ab0, 0x1aeb), ...range(0x1dc0, 0x1dff), ...range(0x20d0, 0x20f0), ...range(0xfe20, 0xfe2f)].filter((c) => /\p{M}/u.test(c));
+    const title = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...letters) }, { weight: 1, arbitrary: fc.constantFrom(...marks) }), { maxLength: 90 }).map((cs) => cs.join(""));
+    fc.assert(fc.property(title, (t) => portalSlug(t) === reference(t)), { numRuns: 3000 });
+    expect(portalSlug("Cre\u0301me bru\u0302le\u0301e, ǅemal, ﬁnal Ｘ")).toBe("creme-brulee-dzemal-final-x");
   });
 
   it("formats and parses every screen back to itself", () => {
