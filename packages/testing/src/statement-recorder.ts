@@ -74,3 +74,20 @@ export async function genericPlans<DB>(db: Kysely<DB>, statement: CompiledQuery)
     }
   });
 }
+
+/**
+ * What PostgreSQL's planner takes `table` to hold (its statistics: -1 or 0 before any `ANALYZE`)
+ * beside the rows it holds.
+ *
+ * @example
+ * ```ts
+ * expect(await plannerRowCount(t.db.kysely, "feature_requests")).toEqual({ estimated: 13, stored: 13 });
+ * ```
+ */
+export async function plannerRowCount<DB>(db: Kysely<DB>, table: string): Promise<{ estimated: number; stored: number }> {
+  const quoted = `"${table.replaceAll('"', '""')}"`;
+  const result = await db.executeQuery<{ estimated: number; stored: number }>(
+    CompiledQuery.raw(`select c.reltuples::int as estimated, (select count(*)::int from ${quoted}) as stored from pg_class c where c.oid = $1::regclass`, [quoted]),
+  );
+  return result.rows[0]!;
+}

@@ -2,6 +2,7 @@ import readline from "node:readline";
 import { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { Db } from "../db/database.js";
+import { refreshPlannerStatistics } from "../db/planner-statistics.js";
 import type { ObjectStorage } from "../storage/object-storage.js";
 import { ArchiveError } from "./archive-error.js";
 import { IncomingFile } from "./archive-files.js";
@@ -173,6 +174,7 @@ export async function importArchive(
   }
   await settleBoards(db, [...writer.appIds]);
   await recount(db, [...writer.appIds]);
+  await refreshPlannerStatistics(db);
   return { scope, inserted: writer.inserted, existing: writer.existing, files };
 }
 

@@ -6,6 +6,7 @@ import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { migrateToLatest } from "../db/migrate.js";
 import { openDatabase, type Db } from "../db/database.js";
+import { refreshPlannerStatistics } from "../db/planner-statistics.js";
 import type { Database } from "../db/schema.js";
 import { commandConfig, type CommandIo } from "../command-io.js";
 import { importArchiveFile } from "./archive-import-command.js";
@@ -135,6 +136,7 @@ export async function importCommand(args: string[], io: CommandIo, deps: ImportD
         throw error;
       });
     progress.stop();
+    if (!options.dryRun) await refreshPlannerStatistics(db);
     report(io, options, target!, result, skipped);
     return skipped > 0 ? EXIT.partial : EXIT.ok;
   } catch (error) {
