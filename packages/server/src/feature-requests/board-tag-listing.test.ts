@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../apps/apps.js";
 import { createBoard } from "../boards/boards.js";
 import type { DialectName } from "../db/database.js";
+import { refreshPlannerStatistics } from "../db/planner-statistics.js";
 import { FakeClock } from "@tidings/testing/fake-clock";
 import { recordStatements, sqlitePlan } from "@tidings/testing/statement-recorder";
 import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/testing/test-database";
@@ -222,7 +223,7 @@ describe.each(testDialects())("listings filtered by board and tag on %s", (diale
     // Analyzed, as autovacuum leaves tables within a minute of such writes. Never analyzed,
     // PostgreSQL expects one row of each and joins a tag to a board by walking the board's index
     // for each tagged request: 0.2-0.3 s a count on these 3,000 requests, and 20 s of this file.
-    if (dialect === "postgres") await sql`analyze feature_requests, feature_request_tags, feature_request_top`.execute(db);
+    await refreshPlannerStatistics(t.db);
   }, 120_000);
   afterAll(() => t.cleanup());
 
