@@ -20,6 +20,5 @@ export async function refreshPlannerStatistics(db: Db): Promise<void> {
   if (db.dialect !== "postgres") return;
   const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`.execute(db.kysely);
   if (tables.rows.length === 0) return;
-  const names = tables.rows.map((t) => `"${t.name.replaceAll('"', '""')}"`).join(", ");
-  await sql`analyze ${sql.raw(names)}`.execute(db.kysely);
+  await sql`analyze ${sql.join(tables.rows.map((t) => sql.id(t.name)))}`.execute(db.kysely);
 }
