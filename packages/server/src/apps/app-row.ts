@@ -1,9 +1,46 @@
 import type { SdkAppearance } from "@tidings/protocol";
 import type { Selectable } from "kysely";
+import { everyColumn } from "../db/every-column.js";
 import type { AppsTable } from "../db/schema.js";
 
 /** An app as the `apps` table stores it: settings as flags and JSON text. */
 export type AppRow = Selectable<AppsTable>;
+
+/** Every column of `apps`, named (see {@link everyColumn}). */
+export const APP_COLUMNS = everyColumn<AppsTable>({
+  id: true,
+  workspaceId: true,
+  appKey: true,
+  name: true,
+  slug: true,
+  signingSecret: true,
+  storeUrl: true,
+  storeKind: true,
+  appStoreUrl: true,
+  googlePlayUrl: true,
+  websiteUrl: true,
+  iconUrl: true,
+  hideSiteBranding: true,
+  allowedEmbedOrigins: true,
+  allowPublic: true,
+  allowAnonymousRoadmap: true,
+  allowAnonymousVote: true,
+  allowAnonymousFeedback: true,
+  allowAnonymousChangelog: true,
+  portalIndexable: true,
+  allowedPlatforms: true,
+  maxAttachmentBytes: true,
+  moderationPolicy: true,
+  sdk: true,
+  verificationProvider: true,
+  verificationSiteKey: true,
+  verificationSecret: true,
+  verificationExempt: true,
+  verificationTrustIdentified: true,
+  requireIdentifiedUsers: true,
+  createdAt: true,
+  updatedAt: true,
+});
 
 /** Default attachment cap: 20 MB, what the official mobile SDKs assume. */
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 20_000_000;

@@ -1,6 +1,7 @@
 import { MAX_BOARDS_PER_APP, type BoardAccessRule, type BoardVisibility, type CreateBoardBody } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { everyColumn } from "../db/every-column.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { BoardsTable, Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -10,15 +11,30 @@ import { insertWithSlug, slugify } from "../slug.js";
 
 export type BoardRow = Selectable<BoardsTable>;
 
+/** Every column of `boards`, named (see {@link everyColumn}). */
+export const BOARD_COLUMNS = everyColumn<BoardsTable>({
+  id: true,
+  appId: true,
+  name: true,
+  slug: true,
+  description: true,
+  position: true,
+  visibility: true,
+  accessRule: true,
+  isDefault: true,
+  createdAt: true,
+  updatedAt: true,
+});
+
 /** Every board of an app, by position. */
 export function listBoards(db: Kysely<Database>, appId: string): Promise<BoardRow[]> {
   return boardsOf.rows(db, { appId });
 }
 
-// Read for every public page of an app not in the cache: built once (it selects every column,
-// so on PostgreSQL it is not a named statement, see named-statements.ts).
+// Read for every public page of an app not in the cache: built once, and a named statement on
+// PostgreSQL (its columns are listed, see everyColumn).
 const boardsOf = preparedQuery<{ appId: string }, BoardRow>((db, p) =>
-  db.selectFrom("boards").selectAll().where("appId", "=", p.appId).orderBy("position").orderBy("id"),
+  db.selectFrom("boards").select(BOARD_COLUMNS).where("appId", "=", p.appId).orderBy("position").orderBy("id"),
 );
 
 /** Every board of the app whose public key is `appKey`, by position (none for an unknown key). */
@@ -29,7 +45,7 @@ export function listBoardsByAppKey(db: Kysely<Database>, appKey: string): Promis
 const boardsOfKey = preparedQuery<{ appKey: string }, BoardRow>((db, p) =>
   db
     .selectFrom("boards")
-    .selectAll()
+    .select(BOARD_COLUMNS)
     .where("appId", "=", (eb) => eb.selectFrom("apps").select("apps.id").where("apps.appKey", "=", p.appKey))
     .orderBy("position")
     .orderBy("id"),

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
-import { toCustomField, type CustomFieldRow } from "./field-rows.js";
+import { CUSTOM_FIELD_COLUMNS, toCustomField, type CustomFieldRow } from "./field-rows.js";
 
 /** An app's fields: the active ones by position, then (when asked) the archived ones. */
 export function listFields(db: Kysely<Database>, appId: string, includeArchived = false): Promise<CustomFieldRow[]> {
@@ -12,12 +12,11 @@ export function listFields(db: Kysely<Database>, appId: string, includeArchived 
 
 /**
  * {@link listFields}' two reads, prepared: every proposal and feedback reads the app's active
- * fields. They select every column, so on PostgreSQL they are not named statements (see
- * named-statements.ts).
+ * fields. Their columns are listed, so on PostgreSQL they are named statements (see everyColumn).
  */
 function fieldsOfApp(includeArchived: boolean) {
   return preparedQuery<{ appId: string }, CustomFieldRow>((db, p) => {
-    const query = db.selectFrom("customFields").selectAll().where("appId", "=", p.appId);
+    const query = db.selectFrom("customFields").select(CUSTOM_FIELD_COLUMNS).where("appId", "=", p.appId);
     return (includeArchived ? query : query.where("archived", "=", 0)).orderBy("archived").orderBy("position").orderBy("id");
   });
 }

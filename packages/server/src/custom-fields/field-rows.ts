@@ -1,8 +1,28 @@
 import type { CustomField, CustomFieldForm, CustomFieldLimits, CustomFieldOption, PublicCustomField } from "@tidings/protocol";
 import type { Selectable } from "kysely";
+import { everyColumn } from "../db/every-column.js";
 import type { CustomFieldsTable } from "../db/schema.js";
 
 export type CustomFieldRow = Selectable<CustomFieldsTable>;
+
+/** Every column of `custom_fields`, named (see {@link everyColumn}). */
+export const CUSTOM_FIELD_COLUMNS = everyColumn<CustomFieldsTable>({
+  id: true,
+  appId: true,
+  boardId: true,
+  key: true,
+  label: true,
+  description: true,
+  type: true,
+  required: true,
+  appliesTo: true,
+  options: true,
+  limits: true,
+  position: true,
+  archived: true,
+  createdAt: true,
+  updatedAt: true,
+});
 
 function parsed<T>(json: string, fallback: T): T {
   try {

@@ -4,7 +4,7 @@ import { appTag } from "../context.js";
 import type { Database } from "../db/schema.js";
 import { inList, preparedQuery } from "../db/prepared-query.js";
 import { ApiError } from "../http/errors.js";
-import type { TagRow } from "./tags.js";
+import { TAG_COLUMNS, type TagRow } from "./tags.js";
 
 /** How long an app's public tags may be reused from the cache (tag writes drop them at once). */
 const TAGS_CACHE_MS = 60_000;
@@ -71,8 +71,8 @@ const tagPairs = preparedQuery<{ ids: readonly string[] }, { featureRequestId: s
   db.selectFrom("featureRequestTags").select(["featureRequestId", "tagId"]).where(inList(db, "featureRequestId", p.ids)),
 );
 
-// Read for every public page of an app not in the cache: built once (it selects every column,
-// so on PostgreSQL it is not a named statement, see named-statements.ts).
+// Read for every public page of an app not in the cache: built once, and a named statement on
+// PostgreSQL (its columns are listed, see everyColumn).
 const publicTagsOfApp = preparedQuery<{ appId: string }, TagRow>((db, p) =>
-  db.selectFrom("tags").selectAll().where("appId", "=", p.appId).where("visibility", "=", "public").orderBy("name").orderBy("id"),
+  db.selectFrom("tags").select(TAG_COLUMNS).where("appId", "=", p.appId).where("visibility", "=", "public").orderBy("name").orderBy("id"),
 );

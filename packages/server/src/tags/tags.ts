@@ -1,12 +1,16 @@
 import { MAX_TAGS_PER_APP, type CreateTagBody, type PublicTag, type Tag, type UpdateTagBody } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
 import { isoNow, type Clock } from "../clock.js";
+import { everyColumn } from "../db/every-column.js";
 import type { Database, TagsTable } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
 import { newId } from "../ids.js";
 import { insertWithSlug, slugify } from "../slug.js";
 
 export type TagRow = Selectable<TagsTable>;
+
+/** Every column of `tags`, named (see {@link everyColumn}). */
+export const TAG_COLUMNS = everyColumn<TagsTable>({ id: true, appId: true, name: true, slug: true, color: true, visibility: true, createdAt: true, updatedAt: true });
 
 export function toPublicTag(row: Pick<TagRow, "name" | "slug" | "color">): PublicTag {
   return { name: row.name, slug: row.slug, color: row.color };
