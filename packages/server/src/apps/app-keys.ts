@@ -14,6 +14,15 @@ export function newSigningSecret(): string {
   return `tsk_${randomToken(40)}`;
 }
 
+/**
+ * The id of the app whose public key is `appKey`, as a scalar subquery (null for an unknown key):
+ * for a statement that reads an app's rows by its key, beside the app itself, before its id is
+ * known. Uncorrelated, so the database reads the app once, then the rows by its id.
+ */
+export function appIdOfKey(db: Kysely<Database>, appKey: string) {
+  return db.selectFrom("apps").select("apps.id").where("apps.appKey", "=", appKey).$asScalar();
+}
+
 /** What any app key looks like (`app_demo`, `app_` + random URL-safe characters). */
 const APP_KEY_SHAPE = /^[A-Za-z0-9_-]{4,128}$/;
 

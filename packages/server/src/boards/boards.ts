@@ -1,5 +1,6 @@
 import { MAX_BOARDS_PER_APP, type BoardAccessRule, type BoardVisibility, type CreateBoardBody } from "@tidings/protocol";
 import type { Kysely, Selectable } from "kysely";
+import { appIdOfKey } from "../apps/app-keys.js";
 import { isoNow, type Clock } from "../clock.js";
 import { everyColumn } from "../db/every-column.js";
 import { preparedQuery } from "../db/prepared-query.js";
@@ -46,7 +47,7 @@ const boardsOfKey = preparedQuery<{ appKey: string }, BoardRow>((db, p) =>
   db
     .selectFrom("boards")
     .select(BOARD_COLUMNS)
-    .where("appId", "=", (eb) => eb.selectFrom("apps").select("apps.id").where("apps.appKey", "=", p.appKey))
+    .where("appId", "=", appIdOfKey(db, p.appKey))
     .orderBy("position")
     .orderBy("id"),
 );

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder } from "kysely";
+import { appIdOfKey } from "../apps/app-keys.js";
 import { preparedQuery, type PreparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { itemRows, type ItemRow } from "./items.js";
@@ -117,8 +118,8 @@ export function firstPageRowsByAppKey(db: Kysely<Database>, appKey: string, sort
 
 function firstPageByKey(sort: "newest" | "top") {
   return bySize((fixed) => preparedQuery<{ appKey: string; limit: number }, KeyedPageRow>((db, p) => {
-    // An uncorrelated subquery: PostgreSQL reads the app once, then the page by its id.
-    const appId = sql<string>`(select a.id from apps a where a.app_key = ${p.appKey})` as unknown as string;
+    // Written where the listing's filters take the app's id (see appIdOfKey).
+    const appId = appIdOfKey(db, p.appKey) as unknown as string;
     const place = { appId, boardIds: undefined, versionId: undefined };
     return firstPageQuery(db, sort, place, limitOf(p.limit, fixed))
       .select((eb) => eb.selectFrom("featureRequests as fr").select((e) => e.fn.countAll<number>().as("n")).where(approvedBy(place)).as("listedTotal"))
