@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery, sql, type Kysely } from "kysely";
 import type { Db } from "../../server/src/db/database.js";
 
 /**
@@ -85,9 +85,8 @@ export async function genericPlans<DB>(db: Kysely<DB>, statement: CompiledQuery)
  * ```
  */
 export async function plannerRowCount<DB>(db: Kysely<DB>, table: string): Promise<{ estimated: number; stored: number }> {
-  const quoted = `"${table.replaceAll('"', '""')}"`;
-  const result = await db.executeQuery<{ estimated: number; stored: number }>(
-    CompiledQuery.raw(`select c.reltuples::int as estimated, (select count(*)::int from ${quoted}) as stored from pg_class c where c.oid = $1::regclass`, [quoted]),
-  );
+  // The name quoted by Kysely in the count, and by PostgreSQL (`quote_ident`) for the catalog.
+  const result = await sql<{ estimated: number; stored: number }>`select c.reltuples::int as estimated, (select count(*)::int from ${sql.id(table)}) as stored
+    from pg_class c where c.oid = quote_ident(${table})::regclass`.execute(db);
   return result.rows[0]!;
 }
