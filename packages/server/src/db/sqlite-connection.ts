@@ -1,11 +1,11 @@
 import type SQLite from "better-sqlite3";
 import {
   CamelCasePlugin,
+  CompiledQuery,
   Kysely,
   SelectQueryNode,
   SqliteDialect,
   SqliteDriver,
-  type CompiledQuery,
   type DatabaseConnection,
   type Driver,
   type LogEvent,
@@ -79,6 +79,8 @@ export class CachedStatementsDialect extends SqliteDialect {
   }
 }
 
+const BEGIN_IMMEDIATE = CompiledQuery.raw("begin immediate");
+
 class CachedStatementsDriver extends SqliteDriver {
   readonly #connection: DatabaseConnection;
 
@@ -96,6 +98,19 @@ class CachedStatementsDriver extends SqliteDriver {
         for (const row of statements.prepare(query.sql).iterate(query.parameters, !rows.keys(query.queryId))) yield { rows: [row as R] };
       },
     };
+  }
+
+  /**
+   * Takes the file's write lock as the transaction begins (`begin immediate`), where Kysely's
+   * `begin` would take it at the first write. Another process writing the same file (`tidings mcp`
+   * over stdio, a CLI command) can commit between a deferred transaction's first read and its
+   * first write, and that write then fails at once with SQLITE_BUSY_SNAPSHOT: `busy_timeout` does
+   * not wait for it, since waiting could not make the transaction's snapshot current again. Begun
+   * immediate, the transaction waits (up to `busy_timeout`) for the other writer before it reads.
+   * In one process nothing changes: Kysely runs this connection's transactions one at a time.
+   */
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(BEGIN_IMMEDIATE);
   }
 
   /** The lock as Kysely's driver takes it, then the connection over the statement cache. */
