@@ -1,41 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-
-type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
 
 describe.each(testDialects())("public feature request comments on %s", (dialect) => {
   let t: TestApp;
-  let slug = 0;
+  const { freshApp, propose, list } = publicBoard(() => t, `ws-${dialect}`);
 
   beforeAll(async () => {
     // Rate limits are tested with the listing and votes; here one address sends many requests.
     t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
   });
   afterAll(() => t.close());
-
-  /** A fresh app in its own workspace, with optional settings. */
-  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `ws-${dialect}-${++slug}`);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
-    return ws;
-  }
-
-  async function propose(appKey: string, title: string, description = "", token = "proposer", extra: Record<string, string> = {}) {
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/v1/feature-requests",
-      headers: { "x-user-token": token, ...extra },
-      payload: { appKey, title, description },
-    });
-    return res;
-  }
-
-  async function list(query: string, headers: Record<string, string> = {}) {
-    const res = await t.app.inject({ url: `/api/v1/feature-requests?${query}`, headers });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  }
 
   describe("comments", () => {
     let ws: Workspace;

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleClient, createWorkspaceWithApp } from "@tidings/testing/console-client";
+import { consoleClient } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
 import { findEndUser } from "../users/identity.js";
 
-type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 type Item = { id: string; title: string; [key: string]: unknown };
 
 describe.each(testDialects())("console triage of feature requests on %s", (dialect) => {
   let t: TestApp;
-  let slug = 0;
   // Public calls come from ever-new addresses: this suite is about triage, not per-IP limits.
   let calls = 0;
   const from = () => {
@@ -21,13 +20,7 @@ describe.each(testDialects())("console triage of feature requests on %s", (diale
   });
   afterAll(() => t.close());
 
-  /** A fresh workspace with one app; proposals are approved at once unless told otherwise. */
-  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `triage-${dialect}-${++slug}`);
-    const res = await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
-    expect(res.status).toBe(200);
-    return ws;
-  }
+  const { freshApp } = publicBoard(() => t, `triage-${dialect}`);
 
   async function propose(appKey: string, title: string, token = "proposer", description = ""): Promise<string> {
     const res = await t.app.inject({

@@ -2,24 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { publicBoard } from "@tidings/testing/public-board-kit";
 import { tokenHash } from "../users/identity.js";
-
-type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
 describe.each(testDialects())("one feature request and similar requests on %s", (dialect) => {
   let t: TestApp;
-  let slug = 0;
 
   beforeAll(async () => {
     t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
   });
   afterAll(() => t.close());
 
-  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `item-${dialect}-${++slug}`);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
-    return ws;
-  }
+  const { freshApp } = publicBoard(() => t, `item-${dialect}`);
 
   async function propose(appKey: string, title: string, token = "proposer"): Promise<string> {
     const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": token }, payload: { appKey, title } });

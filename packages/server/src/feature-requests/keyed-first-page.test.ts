@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { recordStatements } from "@tidings/testing/statement-recorder";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
 import { LIST_CACHE_SECONDS } from "./listing-routes.js";
-
-type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
 /**
  * On PostgreSQL the first page of an app not in the cache is read by the app's key, beside the app
@@ -14,17 +12,12 @@ type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
  */
 describe.runIf(testDialects().includes("postgres"))("a cold app's first page read by its key on postgres", () => {
   let t: TestApp;
-  let n = 0;
   beforeAll(async () => {
     t = await createTestApp("postgres", { rateLimits: GENEROUS_RATE_LIMITS }, { timeQueries: true });
   });
   afterAll(() => t.close());
 
-  async function freshApp(): Promise<Workspace> {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `keyed-${++n}`);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none" });
-    return ws;
-  }
+  const { freshApp } = publicBoard(() => t, "keyed");
 
   const propose = async (ws: Workspace, title: string, token = "proposer") => {
     t.clock.advance(1000);

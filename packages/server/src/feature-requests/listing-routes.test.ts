@@ -1,45 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
 import { userHash } from "../users/identity.js";
-
-type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
 describe.each(testDialects())("the public feature request listing on %s", (dialect) => {
   let t: TestApp;
-  let slug = 0;
+  const { freshApp, propose, list, vote } = publicBoard(() => t, `ws-${dialect}`);
 
   beforeAll(async () => {
     // The rate limits have their own suite below; here one address sends hundreds of requests.
     t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
   });
   afterAll(() => t.close());
-
-  /** A fresh app in its own workspace, with optional settings. */
-  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `ws-${dialect}-${++slug}`);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
-    return ws;
-  }
-
-  async function propose(appKey: string, title: string, description = "", token = "proposer", extra: Record<string, string> = {}) {
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/v1/feature-requests",
-      headers: { "x-user-token": token, ...extra },
-      payload: { appKey, title, description },
-    });
-    return res;
-  }
-
-  async function list(query: string, headers: Record<string, string> = {}) {
-    const res = await t.app.inject({ url: `/api/v1/feature-requests?${query}`, headers });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  }
-
-  const vote = (id: string, token: string, method: "POST" | "DELETE" = "POST", headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url: `/api/v1/feature-requests/${id}/vote`, headers: { "x-user-token": token, ...headers }, payload: {} });
 
   describe("listing", () => {
     let ws: Workspace;
@@ -357,10 +330,10 @@ describe.each(testDialects())("the public feature request listing on %s", (diale
 describe.each(testDialects())("search rate limits on %s", (dialect) => {
   let t: TestApp;
   let ws: Workspace;
+  const board = publicBoard(() => t, `rl-${dialect}`);
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    ws = await createWorkspaceWithApp(t.app, t.admin.authorization);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none" });
+    ws = await board.freshApp();
   });
   afterAll(() => t.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { publicBoard } from "@tidings/testing/public-board-kit";
 import { enabledEndpointRow } from "@tidings/testing/webhook-endpoint-row";
 import { monthlySubmissions, usageMonth } from "../intake/quota.js";
 import { tokenHash } from "../users/identity.js";
@@ -11,17 +12,12 @@ import { quickProposal } from "./quick-proposal.js";
 // quick-proposal.ts stores them, and what it stores must be what the transaction stores.
 describe.each(testDialects())("proposals of returning callers on %s", (dialect) => {
   let t: TestApp;
-  let slugs = 0;
   beforeAll(async () => {
     t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS });
   });
   afterAll(() => t.close());
 
-  async function freshApp() {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `quick-${dialect}-${++slugs}`);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none" });
-    return ws;
-  }
+  const { freshApp } = publicBoard(() => t, `quick-${dialect}`);
   const propose = (appKey: string, token: string, title: string) =>
     t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": token }, payload: { appKey, title, description: "" } });
   const list = async (appKey: string, query: string, token: string) =>

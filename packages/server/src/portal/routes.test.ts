@@ -1,11 +1,9 @@
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspaceWithApp } from "@tidings/testing/console-client";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
+import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
 import { userHash } from "../users/identity.js";
-
-type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
 const ORIGIN = "https://feedback.example.com";
 /** A title that breaks out of every context a careless template puts it in. */
@@ -21,18 +19,13 @@ function meta(html: string, key: string): string | undefined {
 
 describe.each(testDialects())("the portal's server-rendered pages, feeds and sitemap on %s", (dialect) => {
   let t: TestApp;
-  let slug = 0;
 
   beforeAll(async () => {
     t = await createTestApp(dialect, { rateLimits: GENEROUS_RATE_LIMITS, publicUrl: ORIGIN, demo: false });
   });
   afterAll(() => t.close());
 
-  async function freshApp(settings: Record<string, unknown> = {}): Promise<Workspace> {
-    const ws = await createWorkspaceWithApp(t.app, t.admin.authorization, `portal-${dialect}-${++slug}`);
-    await ws.console.put(`/workspaces/${ws.wsId}/apps/${ws.appId}/settings`, { moderationPolicy: "none", ...settings });
-    return ws;
-  }
+  const { freshApp } = publicBoard(() => t, `portal-${dialect}`);
 
   async function propose(ws: Workspace, title: string, description = ""): Promise<string> {
     const res = await t.app.inject({ method: "POST", url: "/api/v1/feature-requests", headers: { "x-user-token": "proposer" }, payload: { appKey: ws.appKey, title, description } });
