@@ -52,7 +52,7 @@ describe("a SQLite file written by two processes", () => {
       const kysely = db.kysely as unknown as Kysely<Counter>;
       await sql`create table counter (id integer primary key, n integer not null)`.execute(kysely);
       await sql`insert into counter (id, n) values (1, 0)`.execute(kysely);
-      const rounds = 150;
+      const rounds = 60;
       // The other process: the same module on the same file, as `tidings mcp` over stdio opens it.
       const script = `
         import { openSqlite } from ${JSON.stringify(BUILT)};
