@@ -40,6 +40,9 @@ export async function createWorkspaceWithApp(app: App, authorization: string, sl
   };
 }
 
+/** A workspace with one app, as {@link createWorkspaceWithApp} answers it. */
+export type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
+
 /** Offsets a console list must refuse with 400: not finite, past 2^53, past 1 000 000, negative, fractional. */
 const BAD_OFFSETS = ["Infinity", "1e309", "99999999999999999999999", "9007199254740993", "1000001", "-1", "1.5"];
 

@@ -1,7 +1,5 @@
-import { createWorkspaceWithApp } from "./console-client.js";
+import { createWorkspaceWithApp, type Workspace } from "./console-client.js";
 import type { TestApp } from "./test-app.js";
-
-export type Workspace = Awaited<ReturnType<typeof createWorkspaceWithApp>>;
 
 /**
  * What the public feature-request suites send, over HTTP to the server `app()` answers (a getter:

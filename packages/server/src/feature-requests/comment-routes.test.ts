@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
+import type { Workspace } from "@tidings/testing/console-client";
+import { publicBoard } from "@tidings/testing/public-board-kit";
 
 describe.each(testDialects())("public feature request comments on %s", (dialect) => {
   let t: TestApp;

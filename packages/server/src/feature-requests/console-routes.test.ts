@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleClient } from "@tidings/testing/console-client";
+import { consoleClient, type Workspace } from "@tidings/testing/console-client";
 import { createTestApp, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
+import { publicBoard } from "@tidings/testing/public-board-kit";
 import { findEndUser } from "../users/identity.js";
 
 type Item = { id: string; title: string; [key: string]: unknown };

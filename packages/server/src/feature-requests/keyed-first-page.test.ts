@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordStatements } from "@tidings/testing/statement-recorder";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
+import type { Workspace } from "@tidings/testing/console-client";
+import { publicBoard } from "@tidings/testing/public-board-kit";
 import { LIST_CACHE_SECONDS } from "./listing-routes.js";
 
 /**

@@ -2,7 +2,8 @@ import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, GENEROUS_RATE_LIMITS, type TestApp } from "@tidings/testing/test-app";
 import { testDialects } from "@tidings/testing/test-database";
-import { publicBoard, type Workspace } from "@tidings/testing/public-board-kit";
+import type { Workspace } from "@tidings/testing/console-client";
+import { publicBoard } from "@tidings/testing/public-board-kit";
 import { userHash } from "../users/identity.js";
 
 const ORIGIN = "https://feedback.example.com";
