@@ -2,6 +2,7 @@ import { sql, type Kysely, type SqlBool } from "kysely";
 import type { DialectName } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import { appPrefixes } from "../search/search-text.js";
+import { searchKeys } from "./postgres-search.js";
 
 /** How many of a title's stems are looked up in the index one by one: the longest, rarest ones. */
 export const LOOKUP_STEMS = 4;
@@ -69,13 +70,14 @@ async function onSqlite(db: Kysely<Database>, appId: string, stems: readonly str
 
 async function onPostgres(db: Kysely<Database>, appId: string, stems: readonly string[], olderThan: OlderThan): Promise<IndexedCandidate[]> {
   // Stems are at most STEM_LETTERS long, within the eight letters the index keys words by, so
-  // each is one exact key; the title check keeps words of the body out.
+  // each is one exact key, with the app's unless it is large; the title check keeps words of the body out.
   const title = sql<string>`' ' || fr.search_title`;
   const inTitle = sql.join(
     stems.map((stem) => sql`${title} like ${`% ${stem}%`}`),
     sql` and `,
   );
-  const matching = sql<string[]>`array(select s.feature_request_id from feature_request_search s where s.prefixes @> ${sql.val([...stems])}::text[])`;
+  const keys = await searchKeys(db, appId, stems);
+  const matching = sql<string[]>`array(select s.feature_request_id from feature_request_search s where s.prefixes @> ${sql.val(keys)}::text[])`;
   const { rows } = await sql<IndexedCandidate>`select fr.id, fr.title, fr.created_at
     from feature_requests fr
     where fr.id = any(${matching}) and fr.app_id = ${appId} and fr.moderation = 'approved' and fr.merged_into_id is null

@@ -7,6 +7,7 @@ import { openTestDatabase, testDialects, type TestDatabase } from "@tidings/test
 import { createWorkspace } from "../workspaces/workspaces.js";
 import { createFeatureRequests, importedRequest } from "./feature-requests.js";
 import { listFeatureRequests, type ListQuery } from "./listing.js";
+import { largeApps } from "./postgres-search.js";
 import { searchTerms, searchText } from "../search/search-text.js";
 
 interface PlanNode {
@@ -131,6 +132,88 @@ describe.skipIf(!testDialects().includes("postgres"))("search on PostgreSQL", ()
       const inTitle = ids.map((id) => holds(texts.get(id)!.title, terms));
       const firstOther = inTitle.indexOf(false);
       if (firstOther >= 0) expect(inTitle.slice(firstOther), q).not.toContain(true);
+    }
+  });
+});
+
+// Every app's requests are in one search table (migration 0024); each row also holds its app's key
+// (0051). Apps here all use the same words, as an instance hosting many similar apps does.
+describe.skipIf(!testDialects().includes("postgres"))("search of one app among many on PostgreSQL", () => {
+  let t: TestDatabase;
+  const clock = new FakeClock();
+  const words = ["dark", "mode", "export", "sync", "calendar", "notifications", "widget", "theme"];
+  let large: string;
+  const small: string[] = [];
+  const texts = new Map<string, { appId: string; all: string }>();
+
+  beforeAll(async () => {
+    t = await openTestDatabase("postgres", { timeQueries: true });
+    const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Hosted", slug: "hosted" }, null);
+    const seed = async (name: string, count: number) => {
+      const appId = (await createApp(t.db.kysely, clock, workspace.id, { name })).row.id;
+      const inputs = Array.from({ length: count }, (_, i) => importedRequest(appId, `${words[i % 8]} ${words[(i * 3) % 8]} idea ${i}`, `About ${words[(i * 5 + 1) % 8]}`));
+      for (let i = 0; i < inputs.length; i += 500) {
+        clock.advance(1000);
+        const rows = await createFeatureRequests(t.db.kysely, clock, "postgres", appId, inputs.slice(i, i + 500));
+        for (const row of rows) texts.set(row.id, { appId, all: `${row.title} ${row.description}` });
+      }
+      return appId;
+    };
+    large = await seed("Large", 1500);
+    for (let i = 0; i < 8; i++) small.push(await seed(`Small ${i}`, 40));
+    await t.db.kysely.executeQuery(CompiledQuery.raw("analyze feature_requests"));
+  });
+  afterAll(() => t.cleanup());
+
+  const query = (appId: string, q: string): ListQuery => ({ appId, viewerEndUserId: null, limit: 100, offset: 0, cursor: undefined, versionId: undefined, q, sort: "top" });
+  const expected = (appId: string, q: string) => {
+    const terms = searchTerms(q);
+    return [...texts].filter(([, r]) => r.appId === appId && terms.every((term) => searchText(r.all).split(" ").some((word) => word.startsWith(term)))).map(([id]) => id);
+  };
+
+  /** The search's statement as sent, and how many rows its read of the search table gathered. */
+  async function gathered(q: ListQuery): Promise<{ keys: unknown; rows: number }> {
+    const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, "postgres", clock, q));
+    const statement = statements.find((s) => s.sql.includes("feature_request_search"))!;
+    const plan = await t.db.kysely.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode & { "Actual Rows"?: number } }> }>(
+      CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
+    );
+    const find = (node: PlanNode & { "Actual Rows"?: number }): number | undefined =>
+      node["Relation Name"] === "feature_request_search" ? node["Actual Rows"] : (node.Plans ?? []).map(find).find((n) => n !== undefined);
+    return { keys: statement.parameters.find((p) => Array.isArray(p)), rows: find(plan.rows[0]!["QUERY PLAN"][0]!.Plan)! };
+  }
+
+  it("tells the large apps from PostgreSQL's statistics", async () => {
+    expect([...(await largeApps(t.db.kysely))]).toEqual([large]);
+  });
+
+  it.each(["dark mo", "sync 1", "widget", "theme ex"])("searches a small app for %j through its own key: the index gathers its matches alone, and finds each", async (q) => {
+    for (const appId of small) {
+      const page = await listFeatureRequests(t.db.kysely, "postgres", clock, query(appId, q));
+      expect(new Set(page.requests.map((r) => r.id)), q).toEqual(new Set(expected(appId, q)));
+      expect(page.total).toBe(expected(appId, q).length);
+    }
+    const { keys, rows } = await gathered(query(small[0]!, q));
+    // Without the key the index gathers every app's matches: the large app's alone outnumber a small app's rows.
+    expect(expected(large, q).length).toBeGreaterThan(40);
+    expect(rows).toBe(expected(small[0]!, q).length);
+    expect(keys).toContain(`@${small[0]}`);
+  });
+
+  it("searches the large app without its key, with the same answers", async () => {
+    for (const q of ["dark mo", "sync 1"]) {
+      const ids: string[] = [];
+      let page = await listFeatureRequests(t.db.kysely, "postgres", clock, query(large, q));
+      ids.push(...page.requests.map((r) => r.id));
+      expect(page.total, q).toBe(expected(large, q).length);
+      while (page.nextCursor !== null) {
+        page = await listFeatureRequests(t.db.kysely, "postgres", clock, { ...query(large, q), cursor: page.nextCursor });
+        ids.push(...page.requests.map((r) => r.id));
+      }
+      expect(ids, q).toHaveLength(expected(large, q).length);
+      expect(new Set(ids), q).toEqual(new Set(expected(large, q)));
+      const { keys } = await gathered(query(large, q));
+      expect(keys).not.toContain(`@${large}`);
     }
   });
 });

@@ -48,6 +48,7 @@ import * as m0047 from "./0047-vote-plans-use-indexes.js";
 import * as m0048 from "./0048-votes-by-voter-and-request.js";
 import * as m0049 from "./0049-attribute-indexes-partial.js";
 import * as m0050 from "./0050-vote-counts-once-per-batch.js";
+import * as m0051 from "./0051-search-app-key.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   "0048-votes-by-voter-and-request": m0048,
   "0049-attribute-indexes-partial": m0049,
   "0050-vote-counts-once-per-batch": m0050,
+  "0051-search-app-key": m0051,
 };
