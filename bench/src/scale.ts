@@ -3,13 +3,16 @@
  *
  * 1. Boards of BENCH_SCALE_SIZES requests (default 10k, 100k and 1M; 10 votes each on average,
  *    comments, one in 20 pending review; see scale-seed.ts), each on a fresh database seeded in
- *    bulk, served by `tidings serve` in a child process. For each size and engine: p50/p95
+ *    bulk and served by `tidings serve` in a child process, all sizes at once and measured in
+ *    turns (each operation on every size, ROUNDS times). For each size and engine: p50/p95
  *    (sequential requests) and throughput (autocannon) of every board operation, the server's
  *    RSS and the database's size, and the background work's idle tick (timed in this process
- *    before the server starts). Target: from 100k to 1M, no p95 (nor the tick) grows by more than 1.5x.
+ *    before the server starts). Target: from 100k to 1M, no p95 (nor the tick) grows by more than
+ *    1.5x, the median of the rounds' ratios.
  * 2. BENCH_SCALE_APPS apps (default 10,000) of 100 requests in one instance, against an instance
  *    holding one such app, both running and measured in alternated rounds: config, listing and
- *    vote on a warm app within 1.2x of the single app; the first request for a cold app within 2x
+ *    vote on a warm app within 1.2x of the single app (search is printed beside them, held to the
+ *    same line); the first request for a cold app within 2x
  *    of a warm one; RSS after every app was read once, against the single app's.
  *
  * SQLite always; PostgreSQL too when BENCH_DATABASE_URL names a server (a schema per run, dropped
@@ -22,7 +25,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp, loadConfig } from "@tidings/server";
 import { sql } from "kysely";
-import { alternate, median } from "./alternate.js";
+import { alternate, median, ratio, ROUNDS } from "./alternate.js";
 import { CONNECTIONS } from "./load.js";
 import { openBenchDatabase, type BenchDatabase, type EngineName } from "./scale-database.js";
 import { APP_OPERATIONS, BOARD_OPERATIONS, fixed, measure, megabytes, timeOne, type Figures, type Operation, type Target } from "./scale-measure.js";
@@ -56,7 +59,10 @@ interface BoardRun {
   seedSeconds: number;
   bytes: number;
   memory: { rss: number; peak: number };
+  /** Medians of the rounds. */
   figures: Map<Operation, Figures>;
+  /** Each round's figures, in round order (the sizes took turns within each round). */
+  rounds: Map<Operation, Figures[]>;
   /** The background work's idle tick, in ms (median of TICKS). */
   tickMs: number;
 }
@@ -137,35 +143,72 @@ async function spreadIds(database: BenchDatabase, app: SeededApp): Promise<strin
   return rows.map((r) => r.id);
 }
 
-async function boardRun(url: string | undefined, size: number): Promise<BoardRun> {
-  let seedSeconds = 0;
-  let tick = NaN;
-  return served(
-    url,
-    `scale${size}`,
-    async (database) => {
-      const t0 = performance.now();
-      const app = await seedApp(database.db, await seedWorkspace(database.db), "Board", size);
-      seedSeconds = (performance.now() - t0) / 1000;
-      console.log(`${database.engine}: seeded ${size} requests in ${seedSeconds.toFixed(1)} s`);
-      return { appKey: app.appKey, ids: await spreadIds(database, app), viewer: VIEWER };
-    },
-    async (server, target, bytes) => {
-      const figures = new Map<Operation, Figures>();
-      for (const op of OPERATIONS) figures.set(op, await measure(server.url, op, target, SAMPLES, seconds));
-      return { size, seedSeconds, bytes, memory: await server.memory(), figures, tickMs: tick };
-    },
-    async (database) => {
-      tick = await tickMs(database);
-    },
-  );
+/**
+ * Every board size seeded and served at once, then measured in alternated rounds: for each
+ * operation, every board in turn, ROUNDS times. Measured one size after the other, the sizes'
+ * p95s (the 10th slowest of 200 requests) were taken minutes apart on a machine whose speed drifts,
+ * and a growth of 3x between two legs could be the machine's; in turns, drift lands on every size
+ * alike, and each growth is the median of the rounds' own ratios.
+ */
+async function boardsRun(url: string | undefined, sizes: readonly number[]): Promise<BoardRun[]> {
+  const up: Array<{ size: number; seedSeconds: number; bytes: number; tickMs: number; server: ServerChild; target: Target }> = [];
+  const serve = async (i: number): Promise<BoardRun[]> => {
+    if (i === sizes.length) return measureBoards(up);
+    const size = sizes[i]!;
+    let seedSeconds = 0;
+    let tick = NaN;
+    return served(
+      url,
+      `scale${size}`,
+      async (database) => {
+        const t0 = performance.now();
+        const app = await seedApp(database.db, await seedWorkspace(database.db), "Board", size);
+        seedSeconds = (performance.now() - t0) / 1000;
+        console.log(`${database.engine}: seeded ${size} requests in ${seedSeconds.toFixed(1)} s`);
+        return { appKey: app.appKey, ids: await spreadIds(database, app), viewer: VIEWER };
+      },
+      async (server, target, bytes) => {
+        up.push({ size, seedSeconds, bytes, tickMs: tick, server, target });
+        try {
+          return await serve(i + 1);
+        } finally {
+          up.pop();
+        }
+      },
+      async (database) => {
+        tick = await tickMs(database);
+      },
+    );
+  };
+  return serve(0);
+}
+
+async function measureBoards(boards: ReadonlyArray<{ size: number; seedSeconds: number; bytes: number; tickMs: number; server: ServerChild; target: Target }>): Promise<BoardRun[]> {
+  const rounds = boards.map(() => new Map<Operation, Figures[]>());
+  for (const op of OPERATIONS) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, board] of boards.entries()) {
+        const figures = await measure(board.server.url, op, board.target, SAMPLES, seconds);
+        rounds[i]!.set(op, [...(rounds[i]!.get(op) ?? []), figures]);
+      }
+    }
+  }
+  const runs: BoardRun[] = [];
+  for (const [i, board] of boards.entries()) {
+    const figures = new Map<Operation, Figures>();
+    for (const [op, taken] of rounds[i]!) {
+      figures.set(op, { p50: median(taken.map((f) => f.p50)), p95: median(taken.map((f) => f.p95)), rps: median(taken.map((f) => f.rps)) });
+    }
+    runs.push({ size: board.size, seedSeconds: board.seedSeconds, bytes: board.bytes, memory: await board.server.memory(), figures, rounds: rounds[i]!, tickMs: board.tickMs });
+  }
+  return runs;
 }
 
 const label = (size: number) => (size >= 1_000_000 ? `${size / 1_000_000}M` : size >= 1000 ? `${size / 1000}k` : String(size));
 const row = (name: string, cells: string[]) => console.log(`${name.padEnd(22)} ${cells.map((c) => c.padStart(22)).join(" ")}`);
 
 function printBoards(engine: EngineName, runs: BoardRun[]): void {
-  console.log(`\n${engine}: p50 / p95 ms (sequential) and req/s (${CONNECTIONS} connections, ${seconds}s), by board size`);
+  console.log(`\n${engine}: p50 / p95 ms (sequential) and req/s (${CONNECTIONS} connections, ${seconds}s), by board size; medians of ${ROUNDS} rounds, the sizes in turn`);
   row("operation", runs.map((r) => `${label(r.size)} requests`));
   for (const op of OPERATIONS) {
     row(
@@ -184,8 +227,13 @@ function printBoards(engine: EngineName, runs: BoardRun[]): void {
     const [from, to] = [runs[i - 1]!, runs[i]!];
     const judged = from.size === 100_000 && to.size === 1_000_000;
     console.log(`p95 growth ${label(from.size)} -> ${label(to.size)}${judged ? ` (target <= ${GROWTH_TARGET}x)` : ""}:`);
-    const grew = (name: string, growth: number) => console.log(`  ${name.padEnd(20)} ${growth.toFixed(2)}x${judged ? (growth <= GROWTH_TARGET ? "  PASS" : "  ABOVE") : ""}`);
-    for (const op of OPERATIONS) grew(op, to.figures.get(op)!.p95 / from.figures.get(op)!.p95);
+    const grew = (name: string, growth: number, rounds?: string) =>
+      console.log(`  ${name.padEnd(20)} ${growth.toFixed(2)}x${judged ? (growth <= GROWTH_TARGET ? "  PASS" : "  ABOVE") : ""}${rounds === undefined ? "" : `  (rounds ${rounds})`}`);
+    for (const op of OPERATIONS) {
+      const p95s = { from: from.rounds.get(op)!.map((f) => f.p95), to: to.rounds.get(op)!.map((f) => f.p95) };
+      const growth = ratio(p95s, "to", "from");
+      grew(op, growth.median, growth.rounds.map((r) => `${r.toFixed(2)}x`).join(", "));
+    }
     grew("background tick", to.tickMs / from.tickMs);
   }
 }
@@ -293,7 +341,7 @@ for (const url of [...(engines.includes("sqlite") ? [undefined] : []), ...(engin
   const engine: EngineName = url === undefined ? "SQLite" : "PostgreSQL";
   try {
     const runs: BoardRun[] = [];
-    for (const size of SIZES) runs.push(await boardRun(url, size));
+    if (SIZES.length > 0) runs.push(...(await boardsRun(url, SIZES)));
     if (runs.length > 0) printBoards(engine, runs);
     if (APPS > 0) await appsRun(url);
   } catch (error) {
