@@ -17,6 +17,17 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+/** The search statement a public search sends on `t`, as sent. */
+async function searchStatement(t: TestDatabase, clock: FakeClock, q: ListQuery): Promise<CompiledQuery> {
+  const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, "postgres", clock, q));
+  const found = statements.find((s) => s.sql.includes("feature_request_search"));
+  if (found === undefined) throw new Error(`no search statement among ${statements.map((s) => s.sql).join("; ")}`);
+  return found;
+}
+
+/** Whether `text` holds a word starting with each of `terms`, as a search matches it. */
+const holds = (text: string, terms: string[]) => terms.every((term) => searchText(text).split(" ").some((word) => word.startsWith(term)));
+
 // PostgreSQL answers public searches from the GIN index of word prefixes (migration 0014). The
 // plan is checked as the planner chooses it on a board of a few thousand requests with its
 // statistics up to date (no planner setting forced): with no usable index it scans the table,
@@ -56,14 +67,6 @@ describe.skipIf(!testDialects().includes("postgres"))("search on PostgreSQL", ()
     ...extra,
   });
 
-  /** The search statement a public search sends, as sent. */
-  async function searchStatement(q: ListQuery): Promise<CompiledQuery> {
-    const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, "postgres", clock, q));
-    const found = statements.find((s) => s.sql.includes("feature_request_search"));
-    if (found === undefined) throw new Error(`no search statement among ${statements.map((s) => s.sql).join("; ")}`);
-    return found;
-  }
-
   /** How the plan reads each table: `table: index` for each step, `table: scan` for a scan of the whole table. */
   async function reads(db: typeof t.db.kysely, statement: CompiledQuery): Promise<string[]> {
     const plan = await db.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]));
@@ -94,12 +97,12 @@ describe.skipIf(!testDialects().includes("postgres"))("search on PostgreSQL", ()
     ["notifications 12", "trending"],
     ["w", "top"],
   ] as const)("finds %j (%s) through the word-prefix index, never by scanning the table", async (q, sort) => {
-    const statement = await searchStatement(query(q, { sort }));
+    const statement = await searchStatement(t, clock, query(q, { sort }));
     expect(await searchReads(t.db.kysely, statement)).toEqual(THROUGH_INDEXES);
   });
 
   it("would fail if the index could not serve the search", async () => {
-    const statement = await searchStatement(query("dark mo"));
+    const statement = await searchStatement(t, clock, query("dark mo"));
     // Dropped in a transaction that is rolled back: the same statement then scans the table.
     await t.db.kysely
       .transaction()
@@ -115,7 +118,6 @@ describe.skipIf(!testDialects().includes("postgres"))("search on PostgreSQL", ()
   });
 
   it("ranks requests whose title holds every word first, counts every public match, and matches words longer than the indexed prefixes exactly", async () => {
-    const holds = (text: string, terms: string[]) => terms.every((term) => searchText(text).split(" ").some((word) => word.startsWith(term)));
     for (const q of ["mode export", "notifications", "notificat", "calendar 1", "dark"]) {
       const terms = searchTerms(q);
       const expected = [...texts].filter(([, r]) => r.approved && holds(r.all, terms)).map(([id]) => id);
@@ -168,13 +170,12 @@ describe.skipIf(!testDialects().includes("postgres"))("search of one app among m
   const query = (appId: string, q: string): ListQuery => ({ appId, viewerEndUserId: null, limit: 100, offset: 0, cursor: undefined, versionId: undefined, q, sort: "top" });
   const expected = (appId: string, q: string) => {
     const terms = searchTerms(q);
-    return [...texts].filter(([, r]) => r.appId === appId && terms.every((term) => searchText(r.all).split(" ").some((word) => word.startsWith(term)))).map(([id]) => id);
+    return [...texts].filter(([, r]) => r.appId === appId && holds(r.all, terms)).map(([id]) => id);
   };
 
   /** The search's statement as sent, and how many rows its read of the search table gathered. */
   async function gathered(q: ListQuery): Promise<{ keys: unknown; rows: number }> {
-    const statements = await recordStatements(t.db, () => listFeatureRequests(t.db.kysely, "postgres", clock, q));
-    const statement = statements.find((s) => s.sql.includes("feature_request_search"))!;
+    const statement = await searchStatement(t, clock, q);
     const plan = await t.db.kysely.executeQuery<{ "QUERY PLAN": Array<{ Plan: PlanNode & { "Actual Rows"?: number } }> }>(
       CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
     );
