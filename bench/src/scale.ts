@@ -143,6 +143,16 @@ async function spreadIds(database: BenchDatabase, app: SeededApp): Promise<strin
   return rows.map((r) => r.id);
 }
 
+/** A board seeded, timed at rest and served, waiting for its turns. */
+interface ServedBoard {
+  size: number;
+  seedSeconds: number;
+  bytes: number;
+  tickMs: number;
+  server: ServerChild;
+  target: Target;
+}
+
 /**
  * Every board size seeded and served at once, then measured in alternated rounds: for each
  * operation, every board in turn, ROUNDS times. Measured one size after the other, the sizes'
@@ -151,7 +161,7 @@ async function spreadIds(database: BenchDatabase, app: SeededApp): Promise<strin
  * alike, and each growth is the median of the rounds' own ratios.
  */
 async function boardsRun(url: string | undefined, sizes: readonly number[]): Promise<BoardRun[]> {
-  const up: Array<{ size: number; seedSeconds: number; bytes: number; tickMs: number; server: ServerChild; target: Target }> = [];
+  const up: ServedBoard[] = [];
   const serve = async (i: number): Promise<BoardRun[]> => {
     if (i === sizes.length) return measureBoards(up);
     const size = sizes[i]!;
@@ -183,7 +193,7 @@ async function boardsRun(url: string | undefined, sizes: readonly number[]): Pro
   return serve(0);
 }
 
-async function measureBoards(boards: ReadonlyArray<{ size: number; seedSeconds: number; bytes: number; tickMs: number; server: ServerChild; target: Target }>): Promise<BoardRun[]> {
+async function measureBoards(boards: readonly ServedBoard[]): Promise<BoardRun[]> {
   const rounds = boards.map(() => new Map<Operation, Figures[]>());
   for (const op of OPERATIONS) {
     for (let round = 0; round < ROUNDS; round++) {
