@@ -45,8 +45,8 @@ export function appRequestSetTag(appId: string): string {
 }
 
 /**
- * The cache tag of what is read from one request's comments (its recent commenters): a comment on
- * it drops this alone, where the app's content tag would drop every request's.
+ * The cache tag of what is read from one request's comments (its first page of them): a comment
+ * on it drops this alone, where the app's content tag would drop every request's.
  */
 export function requestCommentsTag(requestId: string): string {
   return `request-comments:${requestId}`;

@@ -31,7 +31,8 @@ describe("approximateBytes", () => {
 /** Printable text, non-ASCII included (JSON escapes none of it), as a request's fields hold. */
 const text = (maxLength: number) => fc.string({ unit: fc.oneof(fc.constantFrom(..."abc XYZ09.,!?-'"), fc.constantFrom(..."éüßçñ日本語中文한국어"), fc.constantFrom("🙂", "👍")), maxLength });
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
-const row: fc.Arbitrary<ItemRow> = fc.record({
+// Its recent commenters are drawn beside it (`commenter`) and written into it as the database keeps them.
+const row: fc.Arbitrary<Omit<ItemRow, "recentCommenters">> = fc.record({
   id: fc.string({ minLength: 1, maxLength: 26 }).map((s) => `fr_${s}`),
   appId: fc.constant("app_1"),
   boardId: fc.constant("board_1"),
@@ -59,7 +60,9 @@ const tag = fc.record({ id: fc.constant("tag_1"), name: text(30), slug: fc.const
 const page = fc
   .array(fc.tuple(row, fc.array(commenter, { maxLength: 4 }), fc.array(tag, { maxLength: 3 }), fc.boolean()), { maxLength: 50 })
   .map((items) => ({
-    requests: items.map(([r, commenters, tags, mine]) => toItem(r, commenters, { hasVoted: mine, isOwnRequest: false }, tags)),
+    requests: items.map(([r, commenters, tags, mine]) =>
+      toItem({ ...r, recentCommenters: commenters.length === 0 ? null : JSON.stringify(commenters) }, { hasVoted: mine, isOwnRequest: false }, tags),
+    ),
     total: items.length,
     hasMore: false,
     nextCursor: null,

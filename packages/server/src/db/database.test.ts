@@ -114,7 +114,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const { workspace } = await createWorkspace(t.db.kysely, clock, { name: "Trust", slug: "trust-0025" }, null);
     const appId = (await createApp(t.db.kysely, clock, workspace.id, { name: "Older app" })).row.id;
     await migrateTo(t.db, "0024-search-words-table", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     const row = await t.db.kysely.selectFrom("apps").select("verificationTrustIdentified").where("id", "=", appId).executeTakeFirstOrThrow();
     expect(row.verificationTrustIdentified).toBe(1);
   });
@@ -125,7 +125,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const appId = (await createApp(db, clock, workspace.id, { name: "Boards app" })).row.id;
     const requests = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "One", ""), importedRequest(appId, "Two", "", false)]);
     await migrateTo(t.db, "0025-trust-identified-users", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     const boards = await db.selectFrom("boards").selectAll().where("appId", "=", appId).execute();
     expect(boards).toHaveLength(1);
     expect(boards[0]).toMatchObject({ name: "Feature requests", slug: "feature-requests", visibility: "public", isDefault: 1, accessRule: null, position: 0 });
@@ -145,7 +145,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .values({ id: "sub_0028", appId, workspaceId: workspace.id, endUserId: null, title: "Old", description: "", reporterName: null, reporterEmail: null, platform: "web", appVersion: null, buildNumber: null, metadata: "{}", searchText: "old", triageStatus: "open", priority: null, assignedTo: null, internalNote: null, firstTriagedAt: null, resolvedAt: null, customFields: '{"fld_gone":true}', createdAt: now, updatedAt: now })
       .execute();
     await migrateTo(t.db, "0027-tags", inSchema());
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     expect(await db.selectFrom("featureRequests").select(["title", "customFields"]).where("id", "=", request!.id).executeTakeFirst()).toEqual({ title: "One", customFields: "{}" });
     expect(await db.selectFrom("submissions").select(["title", "customFields"]).where("id", "=", "sub_0028").executeTakeFirst()).toEqual({ title: "Old", customFields: "{}" });
     const field = { appId, boardId: null, label: "Plan", description: "", type: "text" as const, required: 0 as const, appliesTo: "[]", options: "[]", limits: "{}", position: 0, createdAt: now, updatedAt: now };
@@ -195,7 +195,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await migrateTo(t.db, "0037-segments", inSchema());
     await db.updateTable("featureRequests").set({ voteCount: 12 }).where("id", "=", popular!.id).execute();
     await sql`insert into feature_request_tags (feature_request_id, tag_id, created_at) values (${popular!.id}, 'tag_0038', ${now}), (${quiet!.id}, 'tag_0038', ${now})`.execute(db);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     const copies = async () =>
       Object.fromEntries(
         (await db.selectFrom("featureRequestTags").select(["featureRequestId", "requestVoteCount"]).where("tagId", "=", "tag_0038").execute()).map((c) => [c.featureRequestId, c.requestVoteCount]),
@@ -219,7 +219,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const [offline] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Offline mode", ""), importedRequest(appId, "Dark theme, waiting for review", "", false)]);
     await migrateTo(t.db, "0040-vote-batch-one-block", inSchema());
     const [dark, kiosk] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Dark mode", ""), importedRequest(appId, "Kiosk mode", "")]);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     const titles = async (...terms: string[]) => (await titleMatches(db, dialect, { appId }, [{ terms, limit: 10 }])).map((m) => m.title).sort();
     const stored = async (id: string) =>
       dialect === "postgres" ? Number((await sql<{ n: string }>`select count(*) as n from feature_request_title_words where feature_request_id = ${id}`.execute(db)).rows[0]!.n) : 0;
@@ -263,7 +263,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       values ('lnl_0036', 'lnc_0036', ${appId}, ${frId}, 'uuid-1', 'ENG-1', 'https://linear.app/acme/issue/ENG-1', 'Dark mode', null, null, null, null, 'issue_not_found', ${at}, ${at})`.execute(db);
     await sql`insert into linear_webhook_deliveries (connection_id, delivery_id, received_at) values ('lnc_0036', 'dlv-2', ${at})`.execute(db);
 
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     const common = { appId, status: "active", brokenReason: null, brokenAt: null, pausedUntil: null, createdAt: at, updatedAt: at, githubAppId: null, githubPrivateKey: null, githubInstallationId: null };
     const connections = await db.selectFrom("trackerConnections").selectAll().where("appId", "=", appId).orderBy("provider").execute();
     expect(connections.map((c) => ({ ...c, mapping: JSON.parse(c.mapping) as unknown }))).toEqual([
@@ -346,7 +346,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
       .insertInto("emailSubscriptions")
       .values({ id: "esub_0044", appId, kind: "ship", featureRequestId: first!.id, email: "bob@example.com", status: "pending", subscriberTokenHash: null, confirmNonce: "n", confirmSentAt: now, confirmedAt: null, unsubscribedAt: null, notifiedAt: null, createdAt: now, updatedAt: now })
       .execute();
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     expect(await queued()).toEqual([`one:${ann}`]);
 
     // From now on each vote with an address queues itself, whichever path wrote it; one without does not.
@@ -384,7 +384,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await subscribe("esub_w", waiting!.id, "confirmed", null);
     await subscribe("esub_m", mailed!.id, "confirmed", now);
     await subscribe("esub_a", asked!.id, "pending", null);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     expect(await queued()).toEqual(["Waiting"]);
 
     // After it: a confirmation, a shipped event, a release published with a request linked.
@@ -432,7 +432,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     await db.updateTable("featureRequests").set({ voteCount: 9 }).where("id", "=", merged!).execute();
     await db.updateTable("featureRequests").set({ mergedIntoId: popular! }).where("id", "=", merged!).execute();
     await db.updateTable("featureRequests").set({ voteCount: 2, boardId: other.id }).where("id", "=", elsewhere!).execute();
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     expect(await copies()).toEqual(["Elsewhere:other:1:2", "Merged:default:0:9", "Popular:default:1:7", "Quiet:default:1:0", "Waiting:default:0:0"]);
     expect(await top()).toEqual(["Popular:7", "Elsewhere:2", "Quiet:0"]);
 
@@ -475,7 +475,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     const [old] = await createFeatureRequests(db, clock, dialect, first, [importedRequest(first, "Dark mode", ""), importedRequest(first, "Waiting", "", false)]);
     await createFeatureRequests(db, clock, dialect, second, [importedRequest(second, "Dark theme", "")]);
     expect(await keys()).toEqual(["Dark mode:none:dark", "Dark theme:none:dark"]);
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0051-search-app-key", "0052-recent-commenters"]);
     expect(await keys()).toEqual(["Dark mode:own:dark", "Dark theme:own:dark"]);
 
     // New requests, an approval, a new title: each row is written with its app's key alone.
@@ -492,6 +492,49 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(await keys()).toEqual(["Dark sky:none:dark", "Dark theme:none:dark", "Kiosk:none", "Offline sync:none", "Waiting:none"]);
     await migrateToLatest(t.db, inSchema());
     await db.deleteFrom("apps").where("id", "in", [first, second]).execute();
+  });
+
+  it("writes the recent commenters of requests commented before migration 0052, and removes them going back down", async () => {
+    const db = t.db.kysely;
+    const { workspace } = await createWorkspace(db, clock, { name: "Commenters", slug: "commenters-0052" }, null);
+    const appId = (await createApp(db, clock, workspace.id, { name: "Commenters app" })).row.id;
+    await migrateTo(t.db, "0051-search-app-key", inSchema());
+    const [talked, quiet, hushed] = await createFeatureRequests(db, clock, dialect, appId, [importedRequest(appId, "Talked", ""), importedRequest(appId, "Quiet", ""), importedRequest(appId, "Hushed", "")]);
+    const ann = await ensureEndUser(db, clock, appId, "ann");
+    const comment = (featureRequestId: string, authorName: string | null, extra: { endUserId?: string; isTeam?: number; isHidden?: number } = {}) => {
+      clock.advance(1000);
+      return sql`insert into feature_request_comments (id, feature_request_id, end_user_id, author_name, body, is_team, is_hidden, created_at, updated_at)
+        values (${`cmt_${clock.now().getTime()}`}, ${featureRequestId}, ${extra.endUserId ?? null}, ${authorName}, 'Text', ${extra.isTeam ?? 0}, ${extra.isHidden ?? 0}, ${clock.now().toISOString()}, ${clock.now().toISOString()})`.execute(db);
+    };
+    await comment(talked!.id, "Ann", { endUserId: ann.id });
+    await comment(talked!.id, "Sam", { isTeam: 1 });
+    await comment(talked!.id, "Ann again", { endUserId: ann.id });
+    await comment(talked!.id, "Guest");
+    await comment(talked!.id, "Rude", { isHidden: 1 });
+    await comment(hushed!.id, "Rude", { isHidden: 1 });
+    const kept = async () =>
+      Object.fromEntries(
+        (await sql<{ title: string; recentCommenters: string | null }>`select title, recent_commenters from feature_requests where app_id = ${appId} order by title`.execute(db)).rows.map((r) => [
+          r.title,
+          r.recentCommenters === null ? null : (JSON.parse(r.recentCommenters) as Array<{ authorName: string }>).map((c) => c.authorName),
+        ]),
+      );
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0052-recent-commenters"]);
+    // Newest first, each person once under their latest name, hidden comments left out.
+    expect(await kept()).toEqual({ Hushed: null, Quiet: null, Talked: ["Guest", "Ann again", "Sam"] });
+    const [stored] = (await sql<{ recentCommenters: string }>`select recent_commenters from feature_requests where id = ${talked!.id}`.execute(db)).rows;
+    expect(JSON.parse(stored!.recentCommenters)[1]).toEqual({ authorName: "Ann again", clerkUserId: ann.publicId, avatarUrl: null });
+    // From then on the triggers keep them.
+    await comment(quiet!.id, "Newcomer");
+    expect((await kept()).Quiet).toEqual(["Newcomer"]);
+
+    // Back down, the column and its triggers go, and comments are written as before.
+    await migrateTo(t.db, "0051-search-app-key", inSchema());
+    await expect(sql`select recent_commenters from feature_requests`.execute(db)).rejects.toThrow();
+    await comment(quiet!.id, "Later");
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0052-recent-commenters"]);
+    expect((await kept()).Quiet).toEqual(["Later", "Newcomer"]);
+    await db.deleteFrom("apps").where("id", "=", appId).execute();
   });
 
   it("keys votes by request and voter from migration 0010 on, and keeps every vote across it both ways", async () => {
@@ -517,7 +560,7 @@ describe.each(testDialects())("database on %s", (dialect) => {
     expect(new Set(old.rows.map((r) => r.id)).size).toBe(3);
     await expect(sql`insert into feature_request_votes (id, feature_request_id, end_user_id, created_at) values ('vote_x', ${second!.id}, ${ann}, '')`.execute(db)).rejects.toThrow();
 
-    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key"]);
+    expect(await migrateToLatest(t.db, inSchema())).toEqual(["0010-votes-keyed-by-voter", "0011-listed-request-indexes", "0012-listed-search-index", "0013-idempotency-keys", "0014-search-word-prefixes", "0015-drop-full-search-index", "0016-webhooks", "0018-portal-indexing", "0019-shipped-events-index", "0020-sso-end-users", "0021-request-updates", "0022-import-sources", "0023-vote-batches", "0024-search-words-table", "0025-trust-identified-users", "0026-boards", "0027-tags", "0028-custom-fields", "0029-duplicate-dismissals", "0030-tag-and-board-listing-indexes", "0031-companies", "0032-api-token-scopes", "0033-github", "0034-feedback-evidence", "0035-linear", "0036-trackers", "0037-segments", "0038-tag-top-order", "0039-title-word-index", "0040-vote-batch-one-block", "0041-title-words-table", "0042-vote-batch-alone", "0043-spread-usage", "0044-ship-notify-queue", "0045-ship-due-queue", "0046-top-order-table", "0047-vote-plans-use-indexes", "0048-votes-by-voter-and-request", "0049-attribute-indexes-partial", "0050-vote-counts-once-per-batch", "0051-search-app-key", "0052-recent-commenters"]);
     expect(await stored()).toEqual(before);
     await expect(vote(second!.id, ann)).rejects.toThrow();
     await expect(sql`select id from feature_request_votes`.execute(db)).rejects.toThrow();
@@ -591,6 +634,7 @@ describe("migrations 0006 and 0007 on a SQLite database with requests", () => {
         "0049-attribute-indexes-partial",
         "0050-vote-counts-once-per-batch",
         "0051-search-app-key",
+        "0052-recent-commenters",
       ]);
       const search = (q: string) =>
         listFeatureRequests(db.kysely, "sqlite", clock, { appId, viewerEndUserId: null, limit: 10, offset: 0, cursor: undefined, versionId: undefined, q, sort: "newest" });

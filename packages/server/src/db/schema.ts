@@ -1,5 +1,5 @@
 import type { ApiTokenScope, CustomFieldType } from "@tidings/protocol";
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Row types of every table, in the camelCase the CamelCasePlugin maps to snake_case columns.
@@ -261,6 +261,12 @@ export interface FeatureRequestsTable {
   importedVotes: number;
   /** Visible (not hidden) comments. */
   commentCount: number;
+  /**
+   * Up to four distinct authors of its 20 latest visible comments, newest first, as a JSON array
+   * of `{authorName, clerkUserId, avatarUrl}`; null without a visible comment. Written by the
+   * triggers of migration 0052 on every change to its comments, never by the application.
+   */
+  recentCommenters: ColumnType<string | null, never, never>;
   /** Lower-cased, accent-stripped copies that the full-text index reads. */
   searchTitle: string;
   searchBody: string;

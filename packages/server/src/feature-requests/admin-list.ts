@@ -9,7 +9,6 @@ import { recordFieldsOf } from "../custom-fields/record-fields.js";
 import { COMPANY_COUNT, companyRevenueCents, revenueByCurrency, votedByCompany, voterOnPlan } from "../companies/request-revenue.js";
 import { inWorkspace, PAYING_VOTERS, recordQuery, REVENUE_CENTS, SUBMITTER_PAYING, toAdminFeatureRequest } from "./admin-records.js";
 import { hasEveryTag } from "./listed.js";
-import { recentCommenters } from "./recent-commenters.js";
 
 /** Filters and order of the console list. */
 export interface AdminListQuery {
@@ -90,14 +89,13 @@ export async function listAdminFeatureRequests(
   if (query.sort === "company_count") page = page.orderBy(COMPANY_COUNT, "desc").orderBy("fr.voteCount", "desc");
   const rows = await page.orderBy("fr.createdAt", "desc").orderBy("fr.id", "desc").limit(query.limit).offset(query.offset).execute();
   const pageIds = rows.map((r) => r.id);
-  const [commenters, tags, fieldsOf, revenue] = await Promise.all([
-    recentCommenters(db, pageIds),
+  const [tags, fieldsOf, revenue] = await Promise.all([
     tagsOf(db, pageIds, false),
     recordFieldsOf(db, rows.map((r) => r.appId)),
     revenueByCurrency(db, pageIds),
   ]);
   return {
-    requests: rows.map((r) => toAdminFeatureRequest(r, commenters.get(r.id) ?? [], tags.get(r.id) ?? [], fieldsOf(r), revenue.get(r.id) ?? [])),
+    requests: rows.map((r) => toAdminFeatureRequest(r, tags.get(r.id) ?? [], fieldsOf(r), revenue.get(r.id) ?? [])),
     total: Number(total),
     pendingTotal: Number(pendingTotal),
   };

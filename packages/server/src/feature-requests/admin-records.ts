@@ -1,4 +1,4 @@
-import type { AdminFeatureRequest, FeatureRequestItem, RevenueByCurrency } from "@tidings/protocol";
+import type { AdminFeatureRequest, RevenueByCurrency } from "@tidings/protocol";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ApiError } from "../http/errors.js";
@@ -7,7 +7,6 @@ import type { TagRow } from "../tags/tags.js";
 import { recordFieldsOf } from "../custom-fields/record-fields.js";
 import { COMPANY_COUNT, revenueByCurrency } from "../companies/request-revenue.js";
 import { ITEM_JOINED_COLUMNS, toItem } from "./items.js";
-import { recentCommenters } from "./recent-commenters.js";
 
 // Voters' payment facts, per request row `fr`. Raw SQL because the same expressions select,
 // filter and sort; identifiers are snake_case as stored.
@@ -39,13 +38,12 @@ export type RecordRow = Awaited<ReturnType<ReturnType<typeof recordQuery>["execu
 
 export function toAdminFeatureRequest(
   r: RecordRow,
-  commenters: FeatureRequestItem["recentCommenters"],
   tags: TagRow[],
   fields: AdminFeatureRequest["fields"],
   revenue: RevenueByCurrency,
 ): AdminFeatureRequest {
   return {
-    ...toItem(r, commenters, { hasVoted: false, isOwnRequest: false }),
+    ...toItem(r, { hasVoted: false, isOwnRequest: false }),
     tags: tags.map((t) => ({ id: t.id, name: t.name, slug: t.slug, color: t.color, visibility: t.visibility })),
     fields,
     moderation: r.moderation,
@@ -65,6 +63,6 @@ export function toAdminFeatureRequest(
 export async function getAdminFeatureRequest(db: Kysely<Database>, workspaceId: string, id: string): Promise<AdminFeatureRequest> {
   const row = await recordQuery(db, workspaceId).where("fr.id", "=", id).executeTakeFirst();
   if (row === undefined) throw new ApiError("feature_request_not_found");
-  const [commenters, tags, fieldsOf, revenue] = await Promise.all([recentCommenters(db, [id]), tagsOf(db, [id], false), recordFieldsOf(db, [row.appId]), revenueByCurrency(db, [id])]);
-  return toAdminFeatureRequest(row, commenters.get(id) ?? [], tags.get(id) ?? [], fieldsOf(row), revenue.get(id) ?? []);
+  const [tags, fieldsOf, revenue] = await Promise.all([tagsOf(db, [id], false), recordFieldsOf(db, [row.appId]), revenueByCurrency(db, [id])]);
+  return toAdminFeatureRequest(row, tags.get(id) ?? [], fieldsOf(row), revenue.get(id) ?? []);
 }

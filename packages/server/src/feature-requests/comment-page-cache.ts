@@ -6,7 +6,7 @@ import { firstPublicComments } from "./comment-pages.js";
 
 /**
  * How long the first page of a request's comments may be served from the shared cache: as long
- * as its recent commenters on a listing (`COMMENTERS_CACHE_SECONDS`). A public comment drops its
+ * as an anonymous listing page may be stale. A public comment drops its
  * request's page at once ({@link requestCommentsTag}), a console write (hiding a comment,
  * moderating, merging or deleting the request) its app's; the time bounds a read that raced a
  * comment and stored what it read before it.

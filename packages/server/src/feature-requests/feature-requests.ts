@@ -12,6 +12,8 @@ import { indexPrefix, searchText } from "../search/search-text.js";
 import { appDefaults, type AppDefaults } from "./app-defaults.js";
 
 export type FeatureRequestRow = Selectable<FeatureRequestsTable>;
+/** A request's row as it is inserted: without what the database writes into it (its recent commenters). */
+export type NewRequestRow = Omit<FeatureRequestRow, "recentCommenters">;
 
 export interface NewFeatureRequest {
   appId: string;
@@ -61,7 +63,7 @@ export async function createFeatureRequest(
   input: NewFeatureRequest,
   /** The app's defaults when the caller read them already ({@link proposalStart}). */
   defaults?: AppDefaults,
-): Promise<FeatureRequestRow> {
+): Promise<NewRequestRow> {
   const { rows, webhooks } = await insertRequests(trx, clock, dialect, input.appId, [input], defaults);
   const row = rows[0]!;
   // One request at a time is a person's (imports go through createFeatureRequests alone and send
@@ -85,7 +87,7 @@ export async function createFeatureRequests(
   dialect: DialectName,
   appId: string,
   inputs: readonly NewFeatureRequest[],
-): Promise<FeatureRequestRow[]> {
+): Promise<NewRequestRow[]> {
   return (await insertRequests(trx, clock, dialect, appId, inputs)).rows;
 }
 
@@ -111,7 +113,7 @@ export interface RequestPlace {
  * const row = newRequestRow(clock, appId, input, { now, review, standardBoard, columnName: new Map([[review, "Under review"]]), versionLabel: new Map() });
  * ```
  */
-export function newRequestRow(clock: Clock, appId: string, input: NewFeatureRequest, place: RequestPlace): FeatureRequestRow {
+export function newRequestRow(clock: Clock, appId: string, input: NewFeatureRequest, place: RequestPlace): NewRequestRow {
   const columnId = input.columnId ?? place.review;
   const versionId = input.versionId ?? null;
   const createdAt = input.createdAt ?? place.now;
@@ -154,7 +156,7 @@ async function insertRequests(
   appId: string,
   inputs: readonly NewFeatureRequest[],
   read?: AppDefaults,
-): Promise<{ rows: FeatureRequestRow[]; webhooks: boolean }> {
+): Promise<{ rows: NewRequestRow[]; webhooks: boolean }> {
   if (inputs.some((input) => input.appId !== appId)) throw new Error("createFeatureRequests: every request must belong to appId");
   const now = isoNow(clock);
   // The review column and the default board in one statement; the names of other columns and of

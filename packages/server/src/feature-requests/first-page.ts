@@ -6,7 +6,6 @@ import { itemRows, type ItemRow } from "./items.js";
 import { approvedBy } from "./listed.js";
 import { approvedInTopOrder } from "./list-order.js";
 import type { ListQuery } from "./list-query.js";
-import { latestCommentsOnPostgres } from "./recent-commenters.js";
 
 /** A listing row as the page reads it: the item's columns and whether the viewer voted (0 here). */
 export type PageRow = ItemRow & { requesterEndUserId: string | null; hasVoted: number };
@@ -99,14 +98,11 @@ const topOfBoard = firstPage<{ boardId: string; limit: number }>("top", (p) => (
 
 /**
  * A whole app's first page as one statement reads it by the app's key (PostgreSQL): each row with
- * the app's listed count, the authors of its latest visible comments (newest first, as
- * `recentCommenters` reads them) and its public tags (by name), so that nothing waits for the page's
- * ids. Empty when the key names no app or the app lists nothing.
+ * the app's listed count and its public tags (by name), so that nothing waits for the page's ids.
+ * Empty when the key names no app or the app lists nothing.
  */
 export type KeyedPageRow = PageRow & {
   listedTotal: number | string;
-  /** `[authorName, isTeam, publicId]` of each of its latest comments; null when it has none. */
-  latestComments: Array<[string | null, number, string | null]> | null;
   /** `[name, slug, color]` of each public tag; null when it has none. */
   publicTags: Array<[string, string, string | null]> | null;
 };
@@ -123,11 +119,6 @@ function firstPageByKey(sort: "newest" | "top") {
     const place = { appId, boardIds: undefined, versionId: undefined };
     return firstPageQuery(db, sort, place, limitOf(p.limit, fixed))
       .select((eb) => eb.selectFrom("featureRequests as fr").select((e) => e.fn.countAll<number>().as("n")).where(approvedBy(place)).as("listedTotal"))
-      .select(
-        sql<KeyedPageRow["latestComments"]>`case when fr.comment_count > 0 then (
-          select json_agg(json_build_array(l.author_name, l.is_team, l.public_id) order by l.created_at desc, l.id desc)
-          from (${latestCommentsOnPostgres(sql.ref("fr.id"))}) l) end`.as("latestComments"),
-      )
       .select(
         sql<KeyedPageRow["publicTags"]>`(select json_agg(json_build_array(tg.name, tg.slug, tg.color) order by tg.name, tg.id)
           from feature_request_tags frt join tags tg on tg.id = frt.tag_id

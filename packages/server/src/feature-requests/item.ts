@@ -5,7 +5,6 @@ import type { Database } from "../db/schema.js";
 import { tagsOf } from "../tags/request-tags.js";
 import { toPublicTag } from "../tags/tags.js";
 import { itemRows, toItem } from "./items.js";
-import { recentCommenters } from "./recent-commenters.js";
 
 /** A request's own row with what its item shows of its column, version and requester. */
 export type ItemRow = NonNullable<Awaited<ReturnType<typeof findItemRow>>>;
@@ -43,14 +42,14 @@ const itemViewer = preparedQuery<{ appId: string; tokenHash: string; featureRequ
 /**
  * The item of a row found by `findItemRow`, or undefined when the listing would not show it to
  * this viewer: approved and not merged, or the viewer's own request still waiting for review.
- * The recent commenters and the public tags are read side by side.
+ * Its public tags are read after it; its recent commenters are on its row.
  */
 export async function listedItem(db: Kysely<Database>, row: ItemRow, viewer: ItemViewer | null): Promise<FeatureRequestItem | undefined> {
   if (row.mergedIntoId !== null) return undefined;
   const own = viewer !== null && row.requesterEndUserId === viewer.id;
   if (row.moderation !== "approved" && !(own && row.moderation === "pending")) return undefined;
-  const [commenters, tags] = await Promise.all([recentCommenters(db, [row.id]), tagsOf(db, [row.id], true)]);
-  return toItem(row, commenters.get(row.id) ?? [], { hasVoted: viewer?.hasVoted ?? false, isOwnRequest: own }, (tags.get(row.id) ?? []).map(toPublicTag));
+  const tags = await tagsOf(db, [row.id], true);
+  return toItem(row, { hasVoted: viewer?.hasVoted ?? false, isOwnRequest: own }, (tags.get(row.id) ?? []).map(toPublicTag));
 }
 
 /**

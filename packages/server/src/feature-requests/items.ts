@@ -15,6 +15,7 @@ export const ITEM_COLUMNS = [
   "fr.voteCount",
   "fr.importedVotes",
   "fr.commentCount",
+  "fr.recentCommenters",
   "fr.columnId",
   "fr.versionId",
   "fr.requesterName",
@@ -55,6 +56,8 @@ export interface ItemRow {
   voteCount: number;
   importedVotes: number;
   commentCount: number;
+  /** Its recent commenters as the database keeps them (migration 0052): a JSON array, or null. */
+  recentCommenters: string | null;
   columnId: string | null;
   columnSlug: string | null;
   columnName: string | null;
@@ -68,8 +71,17 @@ export interface ItemRow {
   updatedAt: string;
 }
 
+/**
+ * A request's recent commenters from its row: up to four, newest first (the fourth only tells
+ * that there are more than three).
+ */
+export function commentersOf(r: Pick<ItemRow, "recentCommenters">): Commenter[] {
+  return r.recentCommenters === null ? [] : (JSON.parse(r.recentCommenters) as Commenter[]);
+}
+
 /** A row as the wire item of §7.4; `personal` says what only the viewer sees; `tags` its public tags. */
-export function toItem(r: ItemRow, commenters: Commenter[], personal: { hasVoted: boolean; isOwnRequest: boolean }, tags: PublicTag[] = []): FeatureRequestItem {
+export function toItem(r: ItemRow, personal: { hasVoted: boolean; isOwnRequest: boolean }, tags: PublicTag[] = []): FeatureRequestItem {
+  const commenters = commentersOf(r);
   return {
     id: r.id,
     appId: r.appId,

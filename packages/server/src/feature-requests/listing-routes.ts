@@ -127,7 +127,7 @@ export function listingRoutes(app: App, ctx: Context): void {
         const personal = { ...listQuery, viewerEndUserId: viewer.id };
         const since = new Date(ctx.clock.now().getTime() - TRENDING_WINDOW_DAYS * 86_400_000).toISOString();
         const merged = await ownPage(db, personal, cached.page, viewer, {
-          commenters: { shared: ctx.cache, appId: appRow.id },
+          shared: ctx.cache,
           // The ranking the shared page was built from, shared through the cache like it.
           ranking: () => trendingRanking(db, personal, since, countCache),
         });

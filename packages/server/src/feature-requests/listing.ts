@@ -9,7 +9,6 @@ import type { Database } from "../db/schema.js";
 import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag, type TagRow } from "../tags/tags.js";
 import { ITEM_COLUMNS, ITEM_JOINED_COLUMNS, toItem, type ItemRow } from "./items.js";
-import { commentedIds, commentersOf, keepCommenters, recentCommenters, type CommentersCache } from "./recent-commenters.js";
 import { firstPageRows, firstPageRowsByAppKey, isFirstPage, type KeyedPageRow } from "./first-page.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { afterKey, listedInOrder } from "./list-order.js";
@@ -42,14 +41,13 @@ export async function listFeatureRequests(
   const searching = query.q !== undefined && query.q.trim() !== "";
   if (searching && terms.length === 0) return { requests: [], total: 0, hasMore: false, nextCursor: null };
 
-  const commentersCache = cache === undefined ? undefined : { shared: cache.shared, appId: query.appId };
   // The page every visitor starts from, in prepared statements.
   if (isFirstPage(query)) {
     if (keyed !== undefined && keyed.sort === query.sort && keyed.limit === query.limit && query.boardIds === undefined && keyed.rows[0]?.appId === query.appId) {
-      return keyedPage(db, query, keyed.rows, cache, commentersCache);
+      return keyedPage(query, keyed.rows, cache);
     }
     const [rows, total] = await Promise.all([firstPageRows(db, query), countListed(db, query, cache)]);
-    return pageOf(db, query, rows, total, { keyset: true, offset: 0, commentersCache });
+    return pageOf(db, query, rows, total, { keyset: true, offset: 0, shared: cache?.shared });
   }
   const viewer = query.viewerEndUserId;
   // The viewer's newest pending requests, the only ones of theirs this page may show or count.
@@ -138,16 +136,12 @@ export async function listFeatureRequests(
   if (after !== undefined && ranked === null) page = page.where(afterKey(after));
   if (offset > 0 && ranked === null) page = page.offset(offset);
 
-  // A ranked page's ids are known already: on PostgreSQL its recent commenters are read beside
-  // its rows, on another pooled connection, instead of one round trip later.
-  const early = ranked !== null && dialect === "postgres" ? recentCommenters(db, ranked.ids.slice(0, query.limit), commentersCache) : undefined;
-  early?.catch(() => undefined);
   let rows = await executeNamed(db, page);
   if (ranked !== null) {
     const position = new Map(ranked.ids.map((id, i) => [id, i]));
     rows = rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   }
-  return pageOf(db, query, rows, total, { keyset, offset, commentersCache, ...(early === undefined ? {} : { early }) });
+  return pageOf(db, query, rows, total, { keyset, offset, shared: cache?.shared });
 }
 
 /**
@@ -168,56 +162,33 @@ export async function readKeyedFirstPage(db: Kysely<Database>, appKey: string, s
   return { sort, limit, rows: await firstPageRowsByAppKey(db, appKey, sort, limit) };
 }
 
-/** The page of a {@link KeyedFirstPage}'s rows; its count and commenters kept in the cache as the listing's own reads keep them. */
-async function keyedPage(
-  db: Kysely<Database>,
-  query: ListQuery,
-  rows: KeyedPageRow[],
-  cache: { shared: SharedCache; tags: string[] } | undefined,
-  commentersCache: CommentersCache | undefined,
-): Promise<ListPage> {
+/** The page of a {@link KeyedFirstPage}'s rows; its count kept in the cache as the listing's own reads keep it. */
+async function keyedPage(query: ListQuery, rows: KeyedPageRow[], cache: { shared: SharedCache; tags: string[] } | undefined): Promise<ListPage> {
   const total = Number(rows[0]?.listedTotal ?? 0);
   if (cache !== undefined) await keepCount(query, cache, total);
-  const pageRows = rows.slice(0, query.limit);
-  const read = commentersOf(
-    pageRows.flatMap((r) => (r.latestComments ?? []).map(([authorName, isTeam, publicId]) => ({ featureRequestId: r.id, authorName, isTeam, publicId }))),
-  );
-  const commenters = commentersCache === undefined ? read : await keepCommenters(commentersCache, commentedIds(pageRows), read);
-  const tags = new Map(pageRows.map((r) => [r.id, (r.publicTags ?? []).map(([name, slug, color]) => ({ name, slug, color }))]));
-  return pageOf(db, query, rows, total, { keyset: true, offset: 0, commentersCache, early: Promise.resolve(commenters), tags });
+  const tags = new Map(rows.slice(0, query.limit).map((r) => [r.id, (r.publicTags ?? []).map(([name, slug, color]) => ({ name, slug, color }))]));
+  return itemsPage(query, rows, total, { keyset: true, offset: 0 }, tags);
 }
 
-/** The page of `rows` (one more than the limit when more follow): its items with their recent commenters and public tags, and the cursor after it. */
-async function pageOf(
-  db: Kysely<Database>,
-  query: ListQuery,
-  rows: Array<ItemRow & { requesterEndUserId: string | null; hasVoted: unknown }>,
-  total: number | string,
-  how: {
-    keyset: boolean;
-    offset: number;
-    commentersCache: CommentersCache | undefined;
-    /** The page's recent commenters, already being read. */
-    early?: Promise<Map<string, FeatureRequestItem["recentCommenters"]>>;
-    /** The page's public tags by request, already read. */
-    tags?: Map<string, Array<Pick<TagRow, "name" | "slug" | "color">>>;
-  },
-): Promise<ListPage> {
+type PageRows = Array<ItemRow & { requesterEndUserId: string | null; hasVoted: unknown }>;
+type Paging = { keyset: boolean; offset: number };
+
+/** The page of `rows` (one more than the limit when more follow), with its public tags read (kept in `shared` when given). */
+async function pageOf(db: Kysely<Database>, query: ListQuery, rows: PageRows, total: number | string, how: Paging & { shared: SharedCache | undefined }): Promise<ListPage> {
+  const tags = await publicTagsOf(db, query.appId, rows.slice(0, query.limit).map((r) => r.id), how.shared);
+  return itemsPage(query, rows, total, how, tags);
+}
+
+/** The page of `rows` (one more than the limit when more follow) and their public tags: its items and the cursor after it. */
+function itemsPage(query: ListQuery, rows: PageRows, total: number | string, how: Paging, tags: Map<string, Array<Pick<TagRow, "name" | "slug" | "color">>>): ListPage {
   const viewer = query.viewerEndUserId;
   const hasMore = rows.length > query.limit;
   const pageRows = rows.slice(0, query.limit);
   const last = pageRows.at(-1);
   const nextCursor = hasMore && last !== undefined ? cursorAfter(query, how.keyset, last, how.offset + query.limit) : null;
-  const pageIds = pageRows.map((r) => r.id);
-  const commented = commentedIds(pageRows);
-  const [commenters, tags] = await Promise.all([
-    how.early ?? recentCommenters(db, commented, how.commentersCache),
-    how.tags ?? publicTagsOf(db, query.appId, pageIds, how.commentersCache?.shared),
-  ]);
   const requests = pageRows.map((r): FeatureRequestItem => {
-    const recent = commenters.get(r.id) ?? [];
     const personal = { hasVoted: Number(r.hasVoted) > 0, isOwnRequest: viewer !== null && r.requesterEndUserId === viewer };
-    return toItem(r, recent, personal, (tags.get(r.id) ?? []).map(toPublicTag));
+    return toItem(r, personal, (tags.get(r.id) ?? []).map(toPublicTag));
   });
   return { requests, total: Number(total), hasMore, nextCursor };
 }

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { publicTagsOf, tagPairsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
-import { commentedIds, recentCommenters, type CommentersCache } from "./recent-commenters.js";
+import type { SharedCache } from "../cache/shared-cache.js";
 import { toItem } from "./items.js";
 import { cursorAfter, pageStart } from "./list-cursor.js";
 import { compareKeys, type OrderKey } from "./list-order.js";
@@ -18,8 +18,8 @@ import { personalisePage, type PageViewer } from "./page-viewer.js";
  * query (cached, computed once for everyone) and their own pending requests: the window of their
  * newest (see own-pending.ts) read with its rows in one statement (on PostgreSQL the one that
  * looked the viewer up, see page-viewers.ts), narrowed by the page's board,
- * version and tag filters, merged into the shared page's order; only the commenters and tags of
- * those landing on the page are read. Building a whole personal page instead cost every
+ * version and tag filters, merged into the shared page's order; only the tags of those landing
+ * on the page are read. Building a whole personal page instead cost every
  * caller with a pending request several statements more per page, a share of callers that grows
  * as proposals wait for review. A search is the shared page when none of the caller's window
  * matches it. A `trending` page is the shared page when the requests voted on recently fill it
@@ -32,7 +32,7 @@ export async function ownPage(
   query: ListQuery,
   shared: ListPage,
   viewer: PageViewer,
-  options: { commenters?: CommentersCache; ranking?: () => Promise<readonly string[]> } = {},
+  options: { shared?: SharedCache; ranking?: () => Promise<readonly string[]> } = {},
 ): Promise<ListPage | undefined> {
   const searching = query.q !== undefined && query.q.trim() !== "";
   if (!searching && query.sort === "trending" && options.ranking === undefined) return undefined;
@@ -65,7 +65,7 @@ export async function ownPage(
     .sort((a, b) => compareKeys(order, a.key, b.key))
     .slice(0, query.limit);
   const wanted = merged.filter((m) => m.item === undefined).map((m) => m.key.id);
-  const items = await ownItems(db, query.appId, wanted, new Map(mine.map((r) => [r.id, r])), options.commenters);
+  const items = await ownItems(db, query.appId, wanted, new Map(mine.map((r) => [r.id, r])), options.shared);
   const requests = merged.map((m) => m.item ?? items.get(m.key.id)).filter((item): item is FeatureRequestItem => item !== undefined);
   const hasMore = shared.hasMore || shared.requests.length + onward.length > query.limit;
   const last = merged.at(-1)?.key;
@@ -117,22 +117,13 @@ async function keptByFilters(db: Kysely<Database>, query: ListQuery, window: rea
 }
 
 /**
- * The items of the caller's own pending requests `ids`, from their window rows (`mine`): recent
- * commenters of those with comments, and public tags of those with tags.
+ * The items of the caller's own pending requests `ids`, from their window rows (`mine`), with the
+ * public tags of those with tags.
  */
-async function ownItems(
-  db: Kysely<Database>,
-  appId: string,
-  ids: string[],
-  mine: Map<string, OwnPendingRow>,
-  commentersCache: CommentersCache | undefined,
-): Promise<Map<string, FeatureRequestItem>> {
+async function ownItems(db: Kysely<Database>, appId: string, ids: string[], mine: Map<string, OwnPendingRow>, shared: SharedCache | undefined): Promise<Map<string, FeatureRequestItem>> {
   if (ids.length === 0) return new Map();
   const rows = ids.map((id) => mine.get(id)).filter((r): r is OwnPendingRow => r !== undefined);
-  const commented = commentedIds(rows);
   const tagged = rows.filter((r) => Boolean(r.tagged)).map((r) => r.id);
-  const [commenters, tags] = await Promise.all([recentCommenters(db, commented, commentersCache), publicTagsOf(db, appId, tagged, commentersCache?.shared)]);
-  return new Map(
-    rows.map((r) => [r.id, toItem(r, commenters.get(r.id) ?? [], { hasVoted: Boolean(r.hasVoted), isOwnRequest: true }, (tags.get(r.id) ?? []).map(toPublicTag))]),
-  );
+  const tags = await publicTagsOf(db, appId, tagged, shared);
+  return new Map(rows.map((r) => [r.id, toItem(r, { hasVoted: Boolean(r.hasVoted), isOwnRequest: true }, (tags.get(r.id) ?? []).map(toPublicTag))]));
 }

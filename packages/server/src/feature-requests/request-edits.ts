@@ -8,7 +8,7 @@ import { parseStoredValues } from "../custom-fields/values.js";
 import { findBoardOfApp } from "../boards/boards.js";
 import { findVersionOfApp } from "../roadmap/versions.js";
 import { reindex, unindex } from "../search/search-index.js";
-import { createFeatureRequest, type FeatureRequestRow } from "./feature-requests.js";
+import { createFeatureRequest, type FeatureRequestRow, type NewRequestRow } from "./feature-requests.js";
 import { applyModeration } from "./request-moderation.js";
 import { fieldError, findRequestInWorkspace, triageEvent, type Triage } from "./triage.js";
 
@@ -68,7 +68,7 @@ export async function createTeamRequest(
     boardId?: string | undefined;
     fields?: Readonly<Record<string, unknown>> | undefined;
   },
-): Promise<FeatureRequestRow> {
+): Promise<NewRequestRow> {
   const title = cleanTitle(input.title);
   const board = input.boardId === undefined ? undefined : await findBoardOfApp(t.trx, appId, input.boardId);
   // The team answers the proposal form's fields as a proposer would, those of its board included.
@@ -113,7 +113,7 @@ export interface TriagePatch {
  */
 export async function updateRequest(t: Triage, id: string, patch: TriagePatch): Promise<FeatureRequestRow> {
   const row = await findRequestInWorkspace(t.trx, t.workspaceId, id);
-  const changes: Partial<FeatureRequestRow> = {};
+  const changes: Partial<NewRequestRow> = {};
   const edited: string[] = [];
   if (patch.title !== undefined) {
     const title = cleanTitle(patch.title);

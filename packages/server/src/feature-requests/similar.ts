@@ -7,7 +7,6 @@ import { publicTagsOf } from "../tags/public-tags.js";
 import { toPublicTag } from "../tags/tags.js";
 import { idIn } from "../db/named-statements.js";
 import { itemRows, toItem } from "./items.js";
-import { recentCommenters } from "./recent-commenters.js";
 import { titleMatches, type TitleLookup, type TitleMatch } from "./title-matches.js";
 import { titleStems, typedMatch, typedTitle } from "./title-similarity.js";
 
@@ -80,15 +79,11 @@ function newerFirst(a: TitleMatch, b: TitleMatch): number {
 /** The items of `ids`, in that order, as an anonymous visitor sees them. */
 async function itemsOf(db: Kysely<Database>, appId: string, ids: string[], shared: SharedCache | undefined): Promise<FeatureRequestItem[]> {
   if (ids.length === 0) return [];
-  const [rows, commenters, tags] = await Promise.all([
-    itemRows(db).where(idIn(db, "fr.id", ids)).execute(),
-    recentCommenters(db, ids),
-    publicTagsOf(db, appId, ids, shared),
-  ]);
+  const [rows, tags] = await Promise.all([itemRows(db).where(idIn(db, "fr.id", ids)).execute(), publicTagsOf(db, appId, ids, shared)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
     if (row === undefined) return [];
-    return [toItem(row, commenters.get(id) ?? [], { hasVoted: false, isOwnRequest: false }, (tags.get(id) ?? []).map(toPublicTag))];
+    return [toItem(row, { hasVoted: false, isOwnRequest: false }, (tags.get(id) ?? []).map(toPublicTag))];
   });
 }

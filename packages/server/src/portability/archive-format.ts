@@ -80,7 +80,8 @@ export const TABLE_KEYS: Record<ArchiveTable, readonly string[]> = {
  */
 export const OMITTED_COLUMNS: Partial<Record<ArchiveTable, readonly string[]>> = {
   apps: ["signingSecret", "verificationSecret"],
-  featureRequests: ["searchTitle", "searchBody", "searchExtra"],
+  // Search copies of the text, and the recent commenters the database keeps from the comments (migration 0052).
+  featureRequests: ["searchTitle", "searchBody", "searchExtra", "recentCommenters"],
   // The tag rows' copies of their request's state, time and votes, which the database keeps (migrations 0030, 0038).
   featureRequestTags: ["listed", "requestCreatedAt", "requestVoteCount"],
   submissions: ["searchText"],

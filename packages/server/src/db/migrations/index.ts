@@ -49,6 +49,7 @@ import * as m0048 from "./0048-votes-by-voter-and-request.js";
 import * as m0049 from "./0049-attribute-indexes-partial.js";
 import * as m0050 from "./0050-vote-counts-once-per-batch.js";
 import * as m0051 from "./0051-search-app-key.js";
+import * as m0052 from "./0052-recent-commenters.js";
 
 /** Every migration, in order. Names are frozen once released. */
 export const migrations: Record<string, Migration> = {
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   "0049-attribute-indexes-partial": m0049,
   "0050-vote-counts-once-per-batch": m0050,
   "0051-search-app-key": m0051,
+  "0052-recent-commenters": m0052,
 };
