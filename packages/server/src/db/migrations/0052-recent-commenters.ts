@@ -37,6 +37,10 @@ function commenters(request: string, group: string): string {
 const ON_SQLITE = (request: string) =>
   `nullif(${commenters(request, "json_group_array(json_object('authorName', author_name, 'clerkUserId', public_id, 'avatarUrl', null) order by created_at desc, id desc)")}, '[]')`;
 
+/** SQLite: writes the recent commenters of the request named by the comment row `row` (`new` or `old`). */
+const refresh = (row: "new" | "old") =>
+  `update feature_requests set recent_commenters = ${ON_SQLITE(`${row}.feature_request_id`)} where id = ${row}.feature_request_id`;
+
 /** The columns whose change can change a request's recent commenters. */
 const WATCHED = "feature_request_id, is_hidden, author_name, is_team, end_user_id, created_at";
 
@@ -80,7 +84,7 @@ $fn$`.execute(db);
       .raw(
         `create trigger feature_request_commenters_insert after insert on feature_request_comments
     begin
-      update feature_requests set recent_commenters = ${ON_SQLITE("new.feature_request_id")} where id = new.feature_request_id;
+      ${refresh("new")};
     end`,
       )
       .execute(db);
@@ -88,9 +92,8 @@ $fn$`.execute(db);
       .raw(
         `create trigger feature_request_commenters_update after update of ${WATCHED} on feature_request_comments
     begin
-      update feature_requests set recent_commenters = ${ON_SQLITE("old.feature_request_id")} where id = old.feature_request_id;
-      update feature_requests set recent_commenters = ${ON_SQLITE("new.feature_request_id")}
-        where id = new.feature_request_id and new.feature_request_id <> old.feature_request_id;
+      ${refresh("old")};
+      ${refresh("new")} and new.feature_request_id <> old.feature_request_id;
     end`,
       )
       .execute(db);
@@ -98,7 +101,7 @@ $fn$`.execute(db);
       .raw(
         `create trigger feature_request_commenters_delete after delete on feature_request_comments
     begin
-      update feature_requests set recent_commenters = ${ON_SQLITE("old.feature_request_id")} where id = old.feature_request_id;
+      ${refresh("old")};
     end`,
       )
       .execute(db);
