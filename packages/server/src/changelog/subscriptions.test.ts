@@ -119,7 +119,10 @@ describe.each(testDialects())("changelog subscriptions and mail over SMTP on %s"
     const [body, sig] = token.split(".") as [string, string];
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), exp: 9e15 })).toString("base64url");
     expect((await post({ token: `${forged}.${sig}` })).statusCode).toBe(400);
-    expect((await post({ token: `${body}.${sig.slice(0, -2)}AA` })).statusCode).toBe(400);
+    // A character of the signature changed for another (its last one carries padding bits too):
+    // writing "AA" over the end left one signature in about a thousand as it was.
+    const changed = sig.at(-2) === "A" ? "B" : "A";
+    expect((await post({ token: `${body}.${sig.slice(0, -2)}${changed}${sig.at(-1)}` })).statusCode).toBe(400);
     expect((await post({})).json()).toMatchObject({ error: "Missing confirmation token" });
     t.clock.advance(8 * 24 * 60 * 60_000);
     expect((await post({ token })).statusCode).toBe(400);
